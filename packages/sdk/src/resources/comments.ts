@@ -1,0 +1,64 @@
+import { done, type Http, unwrap } from "../http.js";
+import type { BodyOf, ResponseOf } from "../operation-types.js";
+
+/** Comments on an issue (named by identifier, `ENG-123`). */
+export class CommentsApi {
+  constructor(private readonly http: Http) {}
+
+  /**
+   * The issue's comments, oldest first.
+   *
+   * @example
+   * const comments = await tracker.comments.list("ENG-123");
+   */
+  async list(identifier: string): Promise<ResponseOf<"listComments">["comments"]> {
+    const call = this.http.raw.GET("/issues/{identifier}/comments", { params: { path: { identifier } } });
+    return (await unwrap(call)).comments;
+  }
+
+  /**
+   * Comments on an issue (Markdown).
+   *
+   * @example
+   * await tracker.comments.create("ENG-123", { body: "Fixed in #42." });
+   */
+  async create(
+    identifier: string,
+    body: BodyOf<"createComment">,
+  ): Promise<ResponseOf<"createComment", 201>["comment"]> {
+    const call = this.http.raw.POST("/issues/{identifier}/comments", { params: { path: { identifier } }, body });
+    return (await unwrap(call)).comment;
+  }
+
+  /**
+   * Edits one of the caller's comments.
+   *
+   * @example
+   * await tracker.comments.update("ENG-123", comment.id, { body: "Fixed in #43." });
+   */
+  async update(
+    identifier: string,
+    commentId: string,
+    body: BodyOf<"updateComment">,
+  ): Promise<ResponseOf<"updateComment">["comment"]> {
+    const call = this.http.raw.PATCH("/issues/{identifier}/comments/{commentId}", {
+      params: { path: { identifier, commentId } },
+      body,
+    });
+    return (await unwrap(call)).comment;
+  }
+
+  /**
+   * Deletes a comment.
+   *
+   * @example
+   * await tracker.comments.delete("ENG-123", comment.id);
+   */
+  async delete(identifier: string, commentId: string): Promise<void> {
+    await done(
+      this.http.raw.DELETE("/issues/{identifier}/comments/{commentId}", {
+        params: { path: { identifier, commentId } },
+      }),
+    );
+  }
+}

@@ -1,0 +1,57 @@
+import { done, type Http, unwrap } from "../http.js";
+import type { BodyOf, ResponseOf } from "../operation-types.js";
+
+/** Workspaces the key can reach, the active workspace, settings and the code-host integration. */
+export class WorkspacesApi {
+  constructor(private readonly http: Http) {}
+
+  /**
+   * The workspaces the key can reach, with the caller's role and which one is active.
+   *
+   * @example
+   * for (const ws of await tracker.workspaces.list()) console.log(ws.slug, ws.role, ws.isActive);
+   */
+  async list(): Promise<ResponseOf<"listWorkspaces">["workspaces"]> {
+    return (await unwrap(this.http.raw.GET("/workspaces"))).workspaces;
+  }
+
+  /**
+   * Creates a workspace with the caller as its admin (account keys only).
+   *
+   * @example
+   * const ws = await tracker.workspaces.create({ name: "Acme", slug: "acme" });
+   */
+  async create(body: BodyOf<"createWorkspace">): Promise<ResponseOf<"createWorkspace", 201>["workspace"]> {
+    return (await unwrap(this.http.raw.POST("/workspaces", { body }))).workspace;
+  }
+
+  /**
+   * Makes a workspace (slug, name or id) the key's active one, used when a call names none.
+   *
+   * @example
+   * await tracker.workspaces.setActive("acme");
+   */
+  async setActive(workspace: string): Promise<ResponseOf<"setActiveWorkspace">["workspace"]> {
+    return (await unwrap(this.http.raw.PUT("/workspaces/active", { body: { workspace } }))).workspace;
+  }
+
+  /**
+   * Changes the resolved workspace's settings (admins only).
+   *
+   * @example
+   * await tracker.workspaces.update({ name: "Acme Inc." });
+   */
+  async update(body: BodyOf<"updateWorkspace">): Promise<void> {
+    await done(this.http.raw.PATCH("/workspace", { body }));
+  }
+
+  /**
+   * The code-host integration of the resolved workspace: whether it is configured and its webhook path.
+   *
+   * @example
+   * const { configured, path } = await tracker.workspaces.codehost();
+   */
+  async codehost(): Promise<ResponseOf<"getCodehost">> {
+    return unwrap(this.http.raw.GET("/workspace/codehost"));
+  }
+}

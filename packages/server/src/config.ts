@@ -1,0 +1,37 @@
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+
+/** The repository root: the server reads the contract and keeps its embedded database below it. */
+export const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../../..");
+
+export type LogLevel = "debug" | "info" | "warn" | "error" | "silent";
+
+export interface Config {
+  port: number;
+  /** Set: use this PostgreSQL and start nothing. Unset: start the embedded one in `dataDir`. */
+  databaseUrl: string | undefined;
+  dataDir: string;
+  nodeEnv: string;
+  logLevel: LogLevel;
+  /** Public base URL used to build invite links. */
+  publicUrl: string;
+}
+
+const LOG_LEVELS: LogLevel[] = ["debug", "info", "warn", "error", "silent"];
+
+/** Reads the documented environment (see README): PORT, DATABASE_URL, TRACKER_DATA_DIR, NODE_ENV, LOG_LEVEL. */
+export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
+  const port = Number(env.PORT ?? 3000);
+  if (!Number.isInteger(port) || port < 0 || port > 65535)
+    throw new Error(`PORT must be a port number, got "${env.PORT}"`);
+  const logLevel = (env.LOG_LEVEL ?? "info") as LogLevel;
+  if (!LOG_LEVELS.includes(logLevel)) throw new Error(`LOG_LEVEL must be one of ${LOG_LEVELS.join(", ")}`);
+  return {
+    port,
+    databaseUrl: env.DATABASE_URL || undefined,
+    dataDir: path.resolve(env.TRACKER_DATA_DIR ?? path.join(repoRoot, ".tracker", "data")),
+    nodeEnv: env.NODE_ENV ?? "development",
+    logLevel,
+    publicUrl: env.TRACKER_PUBLIC_URL ?? `http://localhost:${port}`,
+  };
+}

@@ -1,0 +1,231 @@
+import { randomUUID } from "node:crypto";
+import Router from "@koa/router";
+import type { MikroORM } from "@mikro-orm/postgresql";
+import Koa, { type Context } from "koa";
+import { HttpMethodEnum, koaBody } from "koa-body";
+import type { Config } from "../config.js";
+import type { Logger } from "../logger.js";
+import { authenticate, resolveWorkspace } from "./auth.js";
+import { type Contract, fieldErrors, type OperationSpec, WORKSPACE_HEADER } from "./contract.js";
+import { renderDocs } from "./docs.js";
+import type { HandlerEntry, RequestScope } from "./handler.js";
+import { HttpProblem, Invalid, NotFound, NotImplemented } from "./problem.js";
+
+export const API_PREFIX = "/api/v1";
+
+export interface AppDeps {
+  orm: MikroORM;
+  contract: Contract;
+  config: Config;
+  logger: Logger;
+  handlers: HandlerEntry[];
+}
+
+interface State {
+  requestId: string;
+  route?: string;
+}
+
+const PG_INVALID_TEXT = "22P02";
+const PG_UNIQUE_VIOLATION = "23505";
+
+/** Maps anything thrown to one problem+json body; never leaks a stack trace or SQL. */
+function toProblem(err: unknown, logger: Logger, requestId: string): HttpProblem {
+  if (err instanceof HttpProblem) return err;
+  const e = err as { status?: number; type?: string; code?: string; expose?: boolean; message?: string };
+  if (e.status === 413 || e.type === "entity.too.large") {
+    return new HttpProblem(413, "payload_too_large", "Payload too large", "The request body is over 1 MiB.");
+  }
+  if (e.status === 415) {
+    return new HttpProblem(400, "invalid_request", "Invalid request", "Send the body as application/json.");
+  }
+  if (e.code === PG_INVALID_TEXT) return new Invalid("A value in the request is not valid for its field.");
+  if (e.code === PG_UNIQUE_VIOLATION) {
+    return new HttpProblem(
+      409,
+      "conflict",
+      "Conflict",
+      "That would duplicate something that must be unique.",
+    );
+  }
+  logger.error("unhandled error", { requestId, error: e.message, stack: (err as Error)?.stack });
+  return new HttpProblem(500, "internal_error", "Internal error", "Something went wrong on our side.");
+}
+
+function sendProblem(ctx: Context, problem: HttpProblem, requestId: string): void {
+  ctx.status = problem.status;
+  ctx.type = "application/problem+json";
+  ctx.body = {
+    type: `https://tracker.dev/problems/${problem.code.replace(/_/g, "-")}`,
+    title: problem.title,
+    status: problem.status,
+    detail: problem.message,
+    code: problem.code,
+    requestId,
+    ...problem.extra,
+  };
+}
+
+/** Koa's `:param` syntax for a contract path. */
+function koaPath(p: string): string {
+  return p.replace(/\{([^}]+)\}/g, ":$1");
+}
+
+export function createApp(deps: AppDeps): Koa<State> {
+  const { orm, contract, config, logger } = deps;
+  const app = new Koa<State>();
+  app.proxy = true;
+  const handlers = new Map(deps.handlers.map((h) => [h.operationId as string, h.handler]));
+
+  // Request id, one structured log line per request, and the problem mapping, outermost.
+  app.use(async (ctx, next) => {
+    const started = process.hrtime.bigint();
+    const incoming = ctx.get("x-request-id");
+    const requestId = /^[\w.:-]{1,128}$/.test(incoming) ? incoming : randomUUID();
+    ctx.state.requestId = requestId;
+    ctx.set("X-Request-Id", requestId);
+    try {
+      await next();
+      if (ctx.status === 404 && ctx.body === undefined) {
+        sendProblem(ctx, new NotFound(`No route for ${ctx.method} ${ctx.path}.`), requestId);
+      }
+    } catch (err) {
+      sendProblem(ctx, toProblem(err, logger, requestId), requestId);
+    } finally {
+      logger.info("request", {
+        method: ctx.method,
+        route: ctx.state.route ?? ctx.path,
+        status: ctx.status,
+        durationMs: Number(process.hrtime.bigint() - started) / 1e6,
+        requestId,
+      });
+    }
+  });
+
+  const parseBody = koaBody({
+    json: true,
+    jsonStrict: true,
+    jsonLimit: "1mb",
+    urlencoded: false,
+    text: false,
+    multipart: false,
+    parsedMethods: [HttpMethodEnum.POST, HttpMethodEnum.PUT, HttpMethodEnum.PATCH, HttpMethodEnum.DELETE],
+  });
+  // The body parser's failures are the client's: bad JSON is 400, an oversized body 413.
+  app.use(async (ctx, next) => {
+    let parsed = false;
+    try {
+      await parseBody(ctx, async () => {
+        parsed = true;
+      });
+    } catch (err) {
+      const e = err as { status?: number; type?: string };
+      if (e.status === 413 || e.type === "entity.too.large") throw err;
+      throw new Invalid("The request body is not valid JSON.");
+    }
+    if (parsed) await next();
+  });
+
+  const router = new Router<State>();
+
+  router.get("/health", async (ctx) => {
+    ctx.state.route = "/health";
+    let up = false;
+    try {
+      await orm.em.getConnection().execute("select 1");
+      up = true;
+    } catch {
+      up = false;
+    }
+    ctx.status = up ? 200 : 503;
+    ctx.body = { status: up ? "ok" : "degraded", database: up ? "up" : "down" };
+  });
+
+  const documentJson = JSON.stringify(contract.document);
+  router.get(`${API_PREFIX}/openapi.json`, (ctx) => {
+    ctx.state.route = `${API_PREFIX}/openapi.json`;
+    ctx.type = "application/json";
+    ctx.body = documentJson;
+  });
+  const docsHtml = renderDocs(contract.document);
+  router.get("/docs", (ctx) => {
+    ctx.state.route = "/docs";
+    ctx.type = "text/html; charset=utf-8";
+    ctx.body = docsHtml;
+  });
+
+  // Static paths before parameterised ones, so `/teams/all` is never taken for a team key.
+  const ops = [...contract.operations]
+    .filter((op) => !op.unversioned)
+    .sort((a, b) => (a.path.match(/\{/g)?.length ?? 0) - (b.path.match(/\{/g)?.length ?? 0));
+  for (const op of ops) {
+    const route = `${API_PREFIX}${op.path}`;
+    router[op.method](koaPath(route), async (ctx) => {
+      ctx.state.route = route;
+      await runOperation(ctx, op, handlers.get(op.operationId));
+    });
+  }
+
+  async function runOperation(ctx: Context, op: OperationSpec, handler: HandlerEntry["handler"] | undefined) {
+    const em = orm.em.fork();
+    const scope: RequestScope = {
+      em,
+      requestId: ctx.state.requestId,
+      caller: null,
+      workspace: null,
+      config,
+      logger,
+      koa: ctx,
+    };
+    if (op.authenticated) scope.caller = await authenticate(em, ctx.get("authorization") || undefined);
+    if (op.workspaceScoped && scope.caller) {
+      const q = ctx.query.workspace;
+      scope.workspace = await resolveWorkspace(
+        em,
+        scope.caller,
+        ctx.get(WORKSPACE_HEADER) || undefined,
+        Array.isArray(q) ? q[0] : q || undefined,
+      );
+      ctx.set(WORKSPACE_HEADER, scope.workspace.slug);
+    }
+
+    const params = { ...ctx.params };
+    if (!op.validatePath(params))
+      throw new Invalid("Invalid path parameter.", fieldErrors("path", op.validatePath.errors));
+    const query: Record<string, unknown> = { ...ctx.query };
+    // Comma-separated lists (`special=overdue,blocked`) are arrays in the contract (style form, explode false).
+    for (const name of op.commaListParams) {
+      const v = query[name];
+      if (typeof v === "string")
+        query[name] = v
+          .split(",")
+          .map((x) => x.trim())
+          .filter(Boolean);
+      else if (Array.isArray(v))
+        query[name] = v
+          .flatMap((x) => String(x).split(","))
+          .map((x) => x.trim())
+          .filter(Boolean);
+    }
+    if (!op.validateQuery(query))
+      throw new Invalid("Invalid query parameter.", fieldErrors("query", op.validateQuery.errors));
+    let body: unknown;
+    if (op.validateBody) {
+      body = ctx.request.body ?? {};
+      if (!op.validateBody(body))
+        throw new Invalid("Invalid request body.", fieldErrors("body", op.validateBody.errors));
+    }
+    if (!handler) throw new NotImplemented(op.operationId);
+
+    const result = (await handler(scope, { body, params, query } as never)) as {
+      status: number;
+      body: unknown;
+    };
+    ctx.status = result.status;
+    ctx.body = result.body;
+  }
+
+  app.use(router.routes());
+  app.use(router.allowedMethods());
+  return app;
+}

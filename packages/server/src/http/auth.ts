@@ -1,0 +1,143 @@
+import { createHash, randomBytes } from "node:crypto";
+import type { EntityManager } from "@mikro-orm/postgresql";
+import type { ApiKeyScope } from "../modules/api-keys/api-key.entity.js";
+import type { MemberRole } from "../modules/workspaces/workspace.entity.js";
+import { Forbidden, Invalid, Unauthenticated, WorkspaceRequired } from "./problem.js";
+
+export interface Caller {
+  userId: string;
+  name: string;
+  email: string;
+  keyId: string;
+  keyScope: ApiKeyScope;
+  /** Set for workspace keys: the one workspace the key reaches. */
+  keyWorkspaceId: string | null;
+  activeWorkspaceId: string | null;
+}
+
+export interface WorkspaceAccess {
+  id: string;
+  slug: string;
+  name: string;
+  role: MemberRole;
+}
+
+export const TOKEN_PREFIX = "trk_";
+
+export function newToken(): string {
+  return TOKEN_PREFIX + randomBytes(24).toString("base64url");
+}
+
+export function hashToken(token: string): string {
+  return createHash("sha256").update(token).digest("hex");
+}
+
+/** Finds the key behind `Authorization: Bearer <token>`; an unknown or deleted key is 401. */
+export async function authenticate(em: EntityManager, authorization: string | undefined): Promise<Caller> {
+  const match = /^Bearer\s+(\S+)\s*$/i.exec(authorization ?? "");
+  if (!match) throw new Unauthenticated();
+  const token = match[1]!;
+  if (!token.startsWith(TOKEN_PREFIX)) throw new Unauthenticated("The API key is not valid.");
+  const rows = await em.execute<
+    {
+      key_id: string;
+      scope: ApiKeyScope;
+      workspace_id: string | null;
+      active_workspace_id: string | null;
+      user_id: string;
+      name: string;
+      email: string;
+      stale: boolean;
+    }[]
+  >(
+    `select k.id as key_id, k.scope, k.workspace_id, k.active_workspace_id, u.id as user_id, u.name, u.email,
+            (k.last_used_at is null or k.last_used_at < now() - interval '1 minute') as stale
+       from api_keys k join users u on u.id = k.user_id
+      where k.token_hash = ?`,
+    [hashToken(token)],
+  );
+  const row = rows[0];
+  if (!row) throw new Unauthenticated("The API key is not valid: unknown or deleted.");
+  if (row.stale) {
+    // At most one write a minute per key: lastUsedAt is informative, not worth a write on every request.
+    await em.execute("update api_keys set last_used_at = now() where id = ?", [row.key_id]);
+  }
+  return {
+    userId: row.user_id,
+    name: row.name,
+    email: row.email,
+    keyId: row.key_id,
+    keyScope: row.scope,
+    keyWorkspaceId: row.workspace_id,
+    activeWorkspaceId: row.active_workspace_id,
+  };
+}
+
+/** The workspaces the caller's key may reach, with the caller's role in each. */
+export async function reachableWorkspaces(em: EntityManager, caller: Caller): Promise<WorkspaceAccess[]> {
+  const rows = await em.execute<WorkspaceAccess[]>(
+    `select w.id, w.slug, w.name, m.role
+       from memberships m join workspaces w on w.id = m.workspace_id
+      where m.user_id = ? ${caller.keyWorkspaceId ? "and w.id = ?" : ""}
+      order by w.created_at, w.id`,
+    caller.keyWorkspaceId ? [caller.userId, caller.keyWorkspaceId] : [caller.userId],
+  );
+  return rows;
+}
+
+function matches(ws: { id: string; slug: string; name: string }, ref: string): boolean {
+  return ws.id === ref || ws.slug === ref.toLowerCase() || ws.name.toLowerCase() === ref.toLowerCase();
+}
+
+/**
+ * Resolves the workspace a request acts in (decisions.md, "Authentication" in the contract):
+ * header, then query parameter, then the key's active workspace, then the owner's only workspace.
+ * Membership is checked here on every call, so losing access cuts a key off at once.
+ */
+export async function resolveWorkspace(
+  em: EntityManager,
+  caller: Caller,
+  headerRef: string | undefined,
+  queryRef: string | undefined,
+): Promise<WorkspaceAccess> {
+  const reachable = await reachableWorkspaces(em, caller);
+  const pick = (ref: string) => reachable.find((w) => matches(w, ref));
+  const named = headerRef || queryRef;
+  if (headerRef && queryRef) {
+    const a = pick(headerRef);
+    const b = pick(queryRef);
+    if ((a?.id ?? headerRef) !== (b?.id ?? queryRef)) {
+      throw new Invalid(
+        "The X-Service-Workspace header and the workspace query parameter name different workspaces; give one.",
+      );
+    }
+  }
+  if (named) {
+    const ws = pick(named);
+    if (ws) return ws;
+    throw new Forbidden(
+      "workspace_forbidden",
+      caller.keyScope === "workspace"
+        ? "This workspace key is pinned to its own workspace and reaches no other."
+        : `You are not a member of a workspace named "${named}".`,
+    );
+  }
+  if (caller.keyScope === "workspace") {
+    const ws = reachable[0];
+    if (!ws)
+      throw new Forbidden("workspace_forbidden", "The key's owner is no longer a member of its workspace.");
+    return ws;
+  }
+  const active = caller.activeWorkspaceId
+    ? reachable.find((w) => w.id === caller.activeWorkspaceId)
+    : undefined;
+  if (active) return active;
+  if (reachable.length === 1) return reachable[0]!;
+  if (reachable.length === 0)
+    throw new Forbidden("workspace_forbidden", "You are not a member of any workspace.");
+  throw new WorkspaceRequired(reachable.map(({ id, slug, name }) => ({ id, slug, name })));
+}
+
+export function requireAdmin(ws: WorkspaceAccess, what: string): void {
+  if (ws.role !== "admin") throw new Forbidden("admin_required", `Only workspace admins may ${what}.`);
+}

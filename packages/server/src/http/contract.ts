@@ -1,0 +1,221 @@
+import { readFileSync } from "node:fs";
+import path from "node:path";
+import { Ajv2020, type ErrorObject, type ValidateFunction } from "ajv/dist/2020.js";
+import addFormatsModule, { type FormatsPlugin } from "ajv-formats";
+import { parse } from "yaml";
+import { repoRoot } from "../config.js";
+import type { FieldError } from "./problem.js";
+
+// ajv-formats ships CommonJS; under NodeNext its default export is the module object.
+const addFormats = ((addFormatsModule as unknown as { default?: FormatsPlugin }).default ??
+  addFormatsModule) as FormatsPlugin;
+
+export const HTTP_METHODS = ["get", "post", "put", "patch", "delete"] as const;
+export type HttpMethod = (typeof HTTP_METHODS)[number];
+
+type Json = Record<string, unknown>;
+
+export interface ParameterSpec {
+  name: string;
+  in: "query" | "path" | "header";
+  required: boolean;
+  schema: Json;
+}
+
+export interface OperationSpec {
+  operationId: string;
+  method: HttpMethod;
+  /** Contract path, e.g. `/issues/{identifier}`. */
+  path: string;
+  /** False for operations with `security: []` (no key needed). */
+  authenticated: boolean;
+  /** True when the operation acts inside a workspace (it takes the X-Service-Workspace parameter). */
+  workspaceScoped: boolean;
+  /** True when the path sits outside `/api/v1` (a path-level `servers` override). */
+  unversioned: boolean;
+  parameters: ParameterSpec[];
+  /** Query parameters whose schema is an array: sent comma-separated. */
+  commaListParams: string[];
+  requestBodyRequired: boolean;
+  validateBody: ValidateFunction | undefined;
+  validateQuery: ValidateFunction;
+  validatePath: ValidateFunction;
+  /** status → content type → validator, for checking responses against the contract. */
+  responses: Map<string, Map<string, ValidateFunction | undefined>>;
+}
+
+export const WORKSPACE_HEADER = "X-Service-Workspace";
+
+export const contractPath = path.join(repoRoot, "openapi.yaml");
+
+/**
+ * The contract, parsed once. Request validation, the 501 list and the tests' response checks all read it,
+ * so the server cannot accept or answer a shape that the contract does not describe.
+ */
+export class Contract {
+  readonly document: Json;
+  readonly operations: OperationSpec[] = [];
+  private readonly byId = new Map<string, OperationSpec>();
+
+  constructor(document: Json) {
+    this.document = document;
+    const components = (document.components ?? {}) as Json;
+    const strictAjv = this.makeAjv(components, false);
+    const coercingAjv = this.makeAjv(components, true);
+
+    const paths = (document.paths ?? {}) as Record<string, Json>;
+    for (const [p, item] of Object.entries(paths)) {
+      const pathParams = ((item.parameters ?? []) as Json[]).map((x) => this.deref(x));
+      for (const method of HTTP_METHODS) {
+        const op = item[method] as Json | undefined;
+        if (!op) continue;
+        const params = [...pathParams, ...((op.parameters ?? []) as Json[]).map((x) => this.deref(x))].map(
+          (x): ParameterSpec => ({
+            name: String(x.name),
+            in: x.in as ParameterSpec["in"],
+            required: Boolean(x.required),
+            schema: (x.schema ?? {}) as Json,
+          }),
+        );
+        const body = op.requestBody ? this.deref(op.requestBody as Json) : undefined;
+        const bodySchema = (body?.content as Json | undefined)?.["application/json"] as Json | undefined;
+        const security = (op.security ?? document.security ?? []) as unknown[];
+        const spec: OperationSpec = {
+          operationId: String(op.operationId),
+          method,
+          path: p,
+          authenticated: security.length > 0,
+          workspaceScoped: params.some(
+            (x) => x.in === "header" && x.name.toLowerCase() === "x-service-workspace",
+          ),
+          unversioned: Array.isArray(item.servers) || Array.isArray(op.servers),
+          parameters: params,
+          commaListParams: params
+            .filter((x) => x.in === "query" && this.isArraySchema(x.schema))
+            .map((x) => x.name),
+          requestBodyRequired: Boolean(body?.required),
+          validateBody: bodySchema?.schema
+            ? strictAjv.compile(this.rewriteRefs(bodySchema.schema))
+            : undefined,
+          validateQuery: coercingAjv.compile(this.objectSchema(params.filter((x) => x.in === "query"))),
+          validatePath: coercingAjv.compile(this.objectSchema(params.filter((x) => x.in === "path"))),
+          responses: new Map(),
+        };
+        for (const [status, resp] of Object.entries((op.responses ?? {}) as Json)) {
+          const r = this.deref(resp as Json);
+          const byType = new Map<string, ValidateFunction | undefined>();
+          for (const [type, media] of Object.entries((r.content ?? {}) as Record<string, Json>)) {
+            byType.set(
+              type,
+              media.schema && type.includes("json")
+                ? strictAjv.compile(this.rewriteRefs(media.schema))
+                : undefined,
+            );
+          }
+          spec.responses.set(status, byType);
+        }
+        this.operations.push(spec);
+        this.byId.set(spec.operationId, spec);
+      }
+    }
+  }
+
+  static load(file = contractPath): Contract {
+    return new Contract(parse(readFileSync(file, "utf8")) as Json);
+  }
+
+  operation(operationId: string): OperationSpec {
+    const op = this.byId.get(operationId);
+    if (!op) throw new Error(`No operation ${operationId} in the contract`);
+    return op;
+  }
+
+  /** Checks a response the server gave against the contract; returns what is wrong (empty when it conforms). */
+  checkResponse(op: OperationSpec, status: number, contentType: string | null, body: unknown): string[] {
+    const byType = op.responses.get(String(status)) ?? op.responses.get(`${String(status)[0]}XX`);
+    if (!byType) return [`${op.operationId}: status ${status} is not declared`];
+    if (byType.size === 0) return [];
+    const type = (contentType ?? "").split(";")[0]!.trim();
+    if (!byType.has(type)) return [`${op.operationId} ${status}: content type "${type}" is not declared`];
+    const validate = byType.get(type);
+    if (validate && !validate(body)) {
+      return (validate.errors ?? []).map(
+        (e) => `${op.operationId} ${status}: ${e.instancePath || "/"} ${e.message}`,
+      );
+    }
+    return [];
+  }
+
+  private makeAjv(components: Json, coerce: boolean): Ajv2020 {
+    const ajv = new Ajv2020({
+      strict: false,
+      allErrors: true,
+      coerceTypes: coerce ? "array" : false,
+      useDefaults: coerce,
+      validateFormats: true,
+    });
+    addFormats(ajv);
+    ajv.addSchema({ $id: "contract", components: this.rewriteRefs(components) });
+    return ajv;
+  }
+
+  private isArraySchema(schema: Json): boolean {
+    const s = typeof schema.$ref === "string" ? this.deref(schema) : schema;
+    return s.type === "array" || (Array.isArray(s.type) && s.type.includes("array"));
+  }
+
+  private objectSchema(params: ParameterSpec[]): Json {
+    return {
+      type: "object",
+      properties: Object.fromEntries(params.map((x) => [x.name, this.rewriteRefs(x.schema)])),
+      required: params.filter((x) => x.required).map((x) => x.name),
+    };
+  }
+
+  /** `#/components/...` inside a compiled sub-schema must point at the registered components document. */
+  private rewriteRefs<T>(value: T): T {
+    if (Array.isArray(value)) return value.map((v) => this.rewriteRefs(v)) as T;
+    if (value && typeof value === "object") {
+      const out: Json = {};
+      for (const [k, v] of Object.entries(value as Json)) {
+        out[k] =
+          k === "$ref" && typeof v === "string" && v.startsWith("#/") ? `contract${v}` : this.rewriteRefs(v);
+      }
+      return out as T;
+    }
+    return value;
+  }
+
+  /** Resolves an OpenAPI-level `$ref` (parameters, responses, request bodies). */
+  private deref(obj: Json): Json {
+    let cur = obj;
+    for (let i = 0; i < 10 && typeof cur.$ref === "string"; i++) {
+      const parts = (cur.$ref as string).replace(/^#\//, "").split("/");
+      let target: unknown = this.document;
+      for (const part of parts) target = (target as Json)[part.replace(/~1/g, "/").replace(/~0/g, "~")];
+      if (!target) throw new Error(`Unresolvable $ref ${String(cur.$ref)}`);
+      cur = target as Json;
+    }
+    return cur;
+  }
+}
+
+/** Turns ajv's errors into the problem body's `errors: [{path, message}]`. */
+export function fieldErrors(
+  where: "body" | "query" | "path",
+  errors: ErrorObject[] | null | undefined,
+): FieldError[] {
+  return (errors ?? []).map((e) => {
+    let p = e.instancePath.replace(/^\//, "").replace(/\//g, ".");
+    if (e.keyword === "required")
+      p = [p, (e.params as { missingProperty: string }).missingProperty].filter(Boolean).join(".");
+    if (e.keyword === "additionalProperties") {
+      p = [p, (e.params as { additionalProperty: string }).additionalProperty].filter(Boolean).join(".");
+      return { path: `${where}${p ? `.${p}` : ""}`, message: "is not a known field" };
+    }
+    let message = e.message ?? "is invalid";
+    if (e.keyword === "enum")
+      message = `must be one of: ${(e.params as { allowedValues: unknown[] }).allowedValues.join(", ")}`;
+    return { path: `${where}${p ? `.${p}` : ""}`, message };
+  });
+}

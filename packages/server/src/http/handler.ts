@@ -1,0 +1,78 @@
+import type { EntityManager } from "@mikro-orm/postgresql";
+import type { operations } from "@tracker/sdk/schema";
+import type { Context } from "koa";
+import type { Config } from "../config.js";
+import type { Logger } from "../logger.js";
+import type { Caller, WorkspaceAccess } from "./auth.js";
+
+export type OperationId = keyof operations;
+type Op<K extends OperationId> = operations[K];
+type JsonContent<T> = T extends { content: { "application/json": infer B } } ? B : never;
+
+export type RequestBody<K extends OperationId> =
+  Op<K> extends { requestBody: infer R }
+    ? JsonContent<R>
+    : Op<K> extends { requestBody?: infer R }
+      ? JsonContent<NonNullable<R>> | undefined
+      : undefined;
+export type QueryOf<K extends OperationId> = Op<K>["parameters"] extends { query?: infer Q }
+  ? NonNullable<Q>
+  : Record<string, never>;
+export type PathOf<K extends OperationId> = Op<K>["parameters"] extends { path: infer P }
+  ? P
+  : Record<string, never>;
+
+type SuccessStatus = 200 | 201;
+type Responses<K extends OperationId> = Op<K>["responses"];
+/** What a handler returns: a success status the contract declares, with exactly that status's body. */
+export type HandlerResult<K extends OperationId> = {
+  [S in keyof Responses<K> & SuccessStatus]: { status: S; body: JsonContent<Responses<K>[S]> };
+}[keyof Responses<K> & SuccessStatus];
+
+/** What every handler gets: its own EntityManager fork, the caller and the resolved workspace. */
+export interface RequestScope {
+  em: EntityManager;
+  requestId: string;
+  caller: Caller | null;
+  /** Set for operations that act inside a workspace (membership already checked). */
+  workspace: WorkspaceAccess | null;
+  config: Config;
+  logger: Logger;
+  koa: Context;
+}
+
+/** A scope in which the caller is known and a workspace is resolved. */
+export interface WorkspaceScope extends RequestScope {
+  caller: Caller;
+  workspace: WorkspaceAccess;
+}
+
+export interface HandlerInput<K extends OperationId> {
+  body: RequestBody<K>;
+  query: QueryOf<K>;
+  params: PathOf<K>;
+}
+
+export type Handler<K extends OperationId> = (
+  scope: RequestScope,
+  input: HandlerInput<K>,
+) => Promise<HandlerResult<K>>;
+
+export interface HandlerEntry {
+  operationId: OperationId;
+  handler: Handler<OperationId>;
+}
+
+/** Implements one contract operation; request and response are typed from the generated contract types. */
+export function handle<K extends OperationId>(operationId: K, handler: Handler<K>): HandlerEntry {
+  return { operationId, handler: handler as unknown as Handler<OperationId> };
+}
+
+/** Narrows a scope for operations the contract marks as workspace-scoped. */
+export function inWorkspace(scope: RequestScope): WorkspaceScope {
+  if (!scope.caller || !scope.workspace) throw new Error("operation used outside a workspace");
+  return scope as WorkspaceScope;
+}
+
+/** The `{ok: true}` body of actions that return nothing else. */
+export const OK = { ok: true } as const;

@@ -1,0 +1,79 @@
+/**
+ * Domain errors. Thrown anywhere, turned into one RFC 9457 `application/problem+json` body by
+ * `problemMiddleware`. `code` is the stable string clients switch on (see the contract's Problem schema).
+ */
+export interface FieldError {
+  path: string;
+  message: string;
+}
+
+export class HttpProblem extends Error {
+  constructor(
+    readonly status: number,
+    readonly code: string,
+    readonly title: string,
+    detail?: string,
+    readonly extra: Record<string, unknown> = {},
+  ) {
+    super(detail ?? title);
+  }
+}
+
+export class Invalid extends HttpProblem {
+  constructor(detail: string, errors: FieldError[] = []) {
+    super(400, "invalid_request", "Invalid request", detail, errors.length ? { errors } : {});
+  }
+}
+
+export class Unauthenticated extends HttpProblem {
+  constructor(detail = "Send a valid API key as 'Authorization: Bearer <key>'.") {
+    super(401, "unauthenticated", "Unauthenticated", detail);
+  }
+}
+
+export class Forbidden extends HttpProblem {
+  constructor(code: "forbidden" | "workspace_forbidden" | "admin_required", detail: string) {
+    super(403, code, code === "admin_required" ? "Admin required" : "Forbidden", detail);
+  }
+}
+
+export class NotFound extends HttpProblem {
+  constructor(detail = "Not found.") {
+    super(404, "not_found", "Not found", detail);
+  }
+}
+
+export class Conflict extends HttpProblem {
+  constructor(code: string, detail: string) {
+    super(409, code, "Conflict", detail);
+  }
+}
+
+export class Gone extends HttpProblem {
+  constructor(code: string, detail: string) {
+    super(410, code, "Gone", detail);
+  }
+}
+
+export class WorkspaceRequired extends HttpProblem {
+  constructor(workspaces: { id: string; slug: string; name: string }[]) {
+    super(
+      400,
+      "workspace_required",
+      "Workspace required",
+      "This key reaches several workspaces: name one with the X-Service-Workspace header or the workspace query parameter.",
+      { workspaces },
+    );
+  }
+}
+
+export class NotImplemented extends HttpProblem {
+  constructor(operationId: string) {
+    super(
+      501,
+      "not_implemented",
+      "Not implemented",
+      `Operation ${operationId} is in the contract but not built yet.`,
+    );
+  }
+}

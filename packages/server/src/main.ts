@@ -1,0 +1,72 @@
+#!/usr/bin/env node
+import { existsSync, readFileSync, writeFileSync } from "node:fs";
+import path from "node:path";
+import { loadConfig } from "./config.js";
+import { sqlOne } from "./db/sql.js";
+import { hashToken } from "./http/auth.js";
+import { createLogger } from "./logger.js";
+import { seedDemoWorkspace } from "./modules/dev/demo-seed.js";
+import { openDatabase, startHttp } from "./server.js";
+
+const config = loadConfig();
+const logger = createLogger(config.logLevel);
+
+const db = await openDatabase(config, logger);
+let running: Awaited<ReturnType<typeof startHttp>> | undefined;
+try {
+  running = await startHttp(config, logger, db.url);
+} catch (err) {
+  logger.error("start failed", { error: (err as Error).message });
+  await db.stop();
+  process.exit(1);
+}
+const { orm } = running;
+
+if (config.nodeEnv === "development") await announceDemoKey();
+logger.info("listening", {
+  url: `http://localhost:${config.port}/api/v1`,
+  docs: `http://localhost:${config.port}/docs`,
+});
+
+let stopping = false;
+for (const signal of ["SIGTERM", "SIGINT"] as const) {
+  process.on(signal, async () => {
+    if (stopping) return;
+    stopping = true;
+    logger.info("shutting down", { signal });
+    await running?.close();
+    await db.stop();
+    process.exit(0);
+  });
+}
+
+/**
+ * In development, an empty database gets a demo workspace and its admin key, printed so the quick start
+ * works with one command. The key is kept beside the data (development only) so later starts show it again.
+ */
+async function announceDemoKey() {
+  const file = path.join(
+    db.embedded ? config.dataDir : path.join(config.dataDir, ".."),
+    "demo-credentials.json",
+  );
+  const em = orm.em.fork();
+  let creds: { workspace: string; email: string; apiKey: string } | undefined;
+  const any = await sqlOne(em, "select 1 from workspaces limit 1");
+  if (!any) {
+    const seeded = await seedDemoWorkspace(em, { email: "admin@example.com", name: "Demo Admin" });
+    creds = { workspace: seeded.workspace.slug, email: seeded.user.email, apiKey: seeded.apiKey.token };
+    if (db.embedded) writeFileSync(file, `${JSON.stringify(creds, null, 2)}\n`, { mode: 0o600 });
+  } else if (db.embedded && existsSync(file)) {
+    const saved = JSON.parse(readFileSync(file, "utf8")) as typeof creds;
+    const live =
+      saved && (await sqlOne(em, "select 1 from api_keys where token_hash = ?", [hashToken(saved.apiKey)]));
+    if (live) creds = saved;
+  }
+  if (creds) {
+    process.stdout.write(
+      `\nDemo workspace "${creds.workspace}" is ready. Admin: ${creds.email}\n` +
+        `API key: ${creds.apiKey}\n` +
+        `Try: curl -H "Authorization: Bearer ${creds.apiKey}" http://localhost:${config.port}/api/v1/users\n\n`,
+    );
+  }
+}

@@ -1,0 +1,31 @@
+import { randomUUID } from "node:crypto";
+import { defineEntity, type InferEntity, p } from "@mikro-orm/core";
+import { User } from "../users/user.entity.js";
+import { Workspace } from "../workspaces/workspace.entity.js";
+
+export const API_KEY_SCOPES = ["workspace", "account"] as const;
+export type ApiKeyScope = (typeof API_KEY_SCOPES)[number];
+
+export const ApiKey = defineEntity({
+  name: "ApiKey",
+  tableName: "api_keys",
+  indexes: [{ properties: ["user"] }],
+  properties: {
+    id: p
+      .uuid()
+      .primary()
+      .onCreate(() => randomUUID()),
+    user: () => p.manyToOne(User).deleteRule("cascade"),
+    scope: p.enum([...API_KEY_SCOPES]),
+    /** The workspace a workspace key is pinned to; null for account keys. */
+    workspace: () => p.manyToOne(Workspace).nullable().deleteRule("cascade"),
+    /** An account key's session-active workspace (PUT /workspaces/active). */
+    activeWorkspace: () => p.manyToOne(Workspace).nullable().deleteRule("set null"),
+    name: p.text(),
+    /** SHA-256 of the token: the token itself is shown once and never stored. */
+    tokenHash: p.text().unique(),
+    lastUsedAt: p.datetime().nullable(),
+    createdAt: p.datetime().onCreate(() => new Date()),
+  },
+});
+export type IApiKey = InferEntity<typeof ApiKey>;

@@ -1,0 +1,22 @@
+import { randomUUID } from "node:crypto";
+import { defineEntity, type InferEntity, p } from "@mikro-orm/core";
+import { Team } from "../teams/team.entity.js";
+
+export const Cycle = defineEntity({
+  name: "Cycle",
+  tableName: "cycles",
+  uniques: [{ properties: ["team", "number"] }],
+  properties: {
+    id: p
+      .uuid()
+      .primary()
+      .onCreate(() => randomUUID()),
+    team: () => p.manyToOne(Team).deleteRule("cascade"),
+    number: p.integer(),
+    name: p.text().nullable(),
+    startsAt: p.datetime(),
+    endsAt: p.datetime(),
+    createdAt: p.datetime().onCreate(() => new Date()),
+  },
+});
+export type ICycle = InferEntity<typeof Cycle>;

@@ -1,0 +1,25 @@
+import { randomUUID } from "node:crypto";
+import { defineEntity, type InferEntity, p } from "@mikro-orm/core";
+import { User } from "../users/user.entity.js";
+import { MEMBER_ROLES, Workspace } from "../workspaces/workspace.entity.js";
+
+export const Invite = defineEntity({
+  name: "Invite",
+  tableName: "invites",
+  indexes: [{ properties: ["workspace"] }],
+  properties: {
+    id: p
+      .uuid()
+      .primary()
+      .onCreate(() => randomUUID()),
+    workspace: () => p.manyToOne(Workspace).deleteRule("cascade"),
+    email: p.text(),
+    role: p.enum([...MEMBER_ROLES]),
+    tokenHash: p.text().unique(),
+    invitedBy: () => p.manyToOne(User).nullable().deleteRule("set null"),
+    expiresAt: p.datetime(),
+    acceptedAt: p.datetime().nullable(),
+    createdAt: p.datetime().onCreate(() => new Date()),
+  },
+});
+export type IInvite = InferEntity<typeof Invite>;

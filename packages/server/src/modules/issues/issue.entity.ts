@@ -1,0 +1,166 @@
+import { randomUUID } from "node:crypto";
+import { defineEntity, type InferEntity, p } from "@mikro-orm/core";
+import { Cycle } from "../cycles/cycle.entity.js";
+import { Label } from "../labels/label.entity.js";
+import { Project } from "../projects/project.entity.js";
+import { STATE_TYPES, Team, WorkflowState } from "../teams/team.entity.js";
+import { User } from "../users/user.entity.js";
+import { Workspace } from "../workspaces/workspace.entity.js";
+
+/** The expression the full-text index is built on; queries must use exactly this to use the index. */
+export const ISSUE_SEARCH_VECTOR =
+  "(setweight(to_tsvector('english', title), 'A') || setweight(to_tsvector('english', coalesce(description, '')), 'B'))";
+
+export const Issue = defineEntity({
+  name: "Issue",
+  tableName: "issues",
+  uniques: [{ properties: ["team", "number"] }],
+  indexes: [
+    { properties: ["workspace", "updatedAt"] },
+    { properties: ["team", "updatedAt"] },
+    { properties: ["assignee"] },
+    { properties: ["creator"] },
+    { properties: ["project"] },
+    { properties: ["cycle"] },
+    { properties: ["state"] },
+    { properties: ["parent"] },
+    {
+      name: "issues_search_index",
+      expression: `create index "issues_search_index" on "issues" using gin (${ISSUE_SEARCH_VECTOR})`,
+    },
+  ],
+  properties: {
+    id: p
+      .uuid()
+      .primary()
+      .onCreate(() => randomUUID()),
+    workspace: () => p.manyToOne(Workspace).deleteRule("cascade"),
+    team: () => p.manyToOne(Team).deleteRule("cascade"),
+    number: p.integer(),
+    title: p.text(),
+    description: p.text().nullable(),
+    /** 0 none, 1 urgent, 2 high, 3 medium, 4 low. */
+    priority: p.smallint().default(0),
+    estimate: p.integer().nullable(),
+    dueDate: p.date().nullable(),
+    state: () => p.manyToOne(WorkflowState),
+    /** Copy of the state's type, kept in step by the issue service: "open" filters and indexes need it. */
+    stateType: p.enum([...STATE_TYPES]),
+    assignee: () => p.manyToOne(User).nullable().deleteRule("set null"),
+    creator: () => p.manyToOne(User).nullable().deleteRule("set null"),
+    project: () => p.manyToOne(Project).nullable().deleteRule("set null"),
+    cycle: () => p.manyToOne(Cycle).nullable().deleteRule("set null"),
+    parent: () =>
+      p
+        .manyToOne("Issue" as never)
+        .nullable()
+        .deleteRule("set null"),
+    createdAt: p.datetime().onCreate(() => new Date()),
+    updatedAt: p.datetime().onCreate(() => new Date()),
+    completedAt: p.datetime().nullable(),
+  },
+});
+export type IIssue = InferEntity<typeof Issue>;
+
+export const IssueLabel = defineEntity({
+  name: "IssueLabel",
+  tableName: "issue_labels",
+  indexes: [{ properties: ["label"] }],
+  properties: {
+    issue: () => p.manyToOne(Issue).primary().deleteRule("cascade"),
+    label: () => p.manyToOne(Label).primary().deleteRule("cascade"),
+  },
+});
+
+export const RELATION_TYPES = ["blocks", "related", "duplicate"] as const;
+
+/** Stored once, from the source issue's side; reads show it from the reader's side. */
+export const IssueRelation = defineEntity({
+  name: "IssueRelation",
+  tableName: "issue_relations",
+  uniques: [{ properties: ["issue", "relatedIssue", "type"] }],
+  indexes: [{ properties: ["relatedIssue"] }],
+  properties: {
+    id: p
+      .uuid()
+      .primary()
+      .onCreate(() => randomUUID()),
+    workspace: () => p.manyToOne(Workspace).deleteRule("cascade"),
+    type: p.enum([...RELATION_TYPES]),
+    issue: () => p.manyToOne(Issue).deleteRule("cascade"),
+    relatedIssue: () => p.manyToOne(Issue).deleteRule("cascade"),
+    creator: () => p.manyToOne(User).nullable().deleteRule("set null"),
+    createdAt: p.datetime().onCreate(() => new Date()),
+  },
+});
+
+export const IssueLink = defineEntity({
+  name: "IssueLink",
+  tableName: "issue_links",
+  indexes: [{ properties: ["issue"] }],
+  properties: {
+    id: p
+      .uuid()
+      .primary()
+      .onCreate(() => randomUUID()),
+    issue: () => p.manyToOne(Issue).deleteRule("cascade"),
+    url: p.text(),
+    title: p.text().nullable(),
+    createdAt: p.datetime().onCreate(() => new Date()),
+  },
+});
+
+/** Old identifiers (after a move or a team key change) keep resolving to their issue. */
+export const IssueRedirect = defineEntity({
+  name: "IssueRedirect",
+  tableName: "issue_redirects",
+  uniques: [{ properties: ["workspace", "teamKey", "number"] }],
+  properties: {
+    id: p
+      .uuid()
+      .primary()
+      .onCreate(() => randomUUID()),
+    workspace: () => p.manyToOne(Workspace).deleteRule("cascade"),
+    teamKey: p.text(),
+    number: p.integer(),
+    issue: () => p.manyToOne(Issue).deleteRule("cascade"),
+    createdAt: p.datetime().onCreate(() => new Date()),
+  },
+});
+
+export const Comment = defineEntity({
+  name: "Comment",
+  tableName: "comments",
+  indexes: [{ properties: ["issue", "createdAt"] }],
+  properties: {
+    id: p
+      .uuid()
+      .primary()
+      .onCreate(() => randomUUID()),
+    issue: () => p.manyToOne(Issue).deleteRule("cascade"),
+    author: () => p.manyToOne(User).nullable().deleteRule("set null"),
+    body: p.text(),
+    edited: p.boolean().default(false),
+    createdAt: p.datetime().onCreate(() => new Date()),
+    updatedAt: p.datetime().onCreate(() => new Date()),
+  },
+});
+
+/** Activity on issues, for /my/digest. `payload` documents what changed from what to what. */
+export const ActivityEvent = defineEntity({
+  name: "ActivityEvent",
+  tableName: "activity_events",
+  indexes: [{ properties: ["issue", "createdAt"] }, { properties: ["workspace", "createdAt"] }],
+  properties: {
+    id: p
+      .uuid()
+      .primary()
+      .onCreate(() => randomUUID()),
+    workspace: () => p.manyToOne(Workspace).deleteRule("cascade"),
+    issue: () => p.manyToOne(Issue).nullable().deleteRule("cascade"),
+    actor: () => p.manyToOne(User).nullable().deleteRule("set null"),
+    type: p.text(),
+    payload: p.json<Record<string, unknown>>(),
+    createdAt: p.datetime().onCreate(() => new Date()),
+  },
+});

@@ -1,0 +1,83 @@
+import type { EntityManager } from "@mikro-orm/postgresql";
+import { sql, sqlOne } from "../../db/sql.js";
+import type { WorkspaceScope } from "../../http/handler.js";
+import { Conflict, Forbidden, NotFound } from "../../http/problem.js";
+import type { MemberRole } from "../workspaces/workspace.entity.js";
+
+export async function listUsers(scope: WorkspaceScope) {
+  const rows = await sql<{ id: string; name: string; email: string; role: MemberRole }>(
+    scope.em,
+    `select u.id, u.name, u.email, m.role
+       from memberships m join users u on u.id = m.user_id
+      where m.workspace_id = ?
+      order by lower(u.name), u.id`,
+    [scope.workspace.id],
+  );
+  return rows.map((u) => ({ ...u, isMe: u.id === scope.caller.userId }));
+}
+
+/**
+ * Locks the workspace's admin rows, so two concurrent demotions cannot both see "another admin is left".
+ * Returns the number of admins.
+ */
+async function lockAdmins(em: EntityManager, workspaceId: string): Promise<number> {
+  const rows = await sql(
+    em,
+    "select id from memberships where workspace_id = ? and role = 'admin' for update",
+    [workspaceId],
+  );
+  return rows.length;
+}
+
+async function membership(em: EntityManager, workspaceId: string, userId: string) {
+  const row = await sqlOne<{ id: string; role: MemberRole }>(
+    em,
+    "select id, role from memberships where workspace_id = ? and user_id = ? for update",
+    [workspaceId, userId],
+  );
+  if (!row) throw new NotFound("No member with that id in this workspace.");
+  return row;
+}
+
+export async function changeRole(scope: WorkspaceScope, userId: string, role: MemberRole) {
+  await scope.em.transactional(async (em) => {
+    const admins = await lockAdmins(em, scope.workspace.id);
+    const target = await membership(em, scope.workspace.id, userId);
+    if (target.role === "admin" && role !== "admin" && admins <= 1) {
+      throw new Conflict("last_admin", "This is the workspace's last admin: make someone else admin first.");
+    }
+    await sql(em, "update memberships set role = ? where id = ?", [role, target.id]);
+  });
+}
+
+/**
+ * Removes a member and everything that let them in: their team access, their keys pinned to this
+ * workspace, and any account key's session pointing here. Membership is checked on every request, so
+ * their account keys are cut off here at once.
+ */
+export async function removeMember(scope: WorkspaceScope, userId: string) {
+  const self = userId === scope.caller.userId;
+  if (!self && scope.workspace.role !== "admin") {
+    throw new Forbidden("admin_required", "Only workspace admins may remove other members.");
+  }
+  await scope.em.transactional(async (em) => {
+    const admins = await lockAdmins(em, scope.workspace.id);
+    const target = await membership(em, scope.workspace.id, userId);
+    if (target.role === "admin" && admins <= 1) {
+      throw new Conflict("last_admin", "This is the workspace's last admin: make someone else admin first.");
+    }
+    const ws = scope.workspace.id;
+    await sql(em, "delete from memberships where id = ?", [target.id]);
+    await sql(
+      em,
+      "delete from team_members tm using teams t where t.id = tm.team_id and t.workspace_id = ? and tm.user_id = ?",
+      [ws, userId],
+    );
+    await sql(em, "delete from api_keys where user_id = ? and workspace_id = ?", [userId, ws]);
+    await sql(
+      em,
+      "update api_keys set active_workspace_id = null where user_id = ? and active_workspace_id = ?",
+      [userId, ws],
+    );
+  });
+}

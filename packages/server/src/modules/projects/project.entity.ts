@@ -1,0 +1,57 @@
+import { randomUUID } from "node:crypto";
+import { defineEntity, type InferEntity, p } from "@mikro-orm/core";
+import { Initiative } from "../initiatives/initiative.entity.js";
+import { Team } from "../teams/team.entity.js";
+import { User } from "../users/user.entity.js";
+import { Workspace } from "../workspaces/workspace.entity.js";
+
+export const PROJECT_STATUSES = ["backlog", "planned", "started", "paused", "completed", "canceled"] as const;
+
+export const Project = defineEntity({
+  name: "Project",
+  tableName: "projects",
+  indexes: [
+    { properties: ["initiative"] },
+    {
+      name: "projects_workspace_lower_name_unique",
+      expression: `create unique index "projects_workspace_lower_name_unique" on "projects" ("workspace_id", lower("name"))`,
+    },
+  ],
+  properties: {
+    id: p
+      .uuid()
+      .primary()
+      .onCreate(() => randomUUID()),
+    workspace: () => p.manyToOne(Workspace).deleteRule("cascade"),
+    name: p.text(),
+    description: p.text().nullable(),
+    status: p.enum([...PROJECT_STATUSES]).default("backlog"),
+    initiative: () => p.manyToOne(Initiative).nullable().deleteRule("set null"),
+    lead: () => p.manyToOne(User).nullable().deleteRule("set null"),
+    startDate: p.date().nullable(),
+    targetDate: p.date().nullable(),
+    createdAt: p.datetime().onCreate(() => new Date()),
+    updatedAt: p.datetime().onCreate(() => new Date()),
+  },
+});
+export type IProject = InferEntity<typeof Project>;
+
+export const ProjectTeam = defineEntity({
+  name: "ProjectTeam",
+  tableName: "project_teams",
+  indexes: [{ properties: ["team"] }],
+  properties: {
+    project: () => p.manyToOne(Project).primary().deleteRule("cascade"),
+    team: () => p.manyToOne(Team).primary().deleteRule("cascade"),
+  },
+});
+
+/** Explicit project members, on top of the members of the project's teams. */
+export const ProjectMember = defineEntity({
+  name: "ProjectMember",
+  tableName: "project_members",
+  properties: {
+    project: () => p.manyToOne(Project).primary().deleteRule("cascade"),
+    user: () => p.manyToOne(User).primary().deleteRule("cascade"),
+  },
+});

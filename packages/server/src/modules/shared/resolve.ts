@@ -1,0 +1,200 @@
+import { sql, sqlOne } from "../../db/sql.js";
+import type { WorkspaceScope } from "../../http/handler.js";
+import { NotFound } from "../../http/problem.js";
+import type { StateType } from "../teams/team.entity.js";
+
+/**
+ * Turns the human references people use (ENG, ENG-123, "In Progress", ada@example.org, `me`, cycle 3 or
+ * `current`, a project's name) into rows of the caller's workspace, honouring visibility. Anything the
+ * caller may not see is "not found", exactly like something that does not exist.
+ */
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+export const isUuid = (s: string) => UUID.test(s);
+
+/**
+ * SQL condition (on a teams alias) for the teams the caller may see: members and admins see every team
+ * except other people's personal spaces; guests see only teams they belong to. Params: [userId, userId].
+ */
+export function visibleTeamCondition(scope: WorkspaceScope, alias = "t"): { sql: string; params: unknown[] } {
+  if (scope.workspace.role === "guest") {
+    return {
+      sql: `exists (select 1 from team_members vtm where vtm.team_id = ${alias}.id and vtm.user_id = ?)`,
+      params: [scope.caller.userId],
+    };
+  }
+  return { sql: `(not ${alias}.personal or ${alias}.owner_id = ?)`, params: [scope.caller.userId] };
+}
+
+export interface TeamRow {
+  id: string;
+  key: string;
+  name: string;
+  personal: boolean;
+  owner_id: string | null;
+  cycles_enabled: boolean;
+  cycle_length_weeks: number;
+  estimate_scale: string;
+}
+
+/** A team by key (case-sensitive, keys are uppercase) or id. */
+export async function resolveTeam(scope: WorkspaceScope, ref: string): Promise<TeamRow> {
+  const vis = visibleTeamCondition(scope);
+  const team = await sqlOne<TeamRow>(
+    scope.em,
+    `select t.id, t.key, t.name, t.personal, t.owner_id, t.cycles_enabled, t.cycle_length_weeks, t.estimate_scale
+       from teams t
+      where t.workspace_id = ? and ${isUuid(ref) ? "t.id = ?" : "t.key = ?"} and ${vis.sql}`,
+    [scope.workspace.id, ref, ...vis.params],
+  );
+  if (!team) throw new NotFound(`No team "${ref}" in this workspace.`);
+  return team;
+}
+
+export interface UserRef {
+  id: string;
+  name: string;
+  email: string;
+}
+
+/** A member of the workspace by email, id or `me`. */
+export async function resolveUser(scope: WorkspaceScope, ref: string): Promise<UserRef> {
+  if (ref === "me") return { id: scope.caller.userId, name: scope.caller.name, email: scope.caller.email };
+  const user = await sqlOne<UserRef>(
+    scope.em,
+    `select u.id, u.name, u.email from users u join memberships m on m.user_id = u.id and m.workspace_id = ?
+      where ${isUuid(ref) ? "u.id = ?" : "u.email = lower(?)"}`,
+    [scope.workspace.id, ref],
+  );
+  if (!user) throw new NotFound(`No member "${ref}" in this workspace.`);
+  return user;
+}
+
+export interface IssueKey {
+  id: string;
+  identifier: string;
+  teamId: string;
+  teamKey: string;
+  number: number;
+}
+
+/**
+ * An issue by identifier (`ENG-123`, case-insensitive) or id. Identifiers that an issue had before a move
+ * or a team key change resolve through the recorded redirect.
+ */
+export async function resolveIssue(scope: WorkspaceScope, ref: string): Promise<IssueKey> {
+  const vis = visibleTeamCondition(scope);
+  const select = `select i.id, t.key || '-' || i.number as identifier, t.id as "teamId", t.key as "teamKey", i.number
+                    from issues i join teams t on t.id = i.team_id`;
+  let row: IssueKey | undefined;
+  if (isUuid(ref)) {
+    row = await sqlOne<IssueKey>(scope.em, `${select} where i.workspace_id = ? and i.id = ? and ${vis.sql}`, [
+      scope.workspace.id,
+      ref,
+      ...vis.params,
+    ]);
+  } else {
+    const m = /^([A-Za-z][A-Za-z0-9]{0,6})-(\d{1,9})$/.exec(ref.trim());
+    if (m) {
+      const key = m[1]!.toUpperCase();
+      const number = Number(m[2]);
+      row = await sqlOne<IssueKey>(
+        scope.em,
+        `${select} where i.workspace_id = ? and t.key = ? and i.number = ? and ${vis.sql}`,
+        [scope.workspace.id, key, number, ...vis.params],
+      );
+      row ??= await sqlOne<IssueKey>(
+        scope.em,
+        `${select} join issue_redirects r on r.issue_id = i.id
+          where r.workspace_id = ? and r.team_key = ? and r.number = ? and ${vis.sql}`,
+        [scope.workspace.id, key, number, ...vis.params],
+      );
+    }
+  }
+  if (!row) throw new NotFound(`No issue "${ref}" in this workspace.`);
+  return row;
+}
+
+export interface StateRow {
+  id: string;
+  name: string;
+  type: StateType;
+  color: string;
+  position: number;
+}
+
+/** A team's workflow state by name (case-insensitive) or id. */
+export async function resolveState(scope: WorkspaceScope, teamId: string, ref: string): Promise<StateRow> {
+  const state = await sqlOne<StateRow>(
+    scope.em,
+    `select id, name, type, color, position from workflow_states
+      where team_id = ? and ${isUuid(ref) ? "id = ?" : "lower(name) = lower(?)"}`,
+    [teamId, ref],
+  );
+  if (!state) {
+    const names = await sql<{ name: string }>(
+      scope.em,
+      "select name from workflow_states where team_id = ? order by position",
+      [teamId],
+    );
+    throw new NotFound(`No state "${ref}" in this team. States: ${names.map((n) => n.name).join(", ")}.`);
+  }
+  return state;
+}
+
+export interface NamedRow {
+  id: string;
+  name: string;
+}
+
+/** A project of the workspace by id or name (case-insensitive). */
+export async function resolveProject(scope: WorkspaceScope, ref: string): Promise<NamedRow> {
+  const row = await sqlOne<NamedRow>(
+    scope.em,
+    `select id, name from projects where workspace_id = ? and ${isUuid(ref) ? "id = ?" : "lower(name) = lower(?)"}`,
+    [scope.workspace.id, ref],
+  );
+  if (!row) throw new NotFound(`No project "${ref}" in this workspace.`);
+  return row;
+}
+
+/** An initiative of the workspace by id or name (case-insensitive). */
+export async function resolveInitiative(scope: WorkspaceScope, ref: string): Promise<NamedRow> {
+  const row = await sqlOne<NamedRow>(
+    scope.em,
+    `select id, name from initiatives where workspace_id = ? and ${isUuid(ref) ? "id = ?" : "lower(name) = lower(?)"}`,
+    [scope.workspace.id, ref],
+  );
+  if (!row) throw new NotFound(`No initiative "${ref}" in this workspace.`);
+  return row;
+}
+
+export interface CycleRow {
+  id: string;
+  number: number;
+}
+
+/** A team's cycle by number, or `current`: the cycle whose dates contain now. */
+export async function resolveCycle(
+  scope: WorkspaceScope,
+  teamId: string,
+  ref: number | string,
+): Promise<CycleRow> {
+  const row =
+    ref === "current"
+      ? await sqlOne<CycleRow>(
+          scope.em,
+          `select id, number from cycles where team_id = ? and starts_at <= now() and ends_at > now()
+            order by starts_at desc limit 1`,
+          [teamId],
+        )
+      : await sqlOne<CycleRow>(scope.em, "select id, number from cycles where team_id = ? and number = ?", [
+          teamId,
+          Number(ref),
+        ]);
+  if (!row)
+    throw new NotFound(
+      ref === "current" ? "The team has no current cycle." : `No cycle ${ref} in this team.`,
+    );
+  return row;
+}

@@ -1,0 +1,108 @@
+import { randomUUID } from "node:crypto";
+import { defineEntity, type InferEntity, p } from "@mikro-orm/core";
+import { User } from "../users/user.entity.js";
+import { Workspace } from "../workspaces/workspace.entity.js";
+
+export const STATE_TYPES = ["backlog", "unstarted", "started", "completed", "canceled"] as const;
+export type StateType = (typeof STATE_TYPES)[number];
+export const ESTIMATE_SCALES = ["none", "linear", "fibonacci", "exponential", "tshirt"] as const;
+
+export const Team = defineEntity({
+  name: "Team",
+  tableName: "teams",
+  uniques: [{ properties: ["workspace", "key"] }],
+  properties: {
+    id: p
+      .uuid()
+      .primary()
+      .onCreate(() => randomUUID()),
+    workspace: () => p.manyToOne(Workspace).deleteRule("cascade"),
+    key: p.text(),
+    name: p.text(),
+    /** A personal space: seen only by its owner. */
+    personal: p.boolean().default(false),
+    owner: () => p.manyToOne(User).nullable().deleteRule("set null"),
+    cyclesEnabled: p.boolean().default(false),
+    cycleLengthWeeks: p.integer().default(2),
+    estimateScale: p.enum([...ESTIMATE_SCALES]).default("none"),
+    /** Last issue number handed out; bumped under the row lock so numbers are never reused or duplicated. */
+    issueCounter: p.integer().default(0),
+    createdAt: p.datetime().onCreate(() => new Date()),
+    updatedAt: p
+      .datetime()
+      .onCreate(() => new Date())
+      .onUpdate(() => new Date()),
+  },
+});
+export type ITeam = InferEntity<typeof Team>;
+
+export const WorkflowState = defineEntity({
+  name: "WorkflowState",
+  tableName: "workflow_states",
+  uniques: [{ properties: ["team", "name"] }],
+  properties: {
+    id: p
+      .uuid()
+      .primary()
+      .onCreate(() => randomUUID()),
+    team: () => p.manyToOne(Team).deleteRule("cascade"),
+    name: p.text(),
+    type: p.enum([...STATE_TYPES]),
+    color: p.text(),
+    position: p.integer(),
+  },
+});
+export type IWorkflowState = InferEntity<typeof WorkflowState>;
+
+export const TeamMember = defineEntity({
+  name: "TeamMember",
+  tableName: "team_members",
+  uniques: [{ properties: ["team", "user"] }],
+  indexes: [{ properties: ["user"] }],
+  properties: {
+    id: p
+      .uuid()
+      .primary()
+      .onCreate(() => randomUUID()),
+    team: () => p.manyToOne(Team).deleteRule("cascade"),
+    user: () => p.manyToOne(User).deleteRule("cascade"),
+    createdAt: p.datetime().onCreate(() => new Date()),
+  },
+});
+export type ITeamMember = InferEntity<typeof TeamMember>;
+
+/** The workflow every new team starts with (decisions.md). */
+export const DEFAULT_STATES: { name: string; type: StateType; color: string }[] = [
+  { name: "Backlog", type: "backlog", color: "#bec2c8" },
+  { name: "Todo", type: "unstarted", color: "#e2e2e2" },
+  { name: "In Progress", type: "started", color: "#f2c94c" },
+  { name: "In Review", type: "started", color: "#5e6ad2" },
+  { name: "Done", type: "completed", color: "#5e6ad2" },
+  { name: "Canceled", type: "canceled", color: "#95a2b3" },
+];
+
+export const WORKFLOW_TRIGGERS = ["pr_opened", "pr_review_requested", "pr_merged"] as const;
+
+/** Moves issues to `targetState` when `trigger` fires; unique per (team, trigger, project), project may be null. */
+export const WorkflowRule = defineEntity({
+  name: "WorkflowRule",
+  tableName: "workflow_rules",
+  indexes: [
+    {
+      name: "workflow_rules_team_trigger_project_unique",
+      expression: `create unique index "workflow_rules_team_trigger_project_unique" on "workflow_rules" ("team_id", "trigger", "project_id") nulls not distinct`,
+    },
+  ],
+  properties: {
+    id: p
+      .uuid()
+      .primary()
+      .onCreate(() => randomUUID()),
+    team: () => p.manyToOne(Team).deleteRule("cascade"),
+    trigger: p.enum([...WORKFLOW_TRIGGERS]),
+    /** Plain id (no foreign key to keep teams independent of projects); cleared when the project goes. */
+    projectId: p.uuid().nullable(),
+    targetState: () => p.manyToOne(WorkflowState).deleteRule("cascade"),
+    createdAt: p.datetime().onCreate(() => new Date()),
+  },
+});

@@ -1,0 +1,39 @@
+import { randomUUID } from "node:crypto";
+import { defineEntity, type InferEntity, p } from "@mikro-orm/core";
+import { User } from "../users/user.entity.js";
+
+export const MEMBER_ROLES = ["admin", "member", "guest"] as const;
+export type MemberRole = (typeof MEMBER_ROLES)[number];
+
+export const Workspace = defineEntity({
+  name: "Workspace",
+  tableName: "workspaces",
+  properties: {
+    id: p
+      .uuid()
+      .primary()
+      .onCreate(() => randomUUID()),
+    name: p.text(),
+    slug: p.text().unique(),
+    createdAt: p.datetime().onCreate(() => new Date()),
+  },
+});
+export type IWorkspace = InferEntity<typeof Workspace>;
+
+export const Membership = defineEntity({
+  name: "Membership",
+  tableName: "memberships",
+  uniques: [{ properties: ["workspace", "user"] }],
+  indexes: [{ properties: ["user"] }],
+  properties: {
+    id: p
+      .uuid()
+      .primary()
+      .onCreate(() => randomUUID()),
+    workspace: () => p.manyToOne(Workspace).deleteRule("cascade"),
+    user: () => p.manyToOne(User).deleteRule("cascade"),
+    role: p.enum([...MEMBER_ROLES]),
+    createdAt: p.datetime().onCreate(() => new Date()),
+  },
+});
+export type IMembership = InferEntity<typeof Membership>;

@@ -1,0 +1,33 @@
+import { requireAdmin } from "../../http/auth.js";
+import { handle, inWorkspace, OK } from "../../http/handler.js";
+import * as workspaces from "./workspace.service.js";
+
+export const workspaceHandlers = [
+  handle("listWorkspaces", async (scope) => ({
+    status: 200,
+    body: { workspaces: await workspaces.listWorkspaces(scope.em, scope.caller!) },
+  })),
+
+  handle("createWorkspace", async (scope, { body }) => ({
+    status: 201,
+    body: { workspace: await workspaces.createWorkspace(scope.em, scope.caller!, body.name, body.slug) },
+  })),
+
+  handle("setActiveWorkspace", async (scope, { body }) => ({
+    status: 200,
+    body: { workspace: await workspaces.setActiveWorkspace(scope.em, scope.caller!, body.workspace) },
+  })),
+
+  handle("updateWorkspace", async (s, { body }) => {
+    const scope = inWorkspace(s);
+    requireAdmin(scope.workspace, "change the workspace");
+    await workspaces.renameWorkspace(scope.em, scope.workspace.id, body.name);
+    return { status: 200, body: OK };
+  }),
+
+  handle("getCodehost", async () => ({
+    // No code-hosting integration is configured in this server yet; the contract documents this answer.
+    status: 200,
+    body: { configured: false, path: null, events: [] },
+  })),
+];

@@ -1,0 +1,125 @@
+import { randomUUID } from "node:crypto";
+import type { EntityManager } from "@mikro-orm/postgresql";
+import { sql, sqlOne } from "../../db/sql.js";
+import { type Caller, reachableWorkspaces } from "../../http/auth.js";
+import { Conflict, Forbidden, Invalid } from "../../http/problem.js";
+import type { MemberRole } from "./workspace.entity.js";
+
+export interface WorkspaceRow {
+  id: string;
+  name: string;
+  slug: string;
+}
+
+export function slugify(name: string): string {
+  const slug = name
+    .normalize("NFKD")
+    .replace(/[\u0300-\u036f]/g, "")
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, "-")
+    .replace(/^-+|-+$/g, "")
+    .slice(0, 40)
+    .replace(/-+$/, "");
+  return slug.length >= 2 ? slug : `workspace${slug ? `-${slug}` : ""}`;
+}
+
+/**
+ * Creates a workspace with `ownerId` as its admin. An explicit slug that is taken is a conflict; a slug
+ * derived from the name gets a numeric suffix instead, as people expect when two teams pick one name.
+ * Call inside a transaction.
+ */
+export async function insertWorkspace(
+  em: EntityManager,
+  ownerId: string,
+  name: string,
+  explicitSlug?: string,
+): Promise<WorkspaceRow> {
+  const trimmed = name.trim();
+  if (!trimmed)
+    throw new Invalid("A workspace needs a name.", [{ path: "body.name", message: "must not be empty" }]);
+  const base = explicitSlug ?? slugify(trimmed);
+  let slug = base;
+  for (let n = 2; ; n++) {
+    const taken = await sqlOne(em, "select 1 from workspaces where slug = ?", [slug]);
+    if (!taken) break;
+    if (explicitSlug) throw new Conflict("conflict", `The workspace slug "${slug}" is taken.`);
+    slug = `${base.slice(0, 36)}-${n}`;
+  }
+  const id = randomUUID();
+  await sql(em, "insert into workspaces (id, name, slug, created_at) values (?, ?, ?, now())", [
+    id,
+    trimmed,
+    slug,
+  ]);
+  await addMember(em, id, ownerId, "admin");
+  return { id, name: trimmed, slug };
+}
+
+export async function addMember(em: EntityManager, workspaceId: string, userId: string, role: MemberRole) {
+  await sql(
+    em,
+    "insert into memberships (id, workspace_id, user_id, role, created_at) values (?, ?, ?, ?, now())",
+    [randomUUID(), workspaceId, userId, role],
+  );
+}
+
+/** The workspace a request would act in when it names none (active one, else the only one), if any. */
+export function defaultWorkspaceId(caller: Caller, reachable: { id: string }[]): string | null {
+  if (caller.keyScope === "workspace") return reachable[0]?.id ?? null;
+  if (caller.activeWorkspaceId && reachable.some((w) => w.id === caller.activeWorkspaceId)) {
+    return caller.activeWorkspaceId;
+  }
+  return reachable.length === 1 ? reachable[0]!.id : null;
+}
+
+export async function listWorkspaces(em: EntityManager, caller: Caller) {
+  const reachable = await reachableWorkspaces(em, caller);
+  const active = defaultWorkspaceId(caller, reachable);
+  return reachable.map((w) => ({
+    id: w.id,
+    name: w.name,
+    slug: w.slug,
+    role: w.role,
+    isActive: w.id === active,
+  }));
+}
+
+export async function createWorkspace(em: EntityManager, caller: Caller, name: string, slug?: string) {
+  if (caller.keyScope === "workspace") {
+    throw new Forbidden(
+      "forbidden",
+      "A workspace key reaches only its own workspace; create workspaces with an account key.",
+    );
+  }
+  return em.transactional(async (tem) => {
+    const ws = await insertWorkspace(tem, caller.userId, name, slug);
+    await sql(tem, "update api_keys set active_workspace_id = ? where id = ?", [ws.id, caller.keyId]);
+    return ws;
+  });
+}
+
+export async function setActiveWorkspace(em: EntityManager, caller: Caller, ref: string) {
+  const reachable = await reachableWorkspaces(em, caller);
+  const lower = ref.toLowerCase();
+  const ws = reachable.find((w) => w.id === ref || w.slug === lower || w.name.toLowerCase() === lower);
+  if (!ws) {
+    throw new Forbidden(
+      "workspace_forbidden",
+      caller.keyScope === "workspace"
+        ? "This workspace key is pinned to its own workspace and reaches no other."
+        : `You are not a member of a workspace named "${ref}".`,
+    );
+  }
+  if (caller.keyScope === "account") {
+    await sql(em, "update api_keys set active_workspace_id = ? where id = ?", [ws.id, caller.keyId]);
+  }
+  return { id: ws.id, name: ws.name, slug: ws.slug };
+}
+
+export async function renameWorkspace(em: EntityManager, workspaceId: string, name: string | undefined) {
+  if (name === undefined) return;
+  const trimmed = name.trim();
+  if (!trimmed)
+    throw new Invalid("A workspace needs a name.", [{ path: "body.name", message: "must not be empty" }]);
+  await sql(em, "update workspaces set name = ? where id = ?", [trimmed, workspaceId]);
+}

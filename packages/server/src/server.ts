@@ -1,0 +1,69 @@
+import type { Server } from "node:http";
+import type { AddressInfo } from "node:net";
+import type { Config } from "./config.js";
+import { type EmbeddedPostgres, startEmbeddedPostgres } from "./db/embedded-postgres.js";
+import { type Orm, openOrm } from "./db/orm.js";
+import { allHandlers } from "./handlers.js";
+import { createApp } from "./http/app.js";
+import { Contract } from "./http/contract.js";
+import type { Logger } from "./logger.js";
+
+export interface Database {
+  url: string;
+  embedded: EmbeddedPostgres | undefined;
+  stop(): Promise<void>;
+}
+
+/** DATABASE_URL when set; otherwise the embedded PostgreSQL in TRACKER_DATA_DIR. */
+export async function openDatabase(config: Config, logger: Logger): Promise<Database> {
+  if (config.databaseUrl) return { url: config.databaseUrl, embedded: undefined, stop: async () => {} };
+  const embedded = await startEmbeddedPostgres({
+    dataDir: config.dataDir,
+    durable: config.nodeEnv !== "test",
+    log: (line) => logger.debug("postgres", { line }),
+  });
+  logger.info("embedded database started", { dataDir: config.dataDir, port: embedded.port });
+  return { url: embedded.url, embedded, stop: () => embedded.stop() };
+}
+
+export interface RunningServer {
+  url: string;
+  orm: Orm;
+  server: Server;
+  /** Stops accepting, lets in-flight requests finish, then closes the pool. */
+  close(): Promise<void>;
+}
+
+export async function startHttp(
+  config: Config,
+  logger: Logger,
+  databaseUrl: string,
+  contract = Contract.load(),
+): Promise<RunningServer> {
+  const orm = await openOrm(databaseUrl);
+  const app = createApp({ orm, contract, config, logger, handlers: allHandlers });
+  const server = app.listen(config.port);
+  await new Promise<void>((resolve, reject) => {
+    server.once("listening", resolve);
+    server.once("error", reject);
+  });
+  const { port } = server.address() as AddressInfo;
+  let closing: Promise<void> | undefined;
+  return {
+    url: `http://127.0.0.1:${port}`,
+    orm,
+    server,
+    close() {
+      closing ??= (async () => {
+        await new Promise<void>((resolve) => {
+          server.close(() => resolve());
+          server.closeIdleConnections();
+          // Requests still running after 10 s are cut off rather than holding shutdown forever.
+          setTimeout(() => server.closeAllConnections(), 10_000).unref();
+        });
+        await orm.close(true);
+      })();
+      return closing;
+    },
+  };
+}

@@ -1,0 +1,123 @@
+import { randomBytes } from "node:crypto";
+import type { paths } from "@tracker/sdk/schema";
+import createClient, { type Client } from "openapi-fetch";
+import pg from "pg";
+import { inject } from "vitest";
+import { type Config, loadConfig } from "../config.js";
+import { Contract } from "../http/contract.js";
+import { createLogger } from "../logger.js";
+import { type BootstrapInput, bootstrapWorkspace } from "../modules/dev/bootstrap.js";
+import { type RunningServer, startHttp } from "../server.js";
+import { withDatabase } from "./global-setup.js";
+
+let contract: Contract | undefined;
+/** The contract, parsed once per test worker. */
+export function testContract(): Contract {
+  contract ??= Contract.load();
+  return contract;
+}
+
+export type ApiClient = Client<paths>;
+
+export interface TestServer {
+  /** e.g. http://127.0.0.1:41234 */
+  url: string;
+  databaseUrl: string;
+  running: RunningServer;
+  /** A workspace, its admin and an account key, made the way `npm run setup` makes them. */
+  bootstrap(input?: Partial<BootstrapInput>): ReturnType<typeof bootstrapWorkspace>;
+  /** An openapi-fetch client for `token`; every response it receives is checked against the contract. */
+  client(token?: string, headers?: Record<string, string>): ApiClient;
+  /** Runs SQL directly, for asserting what a refused request left behind. */
+  query<T = Record<string, unknown>>(text: string, params?: unknown[]): Promise<T[]>;
+  close(): Promise<void>;
+}
+
+const unique = () => randomBytes(4).toString("hex");
+
+/** A server on a fresh database copied from the migrated template. One per test file. */
+export async function startTestServer(overrides: Partial<Config> = {}): Promise<TestServer> {
+  const baseUrl = inject("databaseUrl");
+  const database = `t_${process.pid}_${unique()}`;
+  const admin = new pg.Client({ connectionString: baseUrl });
+  await admin.connect();
+  await admin.query(`create database ${database} template ${inject("templateDatabase")}`);
+  await admin.end();
+  const databaseUrl = withDatabase(baseUrl, database);
+
+  const config: Config = { ...loadConfig({ ...process.env, PORT: "0" }), nodeEnv: "test", ...overrides };
+  const running = await startHttp(config, createLogger("silent"), databaseUrl, testContract());
+  const pool = new pg.Pool({ connectionString: databaseUrl, max: 2 });
+  const url = running.url;
+
+  return {
+    url,
+    databaseUrl,
+    running,
+    bootstrap: (input = {}) => {
+      const id = unique();
+      return bootstrapWorkspace(running.orm.em.fork(), {
+        workspaceName: input.workspaceName ?? `Workspace ${id}`,
+        email: input.email ?? `admin-${id}@example.com`,
+        name: input.name ?? `Admin ${id}`,
+        ...input,
+      });
+    },
+    client: (token, headers = {}) =>
+      createClient<paths>({
+        baseUrl: `${url}/api/v1`,
+        headers: { ...(token ? { Authorization: `Bearer ${token}` } : {}), ...headers },
+        fetch: contractCheckingFetch,
+      }),
+    query: async (text, params = []) => (await pool.query(text, params)).rows,
+    close: async () => {
+      await pool.end();
+      await running.close();
+    },
+  };
+}
+
+const compiledPaths = () =>
+  testContract().operations.map((op) => ({
+    op,
+    re: new RegExp(`^/api/v1${op.path.replace(/\{[^}]+\}/g, "[^/]+")}$`),
+  }));
+let matchers: ReturnType<typeof compiledPaths> | undefined;
+
+/**
+ * fetch that checks each response against the contract: declared status, content type and body schema,
+ * the X-Request-Id header, and the X-Service-Workspace header on workspace-scoped successes.
+ */
+export async function contractCheckingFetch(input: Request): Promise<Response> {
+  const res = await fetch(input);
+  matchers ??= compiledPaths();
+  const { pathname } = new URL(input.url);
+  const method = input.method.toLowerCase();
+  const candidates = matchers.filter((m) => m.op.method === method && m.re.test(pathname));
+  // Prefer the most specific path (fewest parameters), as the router does.
+  const match = candidates.sort((a, b) => a.op.path.split("{").length - b.op.path.split("{").length)[0];
+  if (!match) return res;
+  const problems: string[] = [];
+  const type = res.headers.get("content-type");
+  const text = await res.clone().text();
+  let body: unknown = text;
+  if (type?.includes("json") && text) body = JSON.parse(text);
+  problems.push(...testContract().checkResponse(match.op, res.status, type, body));
+  const requestId = res.headers.get("x-request-id");
+  if (!requestId) problems.push("missing X-Request-Id header");
+  if (type?.includes("problem+json") && (body as { requestId?: string }).requestId !== requestId) {
+    problems.push("problem body's requestId differs from X-Request-Id");
+  }
+  if (match.op.workspaceScoped && res.ok && !res.headers.get("x-service-workspace")) {
+    problems.push("missing X-Service-Workspace header");
+  }
+  if (match.op.operationId === "listWorkspaces" && res.headers.get("x-service-workspace")) {
+    problems.push("GET /workspaces must not carry X-Service-Workspace");
+  }
+  if (problems.length) {
+    throw new Error(
+      `${input.method} ${pathname} → ${res.status} breaks the contract:\n${problems.join("\n")}\n${text}`,
+    );
+  }
+  return res;
+}
