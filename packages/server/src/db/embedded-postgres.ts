@@ -35,7 +35,10 @@ export interface EmbeddedPostgresOptions {
   dataDir: string;
   /** Default: a free port picked on 127.0.0.1. */
   port?: number;
-  /** false (tests, bench): fsync=off, synchronous_commit=off, full_page_writes=off. Default true. */
+  /**
+   * false (tests, bench): fsync=off, synchronous_commit=off, full_page_writes=off. Default true.
+   * Non-durable clusters lose the last ~200 ms of commits if postgres is killed (WAL not yet written).
+   */
   durable?: boolean;
   /** Receives postgres's own output lines (default: discard). */
   log?: (line: string) => void;
@@ -366,20 +369,29 @@ function freePort(): Promise<number> {
 }
 
 /**
- * One protocol-level probe: StartupMessage as `postgres` (trust auth), then wait for ReadyForQuery.
+ * One protocol-level probe: StartupMessage as `postgres` (trust auth), wait for ReadyForQuery, then
+ * `SHOW data_directory` to make sure the server on the port is ours (not another one that owns it).
  * Resolves "ready" or a short reason (connection error, server ErrorResponse such as "starting up").
  */
-function probe(port: number, timeoutMs: number): Promise<string> {
+function probe(port: number, dataDir: string, timeoutMs: number): Promise<string> {
   return new Promise((resolve) => {
     const sock = net.connect({ host: "127.0.0.1", port });
     let buf = Buffer.alloc(0);
     let done = false;
+    let queried = false;
+    let served: string | undefined;
     const finish = (result: string) => {
       if (done) return;
       done = true;
       clearTimeout(timer);
       sock.destroy();
       resolve(result);
+    };
+    const message = (type: string, body: Buffer): Buffer => {
+      const head = Buffer.alloc(5);
+      head.write(type, 0, "latin1");
+      head.writeInt32BE(4 + body.length, 1);
+      return Buffer.concat([head, body]);
     };
     const timer = setTimeout(() => finish("probe timed out"), timeoutMs);
     sock.once("error", (err: NodeJS.ErrnoException) => finish(err.code ?? err.message));
@@ -399,22 +411,27 @@ function probe(port: number, timeoutMs: number): Promise<string> {
         if (buf.length < 1 + len) return;
         const body = buf.subarray(5, 1 + len);
         buf = buf.subarray(1 + len);
-        if (type === "Z") {
-          const terminate = Buffer.from([0x58, 0, 0, 0, 4]); // 'X'
-          sock.end(terminate);
-          finish("ready");
+        if (type === "R" && body.readInt32BE(0) !== 0) {
+          finish("server asked for a password (expected trust auth)");
           return;
         }
         if (type === "E") {
-          const message = body
+          const field = body
             .toString("utf8")
             .split("\0")
             .find((f) => f.startsWith("M"));
-          finish(message ? message.slice(1) : "server error");
+          finish(field ? field.slice(1) : "server error");
           return;
         }
-        if (type === "R" && body.readInt32BE(0) !== 0) {
-          finish("server asked for a password (expected trust auth)");
+        if (type === "D" && body.readInt16BE(0) === 1 && body.readInt32BE(2) >= 0) {
+          served = body.subarray(6, 6 + body.readInt32BE(2)).toString("utf8");
+        }
+        if (type === "Z" && !queried) {
+          queried = true;
+          sock.write(message("Q", Buffer.from("SHOW data_directory\0", "utf8")));
+        } else if (type === "Z") {
+          sock.end(message("X", Buffer.alloc(0)));
+          finish(served === dataDir ? "ready" : `port ${port} is served by another server (${served})`);
           return;
         }
       }
@@ -547,7 +564,7 @@ async function launch(
   let last = "not probed yet";
   while (Date.now() < deadline) {
     if (exit) break;
-    last = await probe(port, Math.max(100, Math.min(2_000, deadline - Date.now())));
+    last = await probe(port, dataDir, Math.max(100, Math.min(2_000, deadline - Date.now())));
     if (last === "ready") break;
     if (exit) break;
     await settlesWithin(exited, 50);
@@ -586,8 +603,11 @@ export async function startEmbeddedPostgres(opts: EmbeddedPostgresOptions): Prom
   const real = realpathSync(dataDir);
   const holders = processesUsingDir(real);
   if (holders.length > 0) {
-    const who = holders.map((p) => `${p} (${cmdlineOf(p)})`).join(", ");
-    throw new Error(`embedded PostgreSQL: data directory ${real} is in use by pid ${who}`);
+    const first = holders[0]!;
+    throw new Error(
+      `embedded PostgreSQL: data directory ${real} is in use by ${holders.length} process(es), ` +
+        `e.g. pid ${first}: ${cmdlineOf(first).slice(0, 160)}`,
+    );
   }
 
   const tail = new LogTail(opts.log);

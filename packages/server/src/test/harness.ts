@@ -28,6 +28,15 @@ export interface TestServer {
   bootstrap(input?: Partial<BootstrapInput>): ReturnType<typeof bootstrapWorkspace>;
   /** An openapi-fetch client for `token`; every response it receives is checked against the contract. */
   client(token?: string, headers?: Record<string, string>): ApiClient;
+  /**
+   * Invites someone into the admin's workspace and accepts the invite, the way a person would.
+   * Returns the new member's account key (active in that workspace) and id.
+   */
+  addMember(
+    adminToken: string,
+    role?: "admin" | "member" | "guest",
+    email?: string,
+  ): Promise<{ token: string; userId: string; email: string }>;
   /** Runs SQL directly, for asserting what a refused request left behind. */
   query<T = Record<string, unknown>>(text: string, params?: unknown[]): Promise<T[]>;
   close(): Promise<void>;
@@ -69,6 +78,20 @@ export async function startTestServer(overrides: Partial<Config> = {}): Promise<
         headers: { ...(token ? { Authorization: `Bearer ${token}` } : {}), ...headers },
         fetch: contractCheckingFetch,
       }),
+    addMember: async (adminToken, role = "member", email = `member-${unique()}@example.com`) => {
+      const admin = createClient<paths>({
+        baseUrl: `${url}/api/v1`,
+        headers: { Authorization: `Bearer ${adminToken}` },
+        fetch: contractCheckingFetch,
+      });
+      const invite = await admin.POST("/invites", { body: { email, role } });
+      if (!invite.data) throw new Error(`invite failed: ${JSON.stringify(invite.error)}`);
+      const token = invite.data.invite.url.split("/").pop()!;
+      const anonymous = createClient<paths>({ baseUrl: `${url}/api/v1`, fetch: contractCheckingFetch });
+      const accepted = await anonymous.POST("/invites/accept", { body: { token, name: email.split("@")[0]! } });
+      if (!accepted.data) throw new Error(`accept failed: ${JSON.stringify(accepted.error)}`);
+      return { token: accepted.data.apiKey.token, userId: accepted.data.user.id, email };
+    },
     query: async (text, params = []) => (await pool.query(text, params)).rows,
     close: async () => {
       await pool.end();

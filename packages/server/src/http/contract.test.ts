@@ -1,0 +1,115 @@
+import { randomUUID } from "node:crypto";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { allHandlers } from "../handlers.js";
+import { startTestServer, type TestServer, testContract } from "../test/harness.js";
+
+let srv: TestServer;
+let token: string;
+beforeAll(async () => {
+  srv = await startTestServer();
+  token = (await srv.bootstrap()).apiKey.token;
+});
+afterAll(() => srv.close());
+
+const implemented = new Set(allHandlers.map((h) => h.operationId as string));
+
+describe("the contract", () => {
+  it("has a handler only for operations it declares", () => {
+    const declared = new Set(testContract().operations.map((o) => o.operationId));
+    expect([...implemented].filter((id) => !declared.has(id))).toEqual([]);
+  });
+
+  it("answers 501 not_implemented for every operation not built yet, and lists them", async () => {
+    const ops = testContract().operations.filter((o) => !o.unversioned);
+    const missing = ops.filter((o) => !implemented.has(o.operationId));
+    const done = ops.filter((o) => implemented.has(o.operationId));
+    console.log(
+      `Contract operations: ${ops.length}; implemented ${done.length}; not implemented ${missing.length}` +
+        (missing.length
+          ? `:\n  ${missing.map((o) => `${o.method.toUpperCase()} ${o.path} (${o.operationId})`).join("\n  ")}`
+          : ""),
+    );
+    for (const op of missing) {
+      const path = op.path.replace(/\{[^}]+\}/g, () => randomUUID());
+      const res = await fetch(`${srv.url}/api/v1${path}`, {
+        method: op.method.toUpperCase(),
+        headers: { authorization: `Bearer ${token}`, "content-type": "application/json" },
+        body: ["post", "put", "patch"].includes(op.method) ? "{}" : undefined,
+      });
+      const body = (await res.json()) as { code: string };
+      expect({ op: op.operationId, status: res.status, code: body.code }).toEqual({
+        op: op.operationId,
+        status: 501,
+        code: "not_implemented",
+      });
+    }
+  });
+
+  it("is served as JSON and as a readable reference page", async () => {
+    const json = await fetch(`${srv.url}/api/v1/openapi.json`);
+    expect(json.status).toBe(200);
+    const doc = (await json.json()) as { openapi: string; paths: Record<string, unknown> };
+    expect(doc.openapi).toMatch(/^3\.1/);
+    expect(Object.keys(doc.paths)).toContain("/issues/{identifier}");
+    const page = await fetch(`${srv.url}/docs`);
+    expect(page.headers.get("content-type")).toContain("text/html");
+    const html = await page.text();
+    expect(html).toContain("listIssues");
+    expect(html).toContain("<code>/issues/{identifier}</code>");
+  });
+});
+
+describe("errors", () => {
+  const post = (body: string, headers: Record<string, string> = {}) =>
+    fetch(`${srv.url}/api/v1/workspaces`, {
+      method: "POST",
+      headers: { authorization: `Bearer ${token}`, "content-type": "application/json", ...headers },
+      body,
+    });
+
+  it("answers malformed JSON with 400 invalid_request, not a 500", async () => {
+    const res = await post('{"name": ');
+    expect(res.status).toBe(400);
+    expect(res.headers.get("content-type")).toContain("application/problem+json");
+    expect(((await res.json()) as { code: string }).code).toBe("invalid_request");
+  });
+
+  it("names each wrong field, unknown fields included", async () => {
+    const res = await post(JSON.stringify({ name: 5, colour: "red" }));
+    const body = (await res.json()) as { errors: { path: string; message: string }[] };
+    expect(res.status).toBe(400);
+    expect(body.errors).toEqual(
+      expect.arrayContaining([
+        { path: "body.name", message: "must be string" },
+        { path: "body.colour", message: "is not a known field" },
+      ]),
+    );
+  });
+
+  it("refuses a body over 1 MiB with 413 payload_too_large", async () => {
+    const res = await post(JSON.stringify({ name: "x".repeat(1_100_000) }));
+    expect(res.status).toBe(413);
+    expect(((await res.json()) as { code: string }).code).toBe("payload_too_large");
+  });
+
+  it("answers an unknown route with a 404 problem", async () => {
+    const res = await fetch(`${srv.url}/api/v1/nothing-here`, {
+      headers: { authorization: `Bearer ${token}` },
+    });
+    expect(res.status).toBe(404);
+    expect(((await res.json()) as { code: string }).code).toBe("not_found");
+  });
+
+  it("gives every response a request id, keeping a sane one the client sent", async () => {
+    const mine = await fetch(`${srv.url}/health`, { headers: { "x-request-id": "trace-123" } });
+    expect(mine.headers.get("x-request-id")).toBe("trace-123");
+    const bogus = await fetch(`${srv.url}/health`, { headers: { "x-request-id": "<script>" } });
+    expect(bogus.headers.get("x-request-id")).toMatch(/^[0-9a-f-]{36}$/);
+  });
+
+  it("reports the database's state on /health without a key", async () => {
+    const res = await fetch(`${srv.url}/health`);
+    expect(res.status).toBe(200);
+    expect(await res.json()).toEqual({ status: "ok", database: "up" });
+  });
+});
