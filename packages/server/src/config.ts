@@ -15,6 +15,8 @@ export interface Config {
   logLevel: LogLevel;
   /** Public base URL used to build invite links. */
   publicUrl: string;
+  /** Requests a minute per API key (burst: a sixth of it); 0 turns limiting off. */
+  rateLimitPerMinute: number;
 }
 
 const LOG_LEVELS: LogLevel[] = ["debug", "info", "warn", "error", "silent"];
@@ -33,5 +35,17 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     nodeEnv: env.NODE_ENV ?? "development",
     logLevel,
     publicUrl: env.TRACKER_PUBLIC_URL ?? `http://localhost:${port}`,
+    rateLimitPerMinute: nonNegativeInt(
+      env.TRACKER_RATE_LIMIT_PER_MINUTE,
+      1200,
+      "TRACKER_RATE_LIMIT_PER_MINUTE",
+    ),
   };
+}
+
+function nonNegativeInt(value: string | undefined, fallback: number, name: string): number {
+  if (value === undefined || value === "") return fallback;
+  const n = Number(value);
+  if (!Number.isInteger(n) || n < 0) throw new Error(`${name} must be a whole number, got "${value}"`);
+  return n;
 }

@@ -54,7 +54,13 @@ export async function startTestServer(overrides: Partial<Config> = {}): Promise<
   await admin.end();
   const databaseUrl = withDatabase(baseUrl, database);
 
-  const config: Config = { ...loadConfig({ ...process.env, PORT: "0" }), nodeEnv: "test", ...overrides };
+  // Rate limiting is off unless a test asks for it: tests fire bursts (e.g. 100 concurrent creates) on one key.
+  const config: Config = {
+    ...loadConfig({ ...process.env, PORT: "0" }),
+    nodeEnv: "test",
+    rateLimitPerMinute: 0,
+    ...overrides,
+  };
   const running = await startHttp(config, createLogger("silent"), databaseUrl, testContract());
   const pool = new pg.Pool({ connectionString: databaseUrl, max: 2 });
   const url = running.url;
