@@ -10,6 +10,7 @@ import { type Contract, fieldErrors, type OperationSpec, WORKSPACE_HEADER } from
 import { renderDocs } from "./docs.js";
 import type { HandlerEntry, RequestScope } from "./handler.js";
 import { HttpProblem, Invalid, NotFound, NotImplemented } from "./problem.js";
+import { RateLimiter } from "./rate-limit.js";
 
 export const API_PREFIX = "/api/v1";
 
@@ -54,6 +55,7 @@ function toProblem(err: unknown, logger: Logger, requestId: string): HttpProblem
 
 function sendProblem(ctx: Context, problem: HttpProblem, requestId: string): void {
   ctx.status = problem.status;
+  if (typeof problem.extra.retryAfter === "number") ctx.set("Retry-After", String(problem.extra.retryAfter));
   ctx.type = "application/problem+json";
   ctx.body = {
     type: `https://tracker.dev/problems/${problem.code.replace(/_/g, "-")}`,
@@ -62,7 +64,7 @@ function sendProblem(ctx: Context, problem: HttpProblem, requestId: string): voi
     detail: problem.message,
     code: problem.code,
     requestId,
-    ...problem.extra,
+    ...Object.fromEntries(Object.entries(problem.extra).filter(([k]) => k !== "retryAfter")),
   };
 }
 
@@ -76,6 +78,7 @@ export function createApp(deps: AppDeps): Koa<State> {
   const app = new Koa<State>();
   app.proxy = true;
   const handlers = new Map(deps.handlers.map((h) => [h.operationId as string, h.handler]));
+  const limiter = new RateLimiter(config.rateLimitPerMinute);
 
   // Request id, one structured log line per request, and the problem mapping, outermost.
   app.use(async (ctx, next) => {
@@ -177,7 +180,10 @@ export function createApp(deps: AppDeps): Koa<State> {
       logger,
       koa: ctx,
     };
-    if (op.authenticated) scope.caller = await authenticate(em, ctx.get("authorization") || undefined);
+    if (op.authenticated) {
+      scope.caller = await authenticate(em, ctx.get("authorization") || undefined);
+      limiter.take(scope.caller.keyId);
+    }
     if (op.workspaceScoped && scope.caller) {
       const q = ctx.query.workspace;
       scope.workspace = await resolveWorkspace(
@@ -188,6 +194,9 @@ export function createApp(deps: AppDeps): Koa<State> {
       );
       ctx.set(WORKSPACE_HEADER, scope.workspace.slug);
     }
+
+    // Not built yet: say so before judging the input, which the operation may not even read.
+    if (!handler) throw new NotImplemented(op.operationId);
 
     const params = { ...ctx.params };
     if (!op.validatePath(params))
@@ -215,7 +224,6 @@ export function createApp(deps: AppDeps): Koa<State> {
       if (!op.validateBody(body))
         throw new Invalid("Invalid request body.", fieldErrors("body", op.validateBody.errors));
     }
-    if (!handler) throw new NotImplemented(op.operationId);
 
     const result = (await handler(scope, { body, params, query } as never)) as {
       status: number;
