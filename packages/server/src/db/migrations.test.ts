@@ -22,3 +22,25 @@ describe("migrations", () => {
     }
   });
 });
+
+describe("instances starting together", () => {
+  it("apply the migrations once between them", async () => {
+    const pg = (await import("pg")).default;
+    const admin = new pg.Client({ connectionString: srv.databaseUrl });
+    await admin.connect();
+    await admin.query("create database concurrent_start");
+    await admin.end();
+    const url = new URL(srv.databaseUrl);
+    url.pathname = "/concurrent_start";
+    const { openOrm } = await import("./orm.js");
+    const orms = await Promise.all([
+      openOrm(url.toString()),
+      openOrm(url.toString()),
+      openOrm(url.toString()),
+    ]);
+    const applied = await orms[0]!.em.fork().execute("select name from mikro_orm_migrations");
+    expect(applied.length).toBe((await orms[0]!.getMigrator().getExecutedMigrations()).length);
+    expect(new Set(applied.map((r: { name: string }) => r.name)).size).toBe(applied.length);
+    await Promise.all(orms.map((o) => o.close(true)));
+  });
+});

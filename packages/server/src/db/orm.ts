@@ -1,5 +1,6 @@
 import { Migrator } from "@mikro-orm/migrations";
 import { MikroORM, type Options } from "@mikro-orm/postgresql";
+import pg from "pg";
 import { entities } from "./entities.js";
 import { migrationsList } from "./migrations/index.js";
 
@@ -26,9 +27,25 @@ export function ormOptions(clientUrl: string, overrides: Partial<Options> = {}):
   };
 }
 
-/** Connects and brings the schema up to date: every start applies pending migrations. */
+/** Any constant will do; it only has to be the same for every instance. */
+const MIGRATION_LOCK = 7_240_511;
+
+/**
+ * Connects and brings the schema up to date: every start applies pending migrations. Instances starting
+ * together against one database take turns under an advisory lock, so each migration runs once.
+ */
 export async function openOrm(clientUrl: string, overrides: Partial<Options> = {}): Promise<Orm> {
   const orm = await MikroORM.init(ormOptions(clientUrl, overrides));
-  await orm.getMigrator().up();
+  const lock = new pg.Client({ connectionString: clientUrl });
+  try {
+    await lock.connect();
+    await lock.query("select pg_advisory_lock($1)", [MIGRATION_LOCK]);
+    await orm.getMigrator().up();
+  } catch (err) {
+    await orm.close(true);
+    throw err;
+  } finally {
+    await lock.end().catch(() => undefined);
+  }
   return orm;
 }
