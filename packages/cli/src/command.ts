@@ -37,7 +37,10 @@ type ValueOf<S extends OptionSpec> = S["type"] extends "boolean"
  * A command's declaration: its name, help text, positional arguments (all required) and flags. Flag keys
  * are camelCase and spelled kebab-case on the command line (`stateType` is `--state-type`).
  */
-export interface CommandSpec<O extends OptionSpecs = OptionSpecs, A extends readonly string[] = readonly string[]> {
+export interface CommandSpec<
+  O extends OptionSpecs = OptionSpecs,
+  A extends readonly string[] = readonly string[],
+> {
   /** As typed after `tracker`, e.g. `issues list`. */
   name: string;
   summary: string;

@@ -27,8 +27,6 @@ export const EXIT_CODES_HELP = `EXIT CODES
 export interface ErrorContext {
   /** The command as typed, for the pointer to its help. */
   command?: string;
-  /** The server URL in use, for "cannot reach" messages. */
-  url?: string;
   write(message: string): void;
 }
 
@@ -57,10 +55,9 @@ export function reportError(err: unknown, ctx: ErrorContext): ExitCodeValue {
     return ExitCode.refused;
   }
   if (err instanceof TrackerNetworkError) {
-    const cause = err.cause instanceof Error ? ` (${err.cause.message})` : "";
+    // The SDK's message already names the URL it tried and why it failed.
     ctx.write(
-      `cannot reach the Tracker server${ctx.url ? ` at ${ctx.url}` : ""}: ${err.message}${cause}\n` +
-        "Check TRACKER_URL or --url, and that the server is running.",
+      `cannot reach server: ${err.message}\nCheck TRACKER_URL or --url, and that the server is running.`,
     );
     return ExitCode.unreachable;
   }

@@ -45,10 +45,19 @@ export function printTable<T>(deps: Deps, rows: T[], columns: Column<T>[]): void
   const widths = columns.map((c, i) => Math.max(c.header.length, ...cells.map((r) => [...r[i]!].length)));
   const line = (parts: string[], style: (s: string) => string = (s) => s) =>
     parts
-      .map((part, i) => (i === parts.length - 1 ? style(part) : style(part.padEnd(widths[i]! + part.length - [...part].length))))
+      .map((part, i) =>
+        i === parts.length - 1
+          ? style(part)
+          : style(part.padEnd(widths[i]! + part.length - [...part].length)),
+      )
       .join("  ")
       .trimEnd();
-  deps.stdout.write(`${line(columns.map((c) => c.header), (s) => bold(deps, s))}\n`);
+  deps.stdout.write(
+    `${line(
+      columns.map((c) => c.header),
+      (s) => bold(deps, s),
+    )}\n`,
+  );
   for (const row of cells) deps.stdout.write(`${line(row)}\n`);
 }
 

@@ -25,7 +25,8 @@ const specialFilters = [
   "mine",
   "created_by_me",
 ] as const;
-export const SPECIAL_FILTERS: Exhaustive<Schemas["IssueSpecialFilter"], typeof specialFilters> = specialFilters;
+export const SPECIAL_FILTERS: Exhaustive<Schemas["IssueSpecialFilter"], typeof specialFilters> =
+  specialFilters;
 
 const sortKeys = ["priority", "due", "created", "updated", "title", "estimate", "state", "assignee"] as const;
 type SortKey = (typeof sortKeys)[number];
@@ -53,5 +54,7 @@ export function parsePriority(input: string): Schemas["Priority"] | undefined {
 }
 
 export function priorityName(priority: number): string {
-  return priority === 0 ? "" : (PRIORITY_NAMES[priority] ?? String(priority)).replace(/^./, (c) => c.toUpperCase());
+  return priority === 0
+    ? ""
+    : (PRIORITY_NAMES[priority] ?? String(priority)).replace(/^./, (c) => c.toUpperCase());
 }

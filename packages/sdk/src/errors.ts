@@ -108,7 +108,9 @@ export class TrackerError extends Error {
       status: response.status,
       code: codeForStatus(response.status),
       title,
-      detail: text ? `The server answered ${response.status} with a non-problem body: ${text.slice(0, 300)}` : "",
+      detail: text
+        ? `The server answered ${response.status} with a non-problem body: ${text.slice(0, 300)}`
+        : "",
       requestId: headerId,
     });
   }

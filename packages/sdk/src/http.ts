@@ -13,7 +13,9 @@ export interface Http {
  * Awaits an openapi-fetch call and returns its data, or throws the `TrackerError` its error body
  * describes.
  */
-export async function unwrap<T>(call: Promise<{ data?: T; error?: unknown; response: Response }>): Promise<T> {
+export async function unwrap<T>(
+  call: Promise<{ data?: T; error?: unknown; response: Response }>,
+): Promise<T> {
   const { data, error, response } = await call;
   if (!response.ok) throw TrackerError.fromResponse(response, error);
   return data as T;

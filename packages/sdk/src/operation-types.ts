@@ -10,12 +10,23 @@ export type OperationId = keyof operations;
 /** The query parameters of an operation (all of them, including the `workspace` override). */
 export type QueryOf<K extends OperationId> = NonNullable<operations[K]["parameters"]["query"]>;
 
-/** The JSON request body of an operation. */
-export type BodyOf<K extends OperationId> =
-  NonNullable<operations[K]["requestBody"]> extends { content: { "application/json": infer B } } ? B : never;
+type JsonBody<Op> = Op extends { requestBody?: infer R }
+  ? NonNullable<R> extends { content: { "application/json": infer B } }
+    ? B
+    : never
+  : never;
+
+/**
+ * The JSON request body of an operation as a caller writes it: fields with a contract default are
+ * optional (the types are generated with `defaultNonNullable: false`; the server applies the defaults).
+ */
+export type BodyOf<K extends OperationId> = JsonBody<operations[K]>;
 
 /** The JSON body of an operation's response with status `S` (200 unless given). */
-export type ResponseOf<K extends OperationId, S extends number = 200> = S extends keyof operations[K]["responses"]
+export type ResponseOf<
+  K extends OperationId,
+  S extends number = 200,
+> = S extends keyof operations[K]["responses"]
   ? operations[K]["responses"][S] extends { content: { "application/json": infer R } }
     ? R
     : never

@@ -13,6 +13,8 @@ export interface ParseEventStreamOptions {
   lastEventId?: string | undefined;
   /** Called with the reconnection delay a `retry:` field asks for, in ms. */
   onRetry?: (ms: number) => void;
+  /** Ends the iteration when aborted, even if the body itself is not tied to the signal. */
+  signal?: AbortSignal;
 }
 
 /**
@@ -71,6 +73,11 @@ export async function* parseEventStream(
     buffer = buffer.slice(pos);
   }
 
+  const stop = () => {
+    reader.cancel().catch(() => {});
+  };
+  options.signal?.addEventListener("abort", stop, { once: true });
+  if (options.signal?.aborted) stop();
   try {
     for (;;) {
       const { done, value } = await reader.read();
@@ -81,6 +88,7 @@ export async function* parseEventStream(
     }
   } finally {
     // Runs when the consumer stops early too: release the connection.
+    options.signal?.removeEventListener("abort", stop);
     await reader.cancel().catch(() => {});
   }
 }

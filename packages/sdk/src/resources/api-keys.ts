@@ -22,7 +22,7 @@ export class ApiKeysApi {
    * const { token } = await tracker.apiKeys.create({ name: "CI", scope: "workspace" });
    */
   async create(body: BodyOf<"createApiKey">): Promise<ResponseOf<"createApiKey", 201>["key"]> {
-    return (await unwrap(this.http.raw.POST("/api-keys", { body }))).key;
+    return (await unwrap(this.http.raw.POST("/api-keys", { body: body }))).key;
   }
 
   /**

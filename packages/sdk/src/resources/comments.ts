@@ -26,7 +26,10 @@ export class CommentsApi {
     identifier: string,
     body: BodyOf<"createComment">,
   ): Promise<ResponseOf<"createComment", 201>["comment"]> {
-    const call = this.http.raw.POST("/issues/{identifier}/comments", { params: { path: { identifier } }, body });
+    const call = this.http.raw.POST("/issues/{identifier}/comments", {
+      params: { path: { identifier } },
+      body: body,
+    });
     return (await unwrap(call)).comment;
   }
 
@@ -43,7 +46,7 @@ export class CommentsApi {
   ): Promise<ResponseOf<"updateComment">["comment"]> {
     const call = this.http.raw.PATCH("/issues/{identifier}/comments/{commentId}", {
       params: { path: { identifier, commentId } },
-      body,
+      body: body,
     });
     return (await unwrap(call)).comment;
   }

@@ -22,7 +22,7 @@ export class InvitesApi {
    * const { url } = await tracker.invites.create({ email: "ada@example.com", role: "member" });
    */
   async create(body: BodyOf<"createInvite">): Promise<ResponseOf<"createInvite", 201>["invite"]> {
-    return (await unwrap(this.http.raw.POST("/invites", { body }))).invite;
+    return (await unwrap(this.http.raw.POST("/invites", { body: body }))).invite;
   }
 
   /**
@@ -43,6 +43,6 @@ export class InvitesApi {
    * const { apiKey } = await createTracker().invites.accept({ token, name: "Ada" });
    */
   async accept(body: BodyOf<"acceptInvite">): Promise<ResponseOf<"acceptInvite", 201>> {
-    return unwrap(this.http.raw.POST("/invites/accept", { body }));
+    return unwrap(this.http.raw.POST("/invites/accept", { body: body }));
   }
 }

@@ -24,7 +24,11 @@ export class IssuesApi {
    * }
    */
   iterate(query: QueryOf<"listIssues"> = {}): AsyncIterable<Schemas["Issue"]> {
-    return paginate(query, (q) => this.list(q), (page) => page.issues);
+    return paginate(
+      query,
+      (q) => this.list(q),
+      (page) => page.issues,
+    );
   }
 
   /**
@@ -34,17 +38,18 @@ export class IssuesApi {
    * const issue = await tracker.issues.get("ENG-123");
    */
   async get(identifier: string): Promise<ResponseOf<"getIssue">["issue"]> {
-    return (await unwrap(this.http.raw.GET("/issues/{identifier}", { params: { path: { identifier } } }))).issue;
+    return (await unwrap(this.http.raw.GET("/issues/{identifier}", { params: { path: { identifier } } })))
+      .issue;
   }
 
   /**
    * Creates an issue in a team.
    *
    * @example
-   * const issue = await tracker.issues.create({ team: "ENG", title: "Fix login", priority: "high" });
+   * const issue = await tracker.issues.create({ team: "ENG", title: "Fix login", priority: 2 });
    */
   async create(body: BodyOf<"createIssue">): Promise<ResponseOf<"createIssue", 201>["issue"]> {
-    return (await unwrap(this.http.raw.POST("/issues", { body }))).issue;
+    return (await unwrap(this.http.raw.POST("/issues", { body: body }))).issue;
   }
 
   /**
@@ -54,7 +59,10 @@ export class IssuesApi {
    * await tracker.issues.update("ENG-123", { state: "In Progress", assignee: "me" });
    */
   async update(identifier: string, body: BodyOf<"updateIssue">): Promise<ResponseOf<"updateIssue">["issue"]> {
-    const call = this.http.raw.PATCH("/issues/{identifier}", { params: { path: { identifier } }, body });
+    const call = this.http.raw.PATCH("/issues/{identifier}", {
+      params: { path: { identifier } },
+      body: body,
+    });
     return (await unwrap(call)).issue;
   }
 
@@ -78,7 +86,10 @@ export class IssuesApi {
     identifier: string,
     body: BodyOf<"createIssueLink">,
   ): Promise<ResponseOf<"createIssueLink", 201>["link"]> {
-    const call = this.http.raw.POST("/issues/{identifier}/links", { params: { path: { identifier } }, body });
+    const call = this.http.raw.POST("/issues/{identifier}/links", {
+      params: { path: { identifier } },
+      body: body,
+    });
     return (await unwrap(call)).link;
   }
 
@@ -103,7 +114,10 @@ export class IssuesApi {
     identifier: string,
     body: BodyOf<"createIssueRelation">,
   ): Promise<ResponseOf<"createIssueRelation", 201>["relation"]> {
-    const call = this.http.raw.POST("/issues/{identifier}/relations", { params: { path: { identifier } }, body });
+    const call = this.http.raw.POST("/issues/{identifier}/relations", {
+      params: { path: { identifier } },
+      body: body,
+    });
     return (await unwrap(call)).relation;
   }
 
@@ -128,6 +142,6 @@ export class IssuesApi {
    * const moved = await tracker.issues.move({ identifiers: ["ENG-1", "ENG-2"], team: "OPS" });
    */
   async move(body: BodyOf<"moveIssues">): Promise<ResponseOf<"moveIssues">["moved"]> {
-    return (await unwrap(this.http.raw.POST("/issues/move", { body }))).moved;
+    return (await unwrap(this.http.raw.POST("/issues/move", { body: body }))).moved;
   }
 }

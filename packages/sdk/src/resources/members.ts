@@ -12,7 +12,12 @@ export class MembersApi {
    * await tracker.members.update(user.id, { role: "admin" });
    */
   async update(userId: string, body: BodyOf<"updateMember">): Promise<void> {
-    await done(this.http.raw.PATCH("/members/{userId}", { params: { path: { userId } }, body }));
+    await done(
+      this.http.raw.PATCH("/members/{userId}", {
+        params: { path: { userId } },
+        body: body,
+      }),
+    );
   }
 
   /**

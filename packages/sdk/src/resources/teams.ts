@@ -32,7 +32,7 @@ export class TeamsApi {
    * const team = await tracker.teams.create({ name: "Engineering", key: "ENG" });
    */
   async create(body: BodyOf<"createTeam">): Promise<ResponseOf<"createTeam", 201>["team"]> {
-    return (await unwrap(this.http.raw.POST("/teams", { body }))).team;
+    return (await unwrap(this.http.raw.POST("/teams", { body: body }))).team;
   }
 
   /**
@@ -42,7 +42,7 @@ export class TeamsApi {
    * await tracker.teams.update("ENG", { cyclesEnabled: true });
    */
   async update(key: string, body: BodyOf<"updateTeam">): Promise<void> {
-    await done(this.http.raw.PATCH("/teams/{key}", { params: { path: { key } }, body }));
+    await done(this.http.raw.PATCH("/teams/{key}", { params: { path: { key } }, body: body }));
   }
 
   /**
@@ -112,7 +112,12 @@ export class TeamsApi {
    * await tracker.teams.upsertWorkflow("ENG", { trigger: "pr_merged", targetStateId: doneState.id });
    */
   async upsertWorkflow(key: string, body: BodyOf<"upsertWorkflow">): Promise<ResponseOf<"upsertWorkflow">> {
-    return unwrap(this.http.raw.POST("/teams/{key}/workflows", { params: { path: { key } }, body }));
+    return unwrap(
+      this.http.raw.POST("/teams/{key}/workflows", {
+        params: { path: { key } },
+        body: body,
+      }),
+    );
   }
 
   /**

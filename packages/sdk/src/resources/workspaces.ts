@@ -22,7 +22,7 @@ export class WorkspacesApi {
    * const ws = await tracker.workspaces.create({ name: "Acme", slug: "acme" });
    */
   async create(body: BodyOf<"createWorkspace">): Promise<ResponseOf<"createWorkspace", 201>["workspace"]> {
-    return (await unwrap(this.http.raw.POST("/workspaces", { body }))).workspace;
+    return (await unwrap(this.http.raw.POST("/workspaces", { body: body }))).workspace;
   }
 
   /**
@@ -42,7 +42,7 @@ export class WorkspacesApi {
    * await tracker.workspaces.update({ name: "Acme Inc." });
    */
   async update(body: BodyOf<"updateWorkspace">): Promise<void> {
-    await done(this.http.raw.PATCH("/workspace", { body }));
+    await done(this.http.raw.PATCH("/workspace", { body: body }));
   }
 
   /**

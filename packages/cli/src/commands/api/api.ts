@@ -12,7 +12,13 @@ export const spec = defineCommand({
   args: ["method", "path"],
   options: {
     field: { type: "string", short: "F", multiple: true, value: "KEY=VALUE", description: "A typed field" },
-    rawField: { type: "string", short: "f", multiple: true, value: "KEY=VALUE", description: "A string field" },
+    rawField: {
+      type: "string",
+      short: "f",
+      multiple: true,
+      value: "KEY=VALUE",
+      description: "A string field",
+    },
   },
   examples: [
     "tracker api GET /users",

@@ -1,4 +1,4 @@
-import type { Schemas } from "@tracker/sdk";
+import type { BodyOf } from "@tracker/sdk";
 import { type Deps, defineCommand, type Opts, oneOf, UsageError } from "../../command.js";
 import { printJson, say } from "../../output.js";
 import { ROLES } from "../../values.js";
@@ -11,15 +11,19 @@ export const spec = defineCommand({
     email: { type: "string", short: "e", value: "EMAIL", description: "Who to invite (required)" },
     role: { type: "string", short: "r", value: "ROLE", description: "admin, member (default) or guest" },
   },
-  examples: ["tracker invites create --email ada@example.com", "tracker invites create -e bob@example.com --role guest"],
+  examples: [
+    "tracker invites create --email ada@example.com",
+    "tracker invites create -e bob@example.com --role guest",
+  ],
 });
 
 export async function run(opts: Opts<typeof spec>, deps: Deps): Promise<void> {
   if (!opts.email) throw new UsageError("--email is required");
-  const body: Schemas["InviteCreate"] = { email: opts.email };
+  const body: BodyOf<"createInvite"> = { email: opts.email };
   if (opts.role) body.role = oneOf("role", [opts.role], ROLES)[0];
   const invite = await deps.tracker.invites.create(body);
   if (opts.json) return printJson(deps, invite);
-  if (deps.isTTY) say(deps, `Invited ${invite.email} as ${invite.role}. Send them this link; it is shown only once:`);
+  if (deps.isTTY)
+    say(deps, `Invited ${invite.email} as ${invite.role}. Send them this link; it is shown only once:`);
   deps.stdout.write(`${invite.url}\n`);
 }

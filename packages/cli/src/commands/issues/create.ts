@@ -1,4 +1,4 @@
-import type { Schemas } from "@tracker/sdk";
+import type { BodyOf, Schemas } from "@tracker/sdk";
 import { type Deps, defineCommand, type Opts, splitList, UsageError } from "../../command.js";
 import { printJson, say } from "../../output.js";
 import { parsePriority } from "../../values.js";
@@ -12,10 +12,25 @@ export const spec = defineCommand({
     team: { type: "string", short: "t", value: "KEY", description: "Team key or id, e.g. ENG (required)" },
     title: { type: "string", value: "TEXT", description: "Title (required)" },
     description: { type: "string", short: "d", value: "TEXT", description: "Description, in Markdown" },
-    priority: { type: "string", value: "P", description: "urgent, high, medium, low or none (or 1-4, 0 for none)" },
+    priority: {
+      type: "string",
+      value: "P",
+      description: "urgent, high, medium, low or none (or 1-4, 0 for none)",
+    },
     assignee: { type: "string", short: "a", value: "USER", description: "Assignee email, id, or `me`" },
-    label: { type: "string", short: "l", multiple: true, value: "NAME", description: "Label name; repeat or comma-separate" },
-    state: { type: "string", short: "s", value: "NAME", description: 'Workflow state name, e.g. "Todo" (default: the team\'s backlog)' },
+    label: {
+      type: "string",
+      short: "l",
+      multiple: true,
+      value: "NAME",
+      description: "Label name; repeat or comma-separate",
+    },
+    state: {
+      type: "string",
+      short: "s",
+      value: "NAME",
+      description: 'Workflow state name, e.g. "Todo" (default: the team\'s backlog)',
+    },
     project: { type: "string", short: "p", value: "NAME", description: "Project name or id" },
   },
   examples: [
@@ -28,7 +43,9 @@ export function parsePriorityFlag(value: string | undefined): Schemas["Priority"
   if (value === undefined) return undefined;
   const priority = parsePriority(value);
   if (priority === undefined) {
-    throw new UsageError(`invalid value "${value}" for --priority; expected urgent, high, medium, low, none or 0-4`);
+    throw new UsageError(
+      `invalid value "${value}" for --priority; expected urgent, high, medium, low, none or 0-4`,
+    );
   }
   return priority;
 }
@@ -36,7 +53,7 @@ export function parsePriorityFlag(value: string | undefined): Schemas["Priority"
 export async function run(opts: Opts<typeof spec>, deps: Deps): Promise<void> {
   if (!opts.team) throw new UsageError("--team is required");
   if (!opts.title) throw new UsageError("--title is required");
-  const body: Schemas["IssueCreate"] = { team: opts.team, title: opts.title };
+  const body: BodyOf<"createIssue"> = { team: opts.team, title: opts.title };
   if (opts.description !== undefined) body.description = opts.description;
   const priority = parsePriorityFlag(opts.priority);
   if (priority !== undefined) body.priority = priority;

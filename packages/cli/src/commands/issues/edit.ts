@@ -1,4 +1,4 @@
-import type { Schemas } from "@tracker/sdk";
+import type { BodyOf } from "@tracker/sdk";
 import { type Deps, defineCommand, type Opts, splitList, UsageError } from "../../command.js";
 import { printJson, say } from "../../output.js";
 import { parsePriorityFlag } from "./create.js";
@@ -8,13 +8,37 @@ export const spec = defineCommand({
   summary: "Change an issue's state, assignee, priority, title or labels",
   args: ["id"],
   options: {
-    state: { type: "string", short: "s", value: "NAME", description: 'Workflow state name, e.g. "In Progress"' },
-    assignee: { type: "string", short: "a", value: "USER", description: "Assignee email, id, or `me`; `none` unassigns" },
-    priority: { type: "string", value: "P", description: "urgent, high, medium, low or none (or 1-4, 0 for none)" },
+    state: {
+      type: "string",
+      short: "s",
+      value: "NAME",
+      description: 'Workflow state name, e.g. "In Progress"',
+    },
+    assignee: {
+      type: "string",
+      short: "a",
+      value: "USER",
+      description: "Assignee email, id, or `me`; `none` unassigns",
+    },
+    priority: {
+      type: "string",
+      value: "P",
+      description: "urgent, high, medium, low or none (or 1-4, 0 for none)",
+    },
     title: { type: "string", value: "TEXT", description: "New title" },
     description: { type: "string", short: "d", value: "TEXT", description: "New description, in Markdown" },
-    addLabel: { type: "string", multiple: true, value: "NAME", description: "Label to add; repeat or comma-separate" },
-    removeLabel: { type: "string", multiple: true, value: "NAME", description: "Label to remove; repeat or comma-separate" },
+    addLabel: {
+      type: "string",
+      multiple: true,
+      value: "NAME",
+      description: "Label to add; repeat or comma-separate",
+    },
+    removeLabel: {
+      type: "string",
+      multiple: true,
+      value: "NAME",
+      description: "Label to remove; repeat or comma-separate",
+    },
   },
   examples: [
     'tracker issues edit ENG-123 --state "In Progress" --assignee me',
@@ -24,7 +48,7 @@ export const spec = defineCommand({
 });
 
 export async function run(opts: Opts<typeof spec>, deps: Deps): Promise<void> {
-  const body: Schemas["IssueUpdate"] = {};
+  const body: BodyOf<"updateIssue"> = {};
   if (opts.state) body.state = opts.state;
   if (opts.assignee !== undefined) body.assignee = opts.assignee === "none" ? null : opts.assignee;
   const priority = parsePriorityFlag(opts.priority);
@@ -36,7 +60,9 @@ export async function run(opts: Opts<typeof spec>, deps: Deps): Promise<void> {
   const remove = splitList(opts.removeLabel);
   if (remove) body.removeLabels = remove;
   if (Object.keys(body).length === 0) {
-    throw new UsageError("nothing to change; pass at least one of --state, --assignee, --priority, --title, --add-label, --remove-label");
+    throw new UsageError(
+      "nothing to change; pass at least one of --state, --assignee, --priority, --title, --add-label, --remove-label",
+    );
   }
 
   const issue = await deps.tracker.issues.update(opts.id, body);

@@ -13,15 +13,44 @@ export const spec = defineCommand({
   args: [],
   options: {
     team: { type: "string", short: "t", value: "KEY", description: "Team key or id, e.g. ENG" },
-    state: { type: "string", short: "s", value: "NAME", description: 'Workflow state name, e.g. "In Progress" (needs --team)' },
-    stateType: { type: "string", value: "TYPES", description: `Comma-separated state types: ${STATE_TYPES.join(", ")}` },
+    state: {
+      type: "string",
+      short: "s",
+      value: "NAME",
+      description: 'Workflow state name, e.g. "In Progress" (needs --team)',
+    },
+    stateType: {
+      type: "string",
+      value: "TYPES",
+      description: `Comma-separated state types: ${STATE_TYPES.join(", ")}`,
+    },
     assignee: { type: "string", short: "a", value: "USER", description: "Assignee email, id, or `me`" },
     project: { type: "string", short: "p", value: "NAME", description: "Project name or id" },
     cycle: { type: "string", value: "N", description: "Cycle number, or `current` (needs --team)" },
-    label: { type: "string", short: "l", multiple: true, value: "NAME", description: "Label name; repeat or comma-separate, all must match" },
-    search: { type: "string", short: "q", value: "TEXT", description: "Full-text search over title and description" },
-    special: { type: "string", value: "FILTERS", description: `Comma-separated computed filters: ${SPECIAL_FILTERS.join(", ")}` },
-    sort: { type: "string", value: "KEY", description: "priority, due, created, updated, title, estimate, state or assignee; prefix - to reverse (default -updated)" },
+    label: {
+      type: "string",
+      short: "l",
+      multiple: true,
+      value: "NAME",
+      description: "Label name; repeat or comma-separate, all must match",
+    },
+    search: {
+      type: "string",
+      short: "q",
+      value: "TEXT",
+      description: "Full-text search over title and description",
+    },
+    special: {
+      type: "string",
+      value: "FILTERS",
+      description: `Comma-separated computed filters: ${SPECIAL_FILTERS.join(", ")}`,
+    },
+    sort: {
+      type: "string",
+      value: "KEY",
+      description:
+        "priority, due, created, updated, title, estimate, state or assignee; prefix - to reverse (default -updated)",
+    },
     limit: { type: "string", short: "L", value: "N", description: "Most issues to list (default 50)" },
     all: { type: "boolean", description: "List every matching issue, following all pages" },
   },
@@ -50,7 +79,8 @@ export function toQuery(opts: Opts<typeof spec>): IssueQuery {
   if (opts.cycle) {
     if (opts.cycle === "current") query.cycle = "current";
     else if (/^[1-9]\d*$/.test(opts.cycle)) query.cycle = Number(opts.cycle);
-    else throw new UsageError(`invalid value "${opts.cycle}" for --cycle; expected a cycle number or "current"`);
+    else
+      throw new UsageError(`invalid value "${opts.cycle}" for --cycle; expected a cycle number or "current"`);
   }
   const labels = splitList(opts.label);
   if (labels) query.label = labels;
@@ -63,7 +93,8 @@ export function toQuery(opts: Opts<typeof spec>): IssueQuery {
 
 function parseLimit(limit: string | undefined): number {
   if (limit === undefined) return DEFAULT_LIMIT;
-  if (!/^[1-9]\d*$/.test(limit)) throw new UsageError(`invalid value "${limit}" for --limit; expected a positive number`);
+  if (!/^[1-9]\d*$/.test(limit))
+    throw new UsageError(`invalid value "${limit}" for --limit; expected a positive number`);
   return Number(limit);
 }
 
@@ -88,5 +119,6 @@ export async function run(opts: Opts<typeof spec>, deps: Deps): Promise<void> {
   if (opts.json) return printJson(deps, issues);
   if (deps.isTTY && issues.length === 0) return say(deps, "No issues match.");
   printTable(deps, issues, issueColumns);
-  if (deps.isTTY && more) say(deps, `Showing ${issues.length} issues; there are more (use --limit or --all).`);
+  if (deps.isTTY && more)
+    say(deps, `Showing ${issues.length} issues; there are more (use --limit or --all).`);
 }

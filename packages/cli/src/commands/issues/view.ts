@@ -61,7 +61,9 @@ function printReadable(deps: Deps, issue: IssueDetail): void {
     out();
     out(bold(deps, "Relations"));
     for (const rel of issue.relations) {
-      out(`  ${rel.type.replace("_", " ")} ${rel.issue.identifier}  [${rel.issue.state.name}]  ${rel.issue.title}`);
+      out(
+        `  ${rel.type.replace("_", " ")} ${rel.issue.identifier}  [${rel.issue.state.name}]  ${rel.issue.title}`,
+      );
     }
   }
   for (const comment of issue.comments) {

@@ -1,4 +1,4 @@
-import type { Schemas } from "@tracker/sdk";
+import type { BodyOf } from "@tracker/sdk";
 import { type Deps, defineCommand, type Opts, oneOf, UsageError } from "../../command.js";
 import { printJson, say } from "../../output.js";
 import { KEY_SCOPES } from "../../values.js";
@@ -6,21 +6,26 @@ import { KEY_SCOPES } from "../../values.js";
 export const spec = defineCommand({
   name: "keys create",
   summary: "Create an API key and print its token",
-  description: "The token is shown only once. A workspace key reaches this workspace; an account key every one of yours.",
+  description:
+    "The token is shown only once. A workspace key reaches this workspace; an account key every one of yours.",
   args: [],
   options: {
     name: { type: "string", short: "n", value: "NAME", description: "What the key is for (required)" },
     scope: { type: "string", value: "SCOPE", description: "workspace (default) or account" },
   },
-  examples: ['tracker keys create --name "CI"', 'export TRACKER_API_KEY=$(tracker keys create --name "laptop" --scope account)'],
+  examples: [
+    'tracker keys create --name "CI"',
+    'export TRACKER_API_KEY=$(tracker keys create --name "laptop" --scope account)',
+  ],
 });
 
 export async function run(opts: Opts<typeof spec>, deps: Deps): Promise<void> {
   if (!opts.name) throw new UsageError("--name is required");
-  const body: Schemas["ApiKeyCreate"] = { name: opts.name };
+  const body: BodyOf<"createApiKey"> = { name: opts.name };
   if (opts.scope) body.scope = oneOf("scope", [opts.scope], KEY_SCOPES)[0];
   const key = await deps.tracker.apiKeys.create(body);
   if (opts.json) return printJson(deps, key);
-  if (deps.isTTY) say(deps, `Created ${key.scope} key "${key.name}". Save the token now; it is not shown again.`);
+  if (deps.isTTY)
+    say(deps, `Created ${key.scope} key "${key.name}". Save the token now; it is not shown again.`);
   deps.stdout.write(`${key.token}\n`);
 }

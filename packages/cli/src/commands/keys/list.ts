@@ -16,7 +16,11 @@ export async function run(opts: Opts<typeof spec>, deps: Deps): Promise<void> {
     { header: "ID", value: (k) => k.id },
     { header: "NAME", value: (k) => k.name },
     { header: "SCOPE", value: (k) => k.scope },
-    { header: "LAST USED", value: (k) => k.lastUsedAt ?? "", tty: (k) => relativeTime(k.lastUsedAt) || "never" },
+    {
+      header: "LAST USED",
+      value: (k) => k.lastUsedAt ?? "",
+      tty: (k) => relativeTime(k.lastUsedAt) || "never",
+    },
     { header: "CREATED", value: (k) => k.createdAt, tty: (k) => relativeTime(k.createdAt) },
   ]);
 }

@@ -15,6 +15,10 @@ export async function run(opts: Opts<typeof spec>, deps: Deps): Promise<void> {
   printTable(deps, teams, [
     { header: "KEY", value: (t) => t.key },
     { header: "NAME", value: (t) => t.name, tty: (t) => (t.personal ? `${t.name} (personal)` : t.name) },
-    { header: "STATES", value: (t) => t.states.map((s) => s.name).join(","), tty: (t) => t.states.map((s) => s.name).join(", ") },
+    {
+      header: "STATES",
+      value: (t) => t.states.map((s) => s.name).join(","),
+      tty: (t) => t.states.map((s) => s.name).join(", "),
+    },
   ]);
 }

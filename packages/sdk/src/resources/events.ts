@@ -1,0 +1,145 @@
+import { TrackerError, TrackerNetworkError } from "../errors.js";
+import type { Http } from "../http.js";
+import { backoffDelay, sleep } from "../retry.js";
+import { parseEventStream } from "../sse.js";
+
+/**
+ * One event of the workspace stream: `connected` (data `{ workspace }`), `changed` (data a
+ * `Schemas["ChangeEvent"]`), `ping` (heartbeat) or `reset` (changes may have been missed: refetch).
+ * Data is parsed as JSON (left a string if it is not JSON). `id` is the last event id seen on the stream.
+ */
+export interface TrackerEvent {
+  event: string;
+  id: string | undefined;
+  data: unknown;
+}
+
+export interface EventStreamOptions {
+  /** Resume after this `changed` id (sent as `Last-Event-ID`). */
+  lastEventId?: string;
+  /** Aborting it ends the iteration (without an error). */
+  signal?: AbortSignal;
+}
+
+export interface EventStreamTuning {
+  /** First reconnection delay in ms, until the server sends `retry:`. */
+  reconnectDelayMs: number;
+  /** Upper bound of the reconnection delay in ms. */
+  maxReconnectDelayMs: number;
+  /** A connection silent this long (the server pings every 25 s) is presumed dead and reopened. */
+  idleTimeoutMs: number;
+}
+
+const DEFAULT_TUNING: EventStreamTuning = {
+  reconnectDelayMs: 1_000,
+  maxReconnectDelayMs: 30_000,
+  idleTimeoutMs: 60_000,
+};
+
+function parseData(data: string): unknown {
+  try {
+    return JSON.parse(data);
+  } catch {
+    return data;
+  }
+}
+
+// Worth reconnecting after: the server or the network failed, not the request itself.
+function isTransient(error: unknown): boolean {
+  return (
+    error instanceof TrackerNetworkError ||
+    (error instanceof TrackerError && (error.status === 429 || error.status >= 500))
+  );
+}
+
+/** The live Server-Sent Events stream of workspace changes. */
+export class EventsApi {
+  private readonly tuning: EventStreamTuning;
+
+  constructor(
+    private readonly http: Http,
+    tuning: Partial<EventStreamTuning> = {},
+  ) {
+    this.tuning = { ...DEFAULT_TUNING, ...tuning };
+  }
+
+  /**
+   * Streams the workspace's changes. A dropped connection is reopened with `Last-Event-ID` (backoff
+   * capped at 30 s) so no `changed` event is lost; an error opening the first connection, or an
+   * authentication or permission error on a later one, is thrown. Ends when `signal` aborts.
+   *
+   * @example
+   * const controller = new AbortController();
+   * for await (const { event, data } of tracker.events.stream({ signal: controller.signal })) {
+   *   if (event === "changed") console.log(data as Schemas["ChangeEvent"]);
+   *   if (event === "reset") await refetchEverything();
+   * }
+   */
+  stream(options: EventStreamOptions = {}): AsyncIterable<TrackerEvent> {
+    return this.run(options);
+  }
+
+  private async *run(options: EventStreamOptions): AsyncGenerator<TrackerEvent> {
+    const { signal } = options;
+    const { idleTimeoutMs, maxReconnectDelayMs } = this.tuning;
+    let reconnectDelayMs = this.tuning.reconnectDelayMs;
+    let lastEventId = options.lastEventId;
+    let connectedBefore = false;
+    let failures = 0;
+
+    while (!signal?.aborted) {
+      // One controller per connection, so a silent connection can be dropped without ending the stream.
+      const connection = new AbortController();
+      const connectionSignal = signal ? AbortSignal.any([signal, connection.signal]) : connection.signal;
+      let idleTimer: ReturnType<typeof setTimeout> | undefined;
+      const armIdleTimer = () => {
+        clearTimeout(idleTimer);
+        idleTimer = setTimeout(() => connection.abort(new Error("event stream idle")), idleTimeoutMs);
+      };
+      try {
+        armIdleTimer();
+        const { data, error, response } = await this.http.raw.GET("/events", {
+          parseAs: "stream",
+          signal: connectionSignal,
+          headers: {
+            Accept: "text/event-stream",
+            ...(lastEventId === undefined ? {} : { "Last-Event-ID": lastEventId }),
+          },
+        });
+        if (!response.ok) throw TrackerError.fromResponse(response, error);
+        if (!data) throw new TrackerNetworkError("The event stream answered without a body.");
+        connectedBefore = true;
+        const events = parseEventStream(data, {
+          lastEventId,
+          signal: connectionSignal,
+          onRetry: (ms) => {
+            reconnectDelayMs = ms;
+          },
+        });
+        for await (const raw of events) {
+          armIdleTimer();
+          failures = 0;
+          lastEventId = raw.id;
+          yield { event: raw.event, id: raw.id, data: parseData(raw.data) };
+        }
+      } catch (error) {
+        if (signal?.aborted) return;
+        const droppedMidStream = connectedBefore && !(error instanceof TrackerError);
+        if (!droppedMidStream && !(connectedBefore && isTransient(error))) throw error;
+      } finally {
+        clearTimeout(idleTimer);
+        connection.abort();
+      }
+      const delay = Math.min(
+        maxReconnectDelayMs,
+        failures === 0 ? reconnectDelayMs : backoffDelay(failures, reconnectDelayMs, maxReconnectDelayMs),
+      );
+      failures++;
+      try {
+        await sleep(delay, signal);
+      } catch {
+        return; // aborted while waiting
+      }
+    }
+  }
+}

@@ -1,0 +1,83 @@
+import { type Http, paginate, unwrap } from "../http.js";
+import type { BodyOf, QueryOf, ResponseOf, Schemas } from "../operation-types.js";
+
+/** Initiatives (named by name or id) grouping projects, and moves between workspaces. */
+export class InitiativesApi {
+  constructor(private readonly http: Http) {}
+
+  /**
+   * One page of initiatives matching the filters; `nextOffset` is `null` on the last page.
+   *
+   * @example
+   * const { initiatives } = await tracker.initiatives.list({ status: ["active"] });
+   */
+  async list(query: QueryOf<"listInitiatives"> = {}): Promise<ResponseOf<"listInitiatives">> {
+    return unwrap(this.http.raw.GET("/initiatives", { params: { query } }));
+  }
+
+  /**
+   * Every initiative matching the filters, page after page.
+   *
+   * @example
+   * for await (const initiative of tracker.initiatives.iterate()) console.log(initiative.name);
+   */
+  iterate(query: QueryOf<"listInitiatives"> = {}): AsyncIterable<Schemas["Initiative"]> {
+    return paginate(
+      query,
+      (q) => this.list(q),
+      (page) => page.initiatives,
+    );
+  }
+
+  /**
+   * Creates an initiative.
+   *
+   * @example
+   * const initiative = await tracker.initiatives.create({ name: "Q3 growth", lead: "me" });
+   */
+  async create(body: BodyOf<"createInitiative">): Promise<ResponseOf<"createInitiative", 201>["initiative"]> {
+    return (await unwrap(this.http.raw.POST("/initiatives", { body: body }))).initiative;
+  }
+
+  /**
+   * Changes an initiative (by name or id).
+   *
+   * @example
+   * await tracker.initiatives.update("Q3 growth", { status: "completed" });
+   */
+  async update(
+    id: string,
+    body: BodyOf<"updateInitiative">,
+  ): Promise<ResponseOf<"updateInitiative">["initiative"]> {
+    const call = this.http.raw.PATCH("/initiatives/{id}", {
+      params: { path: { id } },
+      body: body,
+    });
+    return (await unwrap(call)).initiative;
+  }
+
+  /**
+   * Everything the initiative page shows in one call.
+   *
+   * @example
+   * const data = await tracker.initiatives.pageData("Q3 growth");
+   */
+  async pageData(id: string): Promise<ResponseOf<"getInitiativePageData">> {
+    return unwrap(this.http.raw.GET("/initiatives/{id}/page-data", { params: { path: { id } } }));
+  }
+
+  /**
+   * Moves an initiative, with its projects and their issues, to another workspace.
+   *
+   * @example
+   * await tracker.initiatives.move("Q3 growth", { workspace: "acme-labs", team: "LAB" });
+   */
+  async move(id: string, body: BodyOf<"moveInitiative">): Promise<ResponseOf<"moveInitiative">> {
+    return unwrap(
+      this.http.raw.POST("/initiatives/{id}/move", {
+        params: { path: { id } },
+        body: body,
+      }),
+    );
+  }
+}

@@ -1,0 +1,58 @@
+import { done, type Http, unwrap } from "../http.js";
+import type { BodyOf, QueryOf, ResponseOf } from "../operation-types.js";
+
+/** Workspace labels, with rename, delete and merge that keep saved filters consistent. */
+export class LabelsApi {
+  constructor(private readonly http: Http) {}
+
+  /**
+   * The workspace's labels; with `counts: true`, how many issues carry each.
+   *
+   * @example
+   * const labels = await tracker.labels.list({ counts: true });
+   */
+  async list(query: QueryOf<"listLabels"> = {}): Promise<ResponseOf<"listLabels">["labels"]> {
+    return (await unwrap(this.http.raw.GET("/labels", { params: { query } }))).labels;
+  }
+
+  /**
+   * Creates a label.
+   *
+   * @example
+   * const bug = await tracker.labels.create({ name: "bug", color: "#e5484d" });
+   */
+  async create(body: BodyOf<"createLabel">): Promise<ResponseOf<"createLabel", 201>["label"]> {
+    return (await unwrap(this.http.raw.POST("/labels", { body: body }))).label;
+  }
+
+  /**
+   * Renames or recolors a label (by id or name).
+   *
+   * @example
+   * await tracker.labels.update("bug", { name: "defect" });
+   */
+  async update(id: string, body: BodyOf<"updateLabel">): Promise<ResponseOf<"updateLabel">["label"]> {
+    return (await unwrap(this.http.raw.PATCH("/labels/{id}", { params: { path: { id } }, body: body })))
+      .label;
+  }
+
+  /**
+   * Deletes a label, taking it off every issue.
+   *
+   * @example
+   * await tracker.labels.delete("wontfix");
+   */
+  async delete(id: string): Promise<void> {
+    await done(this.http.raw.DELETE("/labels/{id}", { params: { path: { id } } }));
+  }
+
+  /**
+   * Merges a label into another: its issues carry the target instead, and it is deleted.
+   *
+   * @example
+   * const { moved, collapsed } = await tracker.labels.merge("defect", { into: "bug" });
+   */
+  async merge(id: string, body: BodyOf<"mergeLabel">): Promise<ResponseOf<"mergeLabel">> {
+    return unwrap(this.http.raw.POST("/labels/{id}/merge", { params: { path: { id } }, body: body }));
+  }
+}

@@ -1,0 +1,133 @@
+import createClient from "openapi-fetch";
+import type { paths } from "./generated/schema.js";
+import { type Http, type RawClient, unwrap } from "./http.js";
+import type { QueryOf, ResponseOf } from "./operation-types.js";
+import { ApiKeysApi } from "./resources/api-keys.js";
+import { CommentsApi } from "./resources/comments.js";
+import { CyclesApi } from "./resources/cycles.js";
+import { DocumentsApi } from "./resources/documents.js";
+import { EventsApi } from "./resources/events.js";
+import { InitiativesApi } from "./resources/initiatives.js";
+import { InvitesApi } from "./resources/invites.js";
+import { IssuesApi } from "./resources/issues.js";
+import { LabelsApi } from "./resources/labels.js";
+import { MembersApi } from "./resources/members.js";
+import { ProjectsApi } from "./resources/projects.js";
+import { TeamsApi } from "./resources/teams.js";
+import { UpdatesApi } from "./resources/updates.js";
+import { UsersApi } from "./resources/users.js";
+import { ViewDefaultsApi } from "./resources/view-defaults.js";
+import { ViewsApi } from "./resources/views.js";
+import { WorkspacesApi } from "./resources/workspaces.js";
+import { retryingFetch } from "./retry.js";
+import { SDK_VERSION } from "./version.js";
+
+export interface TrackerOptions {
+  /** Server origin; `/api/v1` is appended. Default: `TRACKER_URL`, else `http://localhost:3000`. */
+  baseUrl?: string;
+  /** A `trk_…` API key, sent as `Authorization: Bearer`. Default: `TRACKER_API_KEY`. */
+  apiKey?: string;
+  /** Workspace slug, name or id, sent as `X-Service-Workspace` on every call. Default: `TRACKER_WORKSPACE`. */
+  workspace?: string;
+  /** The fetch to use (default: the global one); inject one in tests. */
+  fetch?: typeof fetch;
+  /** How many times a failed call may be retried (see the README's retry policy). Default 2. */
+  maxRetries?: number;
+  /** Sent as `User-Agent`. Default `tracker-sdk/<version> node/<version>`. */
+  userAgent?: string;
+}
+
+/** A configured Tracker API client: one namespace per resource, plus `raw` for anything else. */
+export interface Tracker {
+  /** The underlying openapi-fetch client, with the same headers and retries; it returns errors instead of throwing. */
+  raw: RawClient;
+  workspaces: WorkspacesApi;
+  users: UsersApi;
+  members: MembersApi;
+  apiKeys: ApiKeysApi;
+  invites: InvitesApi;
+  teams: TeamsApi;
+  issues: IssuesApi;
+  comments: CommentsApi;
+  projects: ProjectsApi;
+  initiatives: InitiativesApi;
+  cycles: CyclesApi;
+  labels: LabelsApi;
+  documents: DocumentsApi;
+  updates: UpdatesApi;
+  views: ViewsApi;
+  viewDefaults: ViewDefaultsApi;
+  events: EventsApi;
+  /**
+   * What others did on the caller's issues, newest first (default: the last 14 days).
+   *
+   * @example
+   * for (const e of await tracker.digest({ limit: 20 })) console.log(e.type, e.issue.identifier);
+   */
+  digest(query?: QueryOf<"getDigest">): Promise<ResponseOf<"getDigest">["events"]>;
+}
+
+function env(name: string): string | undefined {
+  // Guarded so the SDK also loads where `process` does not exist (browsers, edge runtimes).
+  return typeof process === "undefined" ? undefined : process.env[name] || undefined;
+}
+
+function apiBaseUrl(origin: string): string {
+  const trimmed = origin.replace(/\/+$/, "");
+  return trimmed.endsWith("/api/v1") ? trimmed : `${trimmed}/api/v1`;
+}
+
+/**
+ * Creates a Tracker API client. Every option falls back to an environment variable, so scripts run
+ * with `TRACKER_URL`, `TRACKER_API_KEY` and `TRACKER_WORKSPACE` need no arguments.
+ *
+ * @example
+ * import { createTracker } from "@tracker/sdk";
+ * const tracker = createTracker({ baseUrl: "https://tracker.example.com", apiKey: process.env.TRACKER_API_KEY });
+ * const { issues } = await tracker.issues.list({ team: "ENG", special: ["overdue"] });
+ */
+export function createTracker(options: TrackerOptions = {}): Tracker {
+  const baseUrl = apiBaseUrl(options.baseUrl ?? env("TRACKER_URL") ?? "http://localhost:3000");
+  const apiKey = options.apiKey ?? env("TRACKER_API_KEY");
+  const workspace = options.workspace ?? env("TRACKER_WORKSPACE");
+  const nodeVersion = typeof process === "undefined" ? undefined : process.versions?.node;
+  const userAgent =
+    options.userAgent ?? `tracker-sdk/${SDK_VERSION}${nodeVersion ? ` node/${nodeVersion}` : ""}`;
+  // Resolved per call, not captured, so a test can still stub the global fetch after creating the client.
+  const baseFetch = options.fetch ?? ((request: Request) => globalThis.fetch(request));
+
+  const raw = createClient<paths>({
+    baseUrl,
+    headers: {
+      "User-Agent": userAgent,
+      ...(apiKey ? { Authorization: `Bearer ${apiKey}` } : {}),
+      ...(workspace ? { "X-Service-Workspace": workspace } : {}),
+    },
+    // The contract declares list filters as `style: form, explode: false`: special=overdue,blocked.
+    querySerializer: { array: { style: "form", explode: false } },
+    fetch: retryingFetch({ fetch: (request) => baseFetch(request), maxRetries: options.maxRetries ?? 2 }),
+  });
+  const http: Http = { raw };
+
+  return {
+    raw,
+    workspaces: new WorkspacesApi(http),
+    users: new UsersApi(http),
+    members: new MembersApi(http),
+    apiKeys: new ApiKeysApi(http),
+    invites: new InvitesApi(http),
+    teams: new TeamsApi(http),
+    issues: new IssuesApi(http),
+    comments: new CommentsApi(http),
+    projects: new ProjectsApi(http),
+    initiatives: new InitiativesApi(http),
+    cycles: new CyclesApi(http),
+    labels: new LabelsApi(http),
+    documents: new DocumentsApi(http),
+    updates: new UpdatesApi(http),
+    views: new ViewsApi(http),
+    viewDefaults: new ViewDefaultsApi(http),
+    events: new EventsApi(http),
+    digest: async (query = {}) => (await unwrap(raw.GET("/my/digest", { params: { query } }))).events,
+  };
+}
