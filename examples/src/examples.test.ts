@@ -1,0 +1,96 @@
+import { createTracker, type Tracker } from "@tracker/sdk";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { startTestServer, type TestServer } from "../../packages/server/src/test/harness.js";
+import { importCsv, parseCsv } from "./import-csv.js";
+import { releaseNotes } from "./release-notes.js";
+import { triageOverdue } from "./triage-overdue.js";
+
+let srv: TestServer;
+let tracker: Tracker;
+const day = (offset: number) => new Date(Date.now() + offset * 86_400_000).toISOString().slice(0, 10);
+
+beforeAll(async () => {
+  srv = await startTestServer();
+  const { apiKey } = await srv.bootstrap({ team: { key: "ENG", name: "Engineering" } });
+  tracker = createTracker({ baseUrl: srv.url, apiKey: apiKey.token });
+});
+afterAll(() => srv.close());
+
+describe("triage-overdue", () => {
+  it("comments once a day on open overdue issues only, and only with --apply", async () => {
+    const late = await tracker.issues.create({
+      team: "ENG",
+      title: "Late and owned",
+      dueDate: day(-3),
+      assignee: "me",
+    });
+    const orphan = await tracker.issues.create({ team: "ENG", title: "Late and unowned", dueDate: day(-1) });
+    await tracker.issues.create({ team: "ENG", title: "Due later", dueDate: day(5) });
+    await tracker.issues.create({ team: "ENG", title: "Late but done", dueDate: day(-2), state: "Done" });
+
+    const dry = await triageOverdue(tracker, "ENG", false);
+    expect(dry.map((r) => [r.identifier, r.action])).toEqual([
+      [late.identifier, "would-comment"],
+      [orphan.identifier, "would-comment"],
+    ]);
+    expect(await tracker.comments.list(late.identifier)).toEqual([]);
+
+    const applied = await triageOverdue(tracker, "ENG", true);
+    expect(applied.map((r) => r.action)).toEqual(["commented", "commented"]);
+    const [comment] = await tracker.comments.list(orphan.identifier);
+    expect(comment!.body).toContain("who can take it?");
+
+    const again = await triageOverdue(tracker, "ENG", true);
+    expect(again.map((r) => r.action)).toEqual(["already-nudged-today", "already-nudged-today"]);
+    expect(await tracker.comments.list(late.identifier)).toHaveLength(1);
+  });
+});
+
+describe("release-notes", () => {
+  it("lists what the team finished in the window, grouped by label", async () => {
+    await tracker.teams.create({ name: "Web", key: "WEB" });
+    const a = await tracker.issues.create({ team: "WEB", title: "Faster search", labels: ["Feature"] });
+    const b = await tracker.issues.create({ team: "WEB", title: "Crash on save", labels: ["Bug"] });
+    await tracker.issues.create({ team: "WEB", title: "Still open", labels: ["Bug"] });
+    await tracker.issues.update(a.identifier, { state: "Done" });
+    await tracker.issues.update(b.identifier, { state: "Done" });
+
+    const notes = await releaseNotes(tracker, "WEB", 7);
+    expect(notes).toContain("# WEB: 2 finished");
+    expect(notes).toMatch(/## Bug\n\n- Crash on save \(WEB-2\)/);
+    expect(notes).toMatch(/## Feature\n\n- Faster search \(WEB-1\)/);
+    expect(notes).not.toContain("Still open");
+  });
+});
+
+describe("import-csv", () => {
+  it("parses quoted fields with commas, quotes and newlines", () => {
+    expect(parseCsv('title,description\n"A, b","say ""hi""\nthere"\r\nplain,x\n')).toEqual([
+      ["title", "description"],
+      ["A, b", 'say "hi"\nthere'],
+      ["plain", "x"],
+    ]);
+  });
+
+  it("files each row, creating labels, and reports the rows the server refused", async () => {
+    await tracker.teams.create({ name: "Ops", key: "OPS" });
+    const csv = [
+      "title,description,priority,labels,dueDate",
+      '"Rotate keys","Every 90 days, per policy",2,security;chore,' + day(10),
+      "Bad priority,,7,,",
+      "Upgrade Postgres,,3,,",
+    ].join("\n");
+    const result = await importCsv(tracker, "OPS", csv);
+    expect(result.created).toEqual(["OPS-1", "OPS-2"]);
+    expect(result.failed).toEqual([
+      { line: 3, reason: expect.stringMatching(/^invalid_request: body\.priority/) },
+    ]);
+    const rotated = await tracker.issues.get("OPS-1");
+    expect(rotated).toMatchObject({
+      priority: 2,
+      description: "Every 90 days, per policy",
+      dueDate: day(10),
+    });
+    expect([...rotated.labels].sort()).toEqual(["chore", "security"]);
+  });
+});
