@@ -1,5 +1,6 @@
 import { pathToFileURL } from "node:url";
 import { parseArgs } from "node:util";
+import { TrackerError, TrackerNetworkError } from "@tracker/sdk";
 
 /** True when this module is the script node was asked to run (not imported by a test). */
 export function isMain(importMetaUrl: string): boolean {
@@ -21,4 +22,16 @@ export function flags<const T extends Record<string, { type: "string" | "boolean
     }
   }
   return values as never;
+}
+
+/** Runs a script's job; a refusal or an unreachable server ends it with one clear line and exit 1. */
+export async function runMain(job: () => Promise<void>): Promise<void> {
+  try {
+    await job();
+  } catch (err) {
+    if (err instanceof TrackerError) process.stderr.write(`${err.code}: ${err.detail}\n`);
+    else if (err instanceof TrackerNetworkError) process.stderr.write(`${err.message}\n`);
+    else throw err;
+    process.exitCode = 1;
+  }
 }

@@ -6,7 +6,7 @@
  */
 import { readFileSync } from "node:fs";
 import { createTracker, type Schemas, type Tracker, TrackerError } from "@tracker/sdk";
-import { flags, isMain } from "./cli-args.js";
+import { flags, isMain, runMain } from "./cli-args.js";
 
 /** RFC 4180 CSV: quoted fields may hold commas, quotes ("") and newlines. */
 export function parseCsv(text: string): string[][] {
@@ -80,12 +80,14 @@ export async function importCsv(tracker: Tracker, team: string, csv: string): Pr
 }
 
 if (isMain(import.meta.url)) {
-  const opts = flags(
-    { team: { type: "string", required: true }, file: { type: "string", required: true } },
-    "Usage: import-csv --team <KEY> --file <issues.csv>",
-  );
-  const result = await importCsv(createTracker(), opts.team!, readFileSync(opts.file!, "utf8"));
-  for (const id of result.created) console.log(id);
-  for (const f of result.failed) console.error(`line ${f.line}: ${f.reason}`);
-  process.exitCode = result.failed.length ? 1 : 0;
+  await runMain(async () => {
+    const opts = flags(
+      { team: { type: "string", required: true }, file: { type: "string", required: true } },
+      "Usage: import-csv --team <KEY> --file <issues.csv>",
+    );
+    const result = await importCsv(createTracker(), opts.team!, readFileSync(opts.file!, "utf8"));
+    for (const id of result.created) console.log(id);
+    for (const f of result.failed) console.error(`line ${f.line}: ${f.reason}`);
+    process.exitCode = result.failed.length ? 1 : 0;
+  });
 }

@@ -4,7 +4,7 @@
  *   TRACKER_API_KEY=... npm run release-notes -w @tracker/examples -- --team ENG --days 7
  */
 import { createTracker, type Schemas, type Tracker } from "@tracker/sdk";
-import { flags, isMain } from "./cli-args.js";
+import { flags, isMain, runMain } from "./cli-args.js";
 
 export async function releaseNotes(
   tracker: Tracker,
@@ -38,9 +38,11 @@ export async function releaseNotes(
 }
 
 if (isMain(import.meta.url)) {
-  const opts = flags(
-    { team: { type: "string", required: true }, days: { type: "string" } },
-    "Usage: release-notes --team <KEY> [--days 7]",
-  );
-  process.stdout.write(await releaseNotes(createTracker(), opts.team!, Number(opts.days ?? 7)));
+  await runMain(async () => {
+    const opts = flags(
+      { team: { type: "string", required: true }, days: { type: "string" } },
+      "Usage: release-notes --team <KEY> [--days 7]",
+    );
+    process.stdout.write(await releaseNotes(createTracker(), opts.team!, Number(opts.days ?? 7)));
+  });
 }

@@ -5,7 +5,7 @@
  *   TRACKER_API_KEY=... npm run triage-overdue -w @tracker/examples -- --team ENG --apply
  */
 import { createTracker, type Schemas, type Tracker } from "@tracker/sdk";
-import { flags, isMain } from "./cli-args.js";
+import { flags, isMain, runMain } from "./cli-args.js";
 
 const MARKER = "[overdue-triage]";
 
@@ -44,14 +44,16 @@ export async function triageOverdue(tracker: Tracker, team: string, apply: boole
 }
 
 if (isMain(import.meta.url)) {
-  const opts = flags(
-    { team: { type: "string", required: true }, apply: { type: "boolean" } },
-    "Usage: triage-overdue --team <KEY> [--apply]",
-  );
-  const results = await triageOverdue(createTracker(), opts.team!, opts.apply);
-  for (const r of results)
-    console.log(`${r.identifier}\tdue ${r.dueDate}\t${r.assignee ?? "unassigned"}\t${r.action}`);
-  console.error(
-    `${results.length} overdue issue(s)${opts.apply ? "" : " (dry run: pass --apply to comment)"}`,
-  );
+  await runMain(async () => {
+    const opts = flags(
+      { team: { type: "string", required: true }, apply: { type: "boolean" } },
+      "Usage: triage-overdue --team <KEY> [--apply]",
+    );
+    const results = await triageOverdue(createTracker(), opts.team!, opts.apply);
+    for (const r of results)
+      console.log(`${r.identifier}\tdue ${r.dueDate}\t${r.assignee ?? "unassigned"}\t${r.action}`);
+    console.error(
+      `${results.length} overdue issue(s)${opts.apply ? "" : " (dry run: pass --apply to comment)"}`,
+    );
+  });
 }
