@@ -52,7 +52,7 @@ async function output(child: ChildProcess): Promise<{ code: number | null; stdou
   return { code, stdout, stderr };
 }
 
-function waitFor(child: ChildProcess, pattern: RegExp, timeoutMs = 30_000): Promise<string> {
+function waitFor(child: ChildProcess, pattern: RegExp, timeoutMs = 60_000): Promise<string> {
   return new Promise((resolve, reject) => {
     let seen = "";
     const timer = setTimeout(
@@ -71,7 +71,8 @@ function waitFor(child: ChildProcess, pattern: RegExp, timeoutMs = 30_000): Prom
   });
 }
 
-describe("the built commands", () => {
+// Real processes and a real cluster: give them room on a loaded two-core machine.
+describe("the built commands", { timeout: 120_000 }, () => {
   it("are built (npm test builds before testing)", () => {
     expect(existsSync(path.join(dist, "main.js")) && existsSync(path.join(dist, "setup.js"))).toBe(true);
   });

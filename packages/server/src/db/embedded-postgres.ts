@@ -458,7 +458,11 @@ function serverArgs(dataDir: string, port: number, durable: boolean): string[] {
     max_wal_size: "2GB",
     max_worker_processes: 8,
     max_parallel_workers: 2,
-    max_parallel_workers_per_gather: 1,
+    // Many short queries: starting parallel workers costs more than it saves, and with two cores the
+    // workers only compete with other requests' backends.
+    max_parallel_workers_per_gather: 0,
+    // The data set fits in memory; index lookups by primary key are as cheap as sequential reads.
+    random_page_cost: 1.1,
     logging_collector: "off",
     log_destination: "stderr",
   };

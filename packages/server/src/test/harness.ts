@@ -61,7 +61,12 @@ export async function startTestServer(overrides: Partial<Config> = {}): Promise<
     rateLimitPerMinute: 0,
     ...overrides,
   };
-  const running = await startHttp(config, createLogger("silent"), databaseUrl, testContract());
+  const running = await startHttp(
+    config,
+    createLogger((process.env.TEST_LOG_LEVEL as "error" | undefined) ?? "silent"),
+    databaseUrl,
+    testContract(),
+  );
   const pool = new pg.Pool({ connectionString: databaseUrl, max: 2 });
   const url = running.url;
 
@@ -94,7 +99,9 @@ export async function startTestServer(overrides: Partial<Config> = {}): Promise<
       if (!invite.data) throw new Error(`invite failed: ${JSON.stringify(invite.error)}`);
       const token = invite.data.invite.url.split("/").pop()!;
       const anonymous = createClient<paths>({ baseUrl: `${url}/api/v1`, fetch: contractCheckingFetch });
-      const accepted = await anonymous.POST("/invites/accept", { body: { token, name: email.split("@")[0]! } });
+      const accepted = await anonymous.POST("/invites/accept", {
+        body: { token, name: email.split("@")[0]! },
+      });
       if (!accepted.data) throw new Error(`accept failed: ${JSON.stringify(accepted.error)}`);
       return { token: accepted.data.apiKey.token, userId: accepted.data.user.id, email };
     },

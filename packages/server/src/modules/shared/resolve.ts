@@ -2,6 +2,7 @@ import { sql, sqlOne } from "../../db/sql.js";
 import type { WorkspaceScope } from "../../http/handler.js";
 import { NotFound } from "../../http/problem.js";
 import type { StateType } from "../teams/team.entity.js";
+import { pgArray } from "./pg-array.js";
 
 /**
  * Turns the human references people use (ENG, ENG-123, "In Progress", ada@example.org, `me`, cycle 3 or
@@ -24,6 +25,29 @@ export function visibleTeamCondition(scope: WorkspaceScope, alias = "t"): { sql:
     };
   }
   return { sql: `(not ${alias}.personal or ${alias}.owner_id = ?)`, params: [scope.caller.userId] };
+}
+
+/**
+ * The same visibility as {@link visibleTeamCondition}, as a condition on a `team_id` column of a big table
+ * (issues). Guests: the team is one of theirs (selective, so an index can use it). Members and admins: the
+ * team is not someone else's personal space, written as an exclusion over the (usually empty) list of such
+ * spaces so it never competes with the indexes that serve the rest of the query.
+ */
+export function visibleTeamIdCondition(
+  scope: WorkspaceScope,
+  column: string,
+): { sql: string; params: unknown[] } {
+  if (scope.workspace.role === "guest") {
+    return {
+      sql: `${column} = any(array(select vtm.team_id from team_members vtm where vtm.user_id = ?))`,
+      params: [scope.caller.userId],
+    };
+  }
+  return {
+    sql: `${column} <> all(array(select ht.id from teams ht
+                                  where ht.workspace_id = ? and ht.personal and ht.owner_id is distinct from ?))`,
+    params: [scope.workspace.id, scope.caller.userId],
+  };
 }
 
 export interface TeamRow {
@@ -197,4 +221,59 @@ export async function resolveCycle(
       ref === "current" ? "The team has no current cycle." : `No cycle ${ref} in this team.`,
     );
   return row;
+}
+
+/**
+ * Many issues at once, by identifier (`ENG-123`, case-insensitive, old identifiers through redirects) or
+ * id, in one query. Returns them in the order given; any that does not resolve (or that the caller may
+ * not see) is 404 naming it, so a request citing several issues either gets all of them or none.
+ */
+export async function resolveIssues(scope: WorkspaceScope, refs: string[]): Promise<IssueKey[]> {
+  if (refs.length === 0) return [];
+  const parsed = refs.map((ref, pos) => {
+    const m = /^([A-Za-z][A-Za-z0-9]{0,6})-(\d{1,9})$/.exec(ref.trim());
+    return {
+      pos,
+      id: isUuid(ref) ? ref : null,
+      key: m ? m[1]!.toUpperCase() : null,
+      number: m ? Number(m[2]) : null,
+    };
+  });
+  const vis = visibleTeamCondition(scope);
+  const rows = await sql<IssueKey & { pos: number }>(
+    scope.em,
+    `select r.pos, i.id, t.key || '-' || i.number as identifier, t.id as "teamId", t.key as "teamKey", i.number
+       from unnest(?::int[], ?::uuid[], ?::text[], ?::int[]) as r(pos, id, key, number)
+       join lateral (
+         select i.id, 1 as rank from issues i
+          where i.workspace_id = ? and r.id is not null and i.id = r.id
+         union all
+         select i.id, 2 from issues i join teams t on t.id = i.team_id
+          where i.workspace_id = ? and t.key = r.key and i.number = r.number
+         union all
+         select x.issue_id, 3 from issue_redirects x
+          where x.workspace_id = ? and x.team_key = r.key and x.number = r.number
+         order by rank
+         limit 1
+       ) hit on true
+       join issues i on i.id = hit.id
+       join teams t on t.id = i.team_id
+      where ${vis.sql}`,
+    [
+      pgArray(parsed.map((p) => p.pos)),
+      pgArray(parsed.map((p) => p.id)),
+      pgArray(parsed.map((p) => p.key)),
+      pgArray(parsed.map((p) => p.number)),
+      scope.workspace.id,
+      scope.workspace.id,
+      scope.workspace.id,
+      ...vis.params,
+    ],
+  );
+  const byPos = new Map(rows.map(({ pos, ...issue }) => [pos, issue]));
+  const missing = refs.filter((_, pos) => !byPos.has(pos));
+  if (missing.length) {
+    throw new NotFound(`No issue ${missing.map((m) => `"${m}"`).join(", ")} in this workspace.`);
+  }
+  return refs.map((_, pos) => byPos.get(pos)!);
 }
