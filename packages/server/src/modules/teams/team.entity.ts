@@ -11,6 +11,13 @@ export const Team = defineEntity({
   name: "Team",
   tableName: "teams",
   uniques: [{ properties: ["workspace", "key"] }],
+  indexes: [
+    {
+      // One personal space per user per workspace, held by the database so concurrent creates cannot both win.
+      name: "teams_workspace_personal_owner_unique",
+      expression: `create unique index "teams_workspace_personal_owner_unique" on "teams" ("workspace_id", "owner_id") where "personal"`,
+    },
+  ],
   properties: {
     id: p
       .uuid()

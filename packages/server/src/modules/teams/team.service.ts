@@ -1,24 +1,81 @@
 import { randomUUID } from "node:crypto";
 import type { EntityManager } from "@mikro-orm/postgresql";
-import { sql } from "../../db/sql.js";
+import type { components } from "@tracker/sdk/schema";
+import { sql, sqlOne } from "../../db/sql.js";
+import { type Change, recordChanges } from "../../events/record-change.js";
+import type { WorkspaceScope } from "../../http/handler.js";
+import { Conflict, Forbidden, Invalid, NotFound } from "../../http/problem.js";
+import { isUuid, resolveTeam, resolveUser, type TeamRow, visibleTeamCondition } from "../shared/resolve.js";
 import { DEFAULT_STATES } from "./team.entity.js";
+import { type TeamDbRow, teamOut, type WorkflowRuleDbRow, workflowRuleOut } from "./team.serialize.js";
+
+type EstimateScale = components["schemas"]["EstimateScale"];
+type WorkflowTrigger = components["schemas"]["WorkflowTrigger"];
 
 export interface NewTeam {
   key: string;
   name: string;
   personal?: boolean;
   ownerId?: string | null;
+  cyclesEnabled?: boolean;
+  cycleLengthWeeks?: number;
+  estimateScale?: EstimateScale;
 }
 
-/** Inserts a team with the default workflow and its creator as a member. Call inside a transaction. */
+const KEY_UNIQUE = "teams_workspace_id_key_unique";
+const PERSONAL_UNIQUE = "teams_workspace_personal_owner_unique";
+/** recordChanges binds 7 parameters per change; stay well under PostgreSQL's 65535. */
+const CHANGE_CHUNK = 5000;
+
+/**
+ * Turns the unique violations that guard team keys and personal spaces into the contract's 409s. The
+ * database decides, so two concurrent creates of one key cannot both win and the loser never sees a 500.
+ */
+async function guardTeamUniques<T>(key: string, work: () => Promise<T>): Promise<T> {
+  try {
+    return await work();
+  } catch (err) {
+    const e = err as { code?: string; constraint?: string };
+    if (e.code === "23505" && e.constraint === KEY_UNIQUE) {
+      throw new Conflict("team_key_taken", `The team key "${key}" is already used in this workspace.`);
+    }
+    if (e.code === "23505" && e.constraint === PERSONAL_UNIQUE) {
+      throw new Conflict("personal_space", "You already have a personal space in this workspace.");
+    }
+    throw err;
+  }
+}
+
+async function recordInChunks(em: EntityManager, workspaceId: string, changes: Change[]) {
+  for (let i = 0; i < changes.length; i += CHANGE_CHUNK) {
+    await recordChanges(em, workspaceId, changes.slice(i, i + CHANGE_CHUNK));
+  }
+}
+
+/**
+ * Inserts a team with the default workflow and its creator as a member, and records the change. Call
+ * inside a transaction. A taken key is 409 `team_key_taken`; a second personal space 409 `personal_space`.
+ */
 export async function insertTeam(em: EntityManager, workspaceId: string, team: NewTeam, creatorId: string) {
   const id = randomUUID();
-  await sql(
-    em,
-    `insert into teams (id, workspace_id, key, name, personal, owner_id, cycles_enabled, cycle_length_weeks,
-                        estimate_scale, issue_counter, created_at, updated_at)
-     values (?, ?, ?, ?, ?, ?, false, 2, 'none', 0, now(), now())`,
-    [id, workspaceId, team.key, team.name, team.personal ?? false, team.ownerId ?? null],
+  await guardTeamUniques(team.key, () =>
+    sql(
+      em,
+      `insert into teams (id, workspace_id, key, name, personal, owner_id, cycles_enabled, cycle_length_weeks,
+                          estimate_scale, issue_counter, created_at, updated_at)
+       values (?, ?, ?, ?, ?, ?, ?, ?, ?, 0, now(), now())`,
+      [
+        id,
+        workspaceId,
+        team.key,
+        team.name,
+        team.personal ?? false,
+        team.ownerId ?? null,
+        team.cyclesEnabled ?? false,
+        team.cycleLengthWeeks ?? 2,
+        team.estimateScale ?? "none",
+      ],
+    ),
   );
   const values = DEFAULT_STATES.map(() => "(?, ?, ?, ?, ?, ?)").join(", ");
   await sql(
@@ -31,5 +88,404 @@ export async function insertTeam(em: EntityManager, workspaceId: string, team: N
     id,
     creatorId,
   ]);
+  await recordChanges(em, workspaceId, [
+    { entity: "team", action: "created", id, teamKey: team.key, teamId: id },
+    { entity: "member", action: "created", id: creatorId, teamKey: team.key, teamId: id },
+  ]);
   return { id, key: team.key, name: team.name };
+}
+
+/** Columns of the Team shape, with the states in position order aggregated in the same query. */
+const TEAM_COLUMNS = `t.id, t.key, t.name, t.personal, t.cycles_enabled, t.cycle_length_weeks, t.estimate_scale,
+  (select coalesce(json_agg(json_build_object('id', s.id, 'name', s.name, 'type', s.type)
+                            order by s.position, s.name), '[]'::json)
+     from workflow_states s where s.team_id = t.id) as states`;
+
+/** The teams the caller has joined, personal space first, then by name. */
+export async function listJoinedTeams(scope: WorkspaceScope) {
+  const vis = visibleTeamCondition(scope);
+  const rows = await sql<TeamDbRow>(
+    scope.em,
+    `select ${TEAM_COLUMNS}
+       from teams t join team_members tm on tm.team_id = t.id and tm.user_id = ?
+      where t.workspace_id = ? and ${vis.sql}
+      order by t.personal desc, lower(t.name), t.key`,
+    [scope.caller.userId, scope.workspace.id, ...vis.params],
+  );
+  return rows.map(teamOut);
+}
+
+/** Every team the caller may see, with `joined`. */
+export async function listVisibleTeams(scope: WorkspaceScope) {
+  const vis = visibleTeamCondition(scope);
+  return sql<{ id: string; key: string; name: string; joined: boolean }>(
+    scope.em,
+    `select t.id, t.key, t.name,
+            exists (select 1 from team_members tm where tm.team_id = t.id and tm.user_id = ?) as joined
+       from teams t
+      where t.workspace_id = ? and ${vis.sql}
+      order by lower(t.name), t.key`,
+    [scope.caller.userId, scope.workspace.id, ...vis.params],
+  );
+}
+
+async function loadTeam(em: EntityManager, teamId: string) {
+  const row = await sqlOne<TeamDbRow>(em, `select ${TEAM_COLUMNS} from teams t where t.id = ?`, [teamId]);
+  if (!row) throw new NotFound("The team is gone.");
+  return teamOut(row);
+}
+
+export async function createTeam(scope: WorkspaceScope, input: components["schemas"]["TeamCreate"]) {
+  if (scope.workspace.role === "guest") throw new Forbidden("forbidden", "Guests may not create teams.");
+  const personal = input.personal ?? false;
+  const name = input.name.trim();
+  if (!name)
+    throw new Invalid("A team needs a name.", [{ path: "/body/name", message: "must not be blank" }]);
+  return scope.em.transactional(async (em) => {
+    const team = await insertTeam(
+      em,
+      scope.workspace.id,
+      {
+        key: input.key,
+        name,
+        personal,
+        ownerId: personal ? scope.caller.userId : null,
+        cyclesEnabled: input.cyclesEnabled,
+        cycleLengthWeeks: input.cycleLengthWeeks,
+        estimateScale: input.estimateScale,
+      },
+      scope.caller.userId,
+    );
+    return loadTeam(em, team.id);
+  });
+}
+
+/** Locks a team row for the rest of the transaction; issue creation takes the same lock to number issues. */
+async function lockTeam(em: EntityManager, teamId: string) {
+  const row = await sqlOne<{ key: string; personal: boolean; owner_id: string | null }>(
+    em,
+    "select key, personal, owner_id from teams where id = ? for update",
+    [teamId],
+  );
+  if (!row) throw new NotFound("The team is gone.");
+  return row;
+}
+
+export async function updateTeam(
+  scope: WorkspaceScope,
+  ref: string,
+  input: components["schemas"]["TeamUpdate"],
+) {
+  const team = await resolveTeam(scope, ref);
+  const ownsPersonal = team.personal && team.owner_id === scope.caller.userId;
+  if (scope.workspace.role !== "admin" && !ownsPersonal) {
+    throw new Forbidden(
+      "admin_required",
+      "Only workspace admins may change a team (the owner may change their personal space).",
+    );
+  }
+  const sets: string[] = [];
+  const params: unknown[] = [];
+  const set = (column: string, value: unknown) => {
+    sets.push(`${column} = ?`);
+    params.push(value);
+  };
+  if (input.name !== undefined) {
+    const name = input.name.trim();
+    if (!name)
+      throw new Invalid("A team needs a name.", [{ path: "/body/name", message: "must not be blank" }]);
+    set("name", name);
+  }
+  if (input.key !== undefined) set("key", input.key);
+  if (input.cyclesEnabled !== undefined) set("cycles_enabled", input.cyclesEnabled);
+  if (input.cycleLengthWeeks !== undefined) set("cycle_length_weeks", input.cycleLengthWeeks);
+  if (input.estimateScale !== undefined) set("estimate_scale", input.estimateScale);
+  if (sets.length === 0) return;
+
+  const ws = scope.workspace.id;
+  await scope.em.transactional(async (em) => {
+    const current = await lockTeam(em, team.id);
+    const newKey = input.key ?? current.key;
+    await guardTeamUniques(newKey, () =>
+      sql(em, `update teams set ${sets.join(", ")}, updated_at = now() where id = ?`, [...params, team.id]),
+    );
+    const changes: Change[] = [
+      { entity: "team", action: "updated", id: team.id, teamKey: newKey, teamId: team.id },
+    ];
+    if (newKey !== current.key) {
+      // Old identifiers keep resolving. A newer redirect for the same old identifier replaces an older one:
+      // the old key's current issue is what that identifier showed until now.
+      await sql(
+        em,
+        `insert into issue_redirects (id, workspace_id, team_key, number, issue_id, created_at)
+         select gen_random_uuid(), ?, ?, i.number, i.id, now() from issues i where i.team_id = ?
+         on conflict (workspace_id, team_key, number)
+         do update set issue_id = excluded.issue_id, created_at = excluded.created_at`,
+        [ws, current.key, team.id],
+      );
+      const issues = await sql<{ id: string; number: number }>(
+        em,
+        "select id, number from issues where team_id = ? order by number",
+        [team.id],
+      );
+      for (const i of issues) {
+        changes.push({
+          entity: "issue",
+          action: "updated",
+          id: i.id,
+          identifier: `${newKey}-${i.number}`,
+          teamKey: newKey,
+          teamId: team.id,
+        });
+      }
+    }
+    await recordInChunks(em, ws, changes);
+  });
+}
+
+export async function deleteTeam(scope: WorkspaceScope, ref: string, deleteProjects: boolean) {
+  const team = await resolveTeam(scope, ref);
+  if (scope.workspace.role !== "admin") {
+    throw new Forbidden("admin_required", "Only workspace admins may delete a team.");
+  }
+  if (team.personal) throw new Conflict("personal_space", "A personal space cannot be deleted.");
+  const ws = scope.workspace.id;
+  return scope.em.transactional(async (em) => {
+    await lockTeam(em, team.id);
+    // Lock the team's projects too, so a concurrent change of their teams cannot make a "sole" project shared.
+    const projects = await sql<{ id: string; sole: boolean }>(
+      em,
+      `select p.id,
+              not exists (select 1 from project_teams o where o.project_id = p.id and o.team_id <> ?) as sole
+         from projects p join project_teams pt on pt.project_id = p.id and pt.team_id = ?
+        order by p.id
+          for update of p`,
+      [team.id, team.id],
+    );
+    const sole = projects.filter((p) => p.sole).map((p) => p.id);
+    const shared = projects.filter((p) => !p.sole).map((p) => p.id);
+    const issues = await sql<{ id: string; number: number }>(
+      em,
+      "select id, number from issues where team_id = ? order by number",
+      [team.id],
+    );
+    const changes: Change[] = [];
+    if (deleteProjects && sole.length) {
+      // Rules of other teams limited to a deleted project go with it: they would never fire again.
+      await sql(em, "delete from workflow_rules where project_id = any(?::uuid[])", [sole]);
+      await sql(em, "delete from projects where id = any(?::uuid[])", [sole]);
+      for (const id of sole) changes.push({ entity: "project", action: "deleted", id });
+    }
+    const detached = deleteProjects ? shared : [...sole, ...shared];
+    for (const id of detached) changes.push({ entity: "project", action: "updated", id });
+    // Cascades take the issues (with comments, links, relations, redirects), cycles, workflow states and
+    // rules, documents, team status updates, memberships and project links; saved views lose the team.
+    await sql(em, "delete from teams where id = ?", [team.id]);
+    for (const i of issues) {
+      changes.push({
+        entity: "issue",
+        action: "deleted",
+        id: i.id,
+        identifier: `${team.key}-${i.number}`,
+        teamKey: team.key,
+        teamId: team.id,
+      });
+    }
+    changes.push({ entity: "team", action: "deleted", id: team.id, teamKey: team.key, teamId: team.id });
+    await recordInChunks(em, ws, changes);
+    return {
+      deleted: true as const,
+      deletedProjects: deleteProjects ? sole.length : 0,
+      detachedProjects: deleteProjects ? 0 : sole.length,
+    };
+  });
+}
+
+async function isTeamMember(em: EntityManager, teamId: string, userId: string) {
+  return !!(await sqlOne(em, "select 1 from team_members where team_id = ? and user_id = ?", [
+    teamId,
+    userId,
+  ]));
+}
+
+/** Admins, and non-guest members of the team, may manage its members and workflow rules. */
+async function requireTeamManager(scope: WorkspaceScope, team: TeamRow, what: string) {
+  if (scope.workspace.role === "admin") return;
+  if (scope.workspace.role === "member" && (await isTeamMember(scope.em, team.id, scope.caller.userId)))
+    return;
+  throw new Forbidden("forbidden", `Only workspace admins and members of ${team.key} may ${what}.`);
+}
+
+async function addToTeam(em: EntityManager, ws: string, team: TeamRow, userId: string) {
+  const inserted = await sql(
+    em,
+    `insert into team_members (id, team_id, user_id, created_at) values (?, ?, ?, now())
+     on conflict (team_id, user_id) do nothing returning id`,
+    [randomUUID(), team.id, userId],
+  );
+  if (inserted.length) {
+    await recordChanges(em, ws, [
+      { entity: "member", action: "created", id: userId, teamKey: team.key, teamId: team.id },
+    ]);
+  }
+}
+
+/** Joins a team the caller sees. Guests see only their own teams, so they cannot join others (404). */
+export async function joinTeam(scope: WorkspaceScope, ref: string) {
+  const team = await resolveTeam(scope, ref);
+  await scope.em.transactional((em) => addToTeam(em, scope.workspace.id, team, scope.caller.userId));
+}
+
+export async function listTeamMembers(scope: WorkspaceScope, ref: string) {
+  const team = await resolveTeam(scope, ref);
+  const members = await sql<{ id: string; name: string; email: string }>(
+    scope.em,
+    `select u.id, u.name, u.email
+         from team_members tm join users u on u.id = tm.user_id
+         join memberships m on m.user_id = u.id and m.workspace_id = ?
+        where tm.team_id = ?
+        order by lower(u.name), u.id`,
+    [scope.workspace.id, team.id],
+  );
+  const workspaceMembers = await sql<{ id: string; name: string; email: string }>(
+    scope.em,
+    `select u.id, u.name, u.email from memberships m join users u on u.id = m.user_id
+        where m.workspace_id = ? order by lower(u.name), u.id`,
+    [scope.workspace.id],
+  );
+  return { members, workspaceMembers };
+}
+
+export async function addTeamMember(scope: WorkspaceScope, ref: string, userRef: string) {
+  const team = await resolveTeam(scope, ref);
+  await requireTeamManager(scope, team, "add members");
+  const user = await resolveUser(scope, userRef);
+  if (team.personal && user.id !== team.owner_id) {
+    throw new Conflict("personal_space", "A personal space takes no other members.");
+  }
+  await scope.em.transactional((em) => addToTeam(em, scope.workspace.id, team, user.id));
+}
+
+export async function removeTeamMember(scope: WorkspaceScope, ref: string, userRef: string) {
+  const team = await resolveTeam(scope, ref);
+  const userId = userRef === "me" ? scope.caller.userId : userRef;
+  if (userId !== scope.caller.userId && scope.workspace.role !== "admin") {
+    throw new Forbidden("forbidden", "Only workspace admins may remove other people from a team.");
+  }
+  if (!isUuid(userId)) throw new NotFound(`No member "${userRef}" in ${team.key}.`);
+  if (team.personal && userId === team.owner_id) {
+    throw new Conflict("personal_space", "The owner cannot leave their personal space.");
+  }
+  await scope.em.transactional(async (em) => {
+    const removed = await sql(em, "delete from team_members where team_id = ? and user_id = ? returning id", [
+      team.id,
+      userId,
+    ]);
+    if (!removed.length) throw new NotFound(`No member "${userRef}" in ${team.key}.`);
+    await recordChanges(em, scope.workspace.id, [
+      { entity: "member", action: "deleted", id: userId, teamKey: team.key, teamId: team.id },
+    ]);
+  });
+}
+
+const RULE_COLUMNS = `r.id, r.trigger, r.project_id, r.target_state_id`;
+
+export async function listWorkflows(scope: WorkspaceScope, ref: string) {
+  const team = await resolveTeam(scope, ref);
+  const workflows = await sql<WorkflowRuleDbRow>(
+    scope.em,
+    `select ${RULE_COLUMNS} from workflow_rules r
+        where r.team_id = ? order by r.trigger, r.project_id nulls first, r.created_at, r.id`,
+    [team.id],
+  );
+  const states = await sql<{
+    id: string;
+    name: string;
+    type: components["schemas"]["StateType"];
+    color: string;
+    position: number;
+  }>(
+    scope.em,
+    "select id, name, type, color, position from workflow_states where team_id = ? order by position, name",
+    [team.id],
+  );
+  const projects = await sql<{ id: string; name: string }>(
+    scope.em,
+    `select p.id, p.name from projects p join project_teams pt on pt.project_id = p.id
+        where pt.team_id = ? order by lower(p.name), p.id`,
+    [team.id],
+  );
+  return { workflows: workflows.map(workflowRuleOut), states, projects };
+}
+
+export async function upsertWorkflow(
+  scope: WorkspaceScope,
+  ref: string,
+  input: { trigger: WorkflowTrigger; targetStateId: string; projectId?: string | null },
+) {
+  const team = await resolveTeam(scope, ref);
+  await requireTeamManager(scope, team, "change workflow rules");
+  const state =
+    isUuid(input.targetStateId) &&
+    (await sqlOne(scope.em, "select 1 from workflow_states where id = ? and team_id = ?", [
+      input.targetStateId,
+      team.id,
+    ]));
+  if (!state) {
+    throw new Invalid(`targetStateId is not a workflow state of ${team.key}.`, [
+      { path: "/body/targetStateId", message: `not a state of ${team.key}` },
+    ]);
+  }
+  const projectId = input.projectId ?? null;
+  if (projectId !== null) {
+    const project =
+      isUuid(projectId) &&
+      (await sqlOne(scope.em, "select 1 from project_teams where project_id = ? and team_id = ?", [
+        projectId,
+        team.id,
+      ]));
+    if (!project) {
+      throw new Invalid(`projectId is not a project of ${team.key}.`, [
+        { path: "/body/projectId", message: `not a project that includes ${team.key}` },
+      ]);
+    }
+  }
+  return scope.em.transactional(async (em) => {
+    // The unique index on (team, trigger, project) treats nulls as equal, so the team-wide rule upserts too.
+    const row = await sqlOne<WorkflowRuleDbRow & { created: boolean }>(
+      em,
+      `insert into workflow_rules as r (id, team_id, trigger, project_id, target_state_id, created_at)
+       values (?, ?, ?, ?, ?, now())
+       on conflict (team_id, trigger, project_id) do update set target_state_id = excluded.target_state_id
+       returning ${RULE_COLUMNS}, (xmax = 0) as created`,
+      [randomUUID(), team.id, input.trigger, projectId, input.targetStateId],
+    );
+    if (!row) throw new Error("upsert returned no row");
+    await recordChanges(em, scope.workspace.id, [
+      {
+        entity: "workflow",
+        action: row.created ? "created" : "updated",
+        id: row.id,
+        teamKey: team.key,
+        teamId: team.id,
+      },
+    ]);
+    return { created: row.created, rule: workflowRuleOut(row) };
+  });
+}
+
+export async function deleteWorkflow(scope: WorkspaceScope, ref: string, ruleId: string) {
+  const team = await resolveTeam(scope, ref);
+  await requireTeamManager(scope, team, "change workflow rules");
+  if (!isUuid(ruleId)) throw new NotFound(`No workflow rule "${ruleId}" in ${team.key}.`);
+  await scope.em.transactional(async (em) => {
+    const removed = await sql(em, "delete from workflow_rules where id = ? and team_id = ? returning id", [
+      ruleId,
+      team.id,
+    ]);
+    if (!removed.length) throw new NotFound(`No workflow rule "${ruleId}" in ${team.key}.`);
+    await recordChanges(em, scope.workspace.id, [
+      { entity: "workflow", action: "deleted", id: ruleId, teamKey: team.key, teamId: team.id },
+    ]);
+  });
 }

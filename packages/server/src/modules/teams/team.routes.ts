@@ -1,0 +1,64 @@
+import { handle, inWorkspace, OK } from "../../http/handler.js";
+import * as teams from "./team.service.js";
+
+export const teamHandlers = [
+  handle("listTeams", async (s) => ({
+    status: 200,
+    body: { teams: await teams.listJoinedTeams(inWorkspace(s)) },
+  })),
+
+  handle("createTeam", async (s, { body }) => ({
+    status: 201,
+    body: { team: await teams.createTeam(inWorkspace(s), body) },
+  })),
+
+  handle("listAllTeams", async (s) => ({
+    status: 200,
+    body: { teams: await teams.listVisibleTeams(inWorkspace(s)) },
+  })),
+
+  handle("updateTeam", async (s, { params, body }) => {
+    await teams.updateTeam(inWorkspace(s), params.key, body);
+    return { status: 200, body: OK };
+  }),
+
+  handle("deleteTeam", async (s, { params, query }) => ({
+    status: 200,
+    body: await teams.deleteTeam(inWorkspace(s), params.key, query.deleteProjects === true),
+  })),
+
+  handle("joinTeam", async (s, { params }) => {
+    await teams.joinTeam(inWorkspace(s), params.key);
+    return { status: 200, body: OK };
+  }),
+
+  handle("listTeamMembers", async (s, { params }) => ({
+    status: 200,
+    body: await teams.listTeamMembers(inWorkspace(s), params.key),
+  })),
+
+  handle("addTeamMember", async (s, { params, body }) => {
+    await teams.addTeamMember(inWorkspace(s), params.key, body.userId);
+    return { status: 200, body: OK };
+  }),
+
+  handle("removeTeamMember", async (s, { params }) => {
+    await teams.removeTeamMember(inWorkspace(s), params.key, params.userId);
+    return { status: 200, body: OK };
+  }),
+
+  handle("listWorkflows", async (s, { params }) => ({
+    status: 200,
+    body: await teams.listWorkflows(inWorkspace(s), params.key),
+  })),
+
+  handle("upsertWorkflow", async (s, { params, body }) => {
+    const { created, rule } = await teams.upsertWorkflow(inWorkspace(s), params.key, body);
+    return created ? { status: 201, body: rule } : { status: 200, body: rule };
+  }),
+
+  handle("deleteWorkflow", async (s, { params }) => {
+    await teams.deleteWorkflow(inWorkspace(s), params.key, params.ruleId);
+    return { status: 200, body: OK };
+  }),
+];
