@@ -20,10 +20,30 @@ export const Issue = defineEntity({
     { properties: ["team", "updatedAt"] },
     { properties: ["assignee"] },
     { properties: ["creator"] },
-    { properties: ["project"] },
+    // Project progress and health (projects module): per project, count issues by state type and find the
+    // latest change from the index alone (an index-only scan instead of a heap fetch per issue). It also
+    // serves the `project` filter of listIssues, so there is no plain (project_id) index.
+    {
+      name: "issues_project_progress_index",
+      expression: `create index "issues_project_progress_index" on "issues" ("project_id") include ("state_type", "updated_at")`,
+    },
     { properties: ["cycle"] },
     { properties: ["state"] },
     { properties: ["parent"] },
+    // Sort paths of listIssues (bench/README.md): (workspace, sort key, team, number) is the list's whole
+    // order, so a page is an ordered index scan that stops after the page, workspace-wide or with a team
+    // filter (team_id is then a constant). `-key` scans the same index backward.
+    { properties: ["workspace", "createdAt"] },
+    { properties: ["workspace", "dueDate", "team", "number"] },
+    { properties: ["workspace", "estimate", "team", "number"] },
+    {
+      name: "issues_workspace_priority_sort_index",
+      expression: `create index "issues_workspace_priority_sort_index" on "issues" ("workspace_id", (nullif("priority", 0)), "team_id", "number")`,
+    },
+    {
+      name: "issues_workspace_title_sort_index",
+      expression: `create index "issues_workspace_title_sort_index" on "issues" ("workspace_id", lower("title"), "team_id", "number")`,
+    },
     {
       name: "issues_search_index",
       expression: `create index "issues_search_index" on "issues" using gin (${ISSUE_SEARCH_VECTOR})`,

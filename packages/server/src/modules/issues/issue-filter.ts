@@ -1,0 +1,326 @@
+import type { operations } from "@tracker/sdk/schema";
+import type { WorkspaceScope } from "../../http/handler.js";
+import { HttpProblem, Invalid } from "../../http/problem.js";
+import {
+  isUuid,
+  resolveCycle,
+  resolveProject,
+  resolveState,
+  resolveTeam,
+  resolveUser,
+  visibleTeamCondition,
+  visibleTeamIdCondition,
+} from "../shared/resolve.js";
+import { STATE_TYPES } from "../teams/team.entity.js";
+import { ISSUE_SEARCH_VECTOR } from "./issue.entity.js";
+
+/**
+ * The issue list query (`listIssues`), which is also what a saved view stores in `filters`. References
+ * stay as people write them (team key, state name, assignee email or `me`, project name, cycle number or
+ * `current`, label NAMES), so a label rename rewrites `label` entries and the filter keeps meaning the same.
+ */
+export type IssueFilter = Omit<NonNullable<operations["listIssues"]["parameters"]["query"]>, "workspace">;
+export type IssueSpecial = NonNullable<IssueFilter["special"]>[number];
+export type IssueSortKey = NonNullable<IssueFilter["sort"]>;
+
+export const ISSUE_SPECIALS = [
+  "overdue",
+  "due_today",
+  "due_week",
+  "no_due_date",
+  "stale",
+  "unassigned",
+  "no_estimate",
+  "no_project",
+  "no_labels",
+  "blocked",
+  "blocking",
+  "unstarted_overdue",
+  "mine",
+  "created_by_me",
+] as const satisfies readonly IssueSpecial[];
+
+export const DEFAULT_ISSUE_SORT: IssueSortKey = "-updated";
+export const DEFAULT_ISSUE_LIMIT = 50;
+export const MAX_ISSUE_LIMIT = 200;
+
+/**
+ * A filter compiled to SQL over the `issues i` alias:
+ * `select ... from issues i ${joins} where ${where} order by ${orderBy}`.
+ */
+export interface CompiledIssueFilter {
+  /** Conditions on `issues i` only (subqueries aside): usable in any statement that has `issues i`. */
+  where: string;
+  /** Values of the `?` placeholders of `where`, in order. */
+  params: unknown[];
+  /** Joins the sort needs (`ist` workflow state, `ia` assignee), or "": they add no rows and no `?`. */
+  joins: string;
+  /** A total order (unique tiebreaker included) over `i` and the aliases of `joins`. */
+  orderBy: string;
+  /**
+   * Resolves the filter's references strictly, throwing what a reference naming nothing deserves (404 for
+   * team, assignee, project; 400 for a state or cycle the team lacks). `where` already matches nothing
+   * then, so call it when a query came back empty (or always, if you need the refusal up front).
+   */
+  check(): Promise<void>;
+}
+
+/** "today" is the UTC date (decisions.md), whatever the session time zone. */
+const TODAY = "(now() at time zone 'UTC')::date";
+const OPEN = "i.state_type in ('backlog', 'unstarted', 'started')";
+/** The index expression, qualified for statements that join other tables with `title`/`description`. */
+export const ISSUE_SEARCH_VECTOR_I = ISSUE_SEARCH_VECTOR.replace(/\b(title|description)\b/g, "i.$1");
+
+/** Each computed filter as a condition on `issues i`; `?` is the caller's user id where used. */
+const SPECIAL_SQL: Record<IssueSpecial, string> = {
+  overdue: `${OPEN} and i.due_date < ${TODAY}`,
+  due_today: `${OPEN} and i.due_date = ${TODAY}`,
+  due_week: `${OPEN} and i.due_date between ${TODAY} and ${TODAY} + 6`,
+  no_due_date: "i.due_date is null",
+  stale: `${OPEN} and i.updated_at < now() - interval '14 days'`,
+  unassigned: "i.assignee_id is null",
+  no_estimate: "i.estimate is null",
+  no_project: "i.project_id is null",
+  no_labels: "not exists (select 1 from issue_labels nl where nl.issue_id = i.id)",
+  // Relations are stored from the blocker's side: issue_id blocks related_issue_id.
+  blocked: `exists (select 1 from issue_relations br join issues bi on bi.id = br.issue_id
+                     where br.related_issue_id = i.id and br.type = 'blocks'
+                       and bi.state_type in ('backlog', 'unstarted', 'started'))`,
+  blocking: `exists (select 1 from issue_relations gr join issues gi on gi.id = gr.related_issue_id
+                      where gr.issue_id = i.id and gr.type = 'blocks'
+                        and gi.state_type in ('backlog', 'unstarted', 'started'))`,
+  unstarted_overdue: `i.state_type in ('backlog', 'unstarted') and i.due_date < ${TODAY}`,
+  mine: "i.assignee_id = ?",
+  created_by_me: "i.creator_id = ?",
+};
+
+/**
+ * Sort keys as nullable SQL expressions, ascending = the natural order. Missing values are NULL, so
+ * `asc nulls last` / `desc nulls first` puts them last ascending and first descending, and the descending
+ * order is the exact reverse of the ascending one (an index on the expression serves both directions).
+ */
+const SORT_SQL: Record<string, { exprs: string[]; joins?: string }> = {
+  // 1 urgent first ... 4 low; 0 "none" is missing.
+  priority: { exprs: ["nullif(i.priority, 0)"] },
+  due: { exprs: ["i.due_date"] },
+  created: { exprs: ["i.created_at"] },
+  updated: { exprs: ["i.updated_at"] },
+  title: { exprs: ["lower(i.title)"] },
+  estimate: { exprs: ["i.estimate"] },
+  // State type order (backlog, unstarted, started, completed, canceled), then the state's workflow position.
+  state: {
+    exprs: [
+      "array_position(array['backlog', 'unstarted', 'started', 'completed', 'canceled']::text[], i.state_type::text)",
+      "ist.position",
+    ],
+    joins: "join workflow_states ist on ist.id = i.state_id",
+  },
+  assignee: { exprs: ["lower(ia.name)"], joins: "left join users ia on ia.id = i.assignee_id" },
+};
+
+/**
+ * SQL ORDER BY of a sort key (and the joins it needs); ties break by team then issue number (unique),
+ * reversed with the key, so `-key` is exactly the reverse of `key` and one index serves both.
+ */
+export function issueOrderBy(sort: string = DEFAULT_ISSUE_SORT): { orderBy: string; joins: string } {
+  const desc = sort.startsWith("-");
+  const key = desc ? sort.slice(1) : sort;
+  const spec = SORT_SQL[key];
+  if (!spec)
+    throw new Invalid(`Unknown sort "${sort}".`, [{ path: "query.sort", message: "is not a sort key" }]);
+  const dir = desc ? "desc nulls first" : "asc nulls last";
+  const tie = desc ? "desc" : "asc";
+  return {
+    orderBy: [...spec.exprs.map((e) => `${e} ${dir}`), `i.team_id ${tie}`, `i.number ${tie}`].join(", "),
+    joins: spec.joins ?? "",
+  };
+}
+
+/** A reference that names something the team does not have is a bad request (contract), not a 404. */
+async function asInvalid<T>(path: string, run: () => Promise<T>): Promise<T> {
+  try {
+    return await run();
+  } catch (e) {
+    if (e instanceof HttpProblem && e.status === 404)
+      throw new Invalid(e.message, [{ path, message: e.message }]);
+    throw e;
+  }
+}
+
+const asList = <T>(v: T[] | T | undefined | null): T[] => (v == null ? [] : Array.isArray(v) ? v : [v]);
+
+/** `ENG-123`: q may name an issue by its identifier. */
+const IDENTIFIER = /^([A-Za-z][A-Za-z0-9]{0,6})-(\d{1,9})$/;
+
+/**
+ * Compiles a filter (the list query or a saved view's `filters`) to SQL for the caller: references are
+ * resolved (404 for a team, assignee or project naming nothing; 400 for `state`/`cycle` without `team` or
+ * naming nothing in it), and only teams the caller may see are included. Values that did not pass the
+ * contract's validation (saved filters) are checked here too.
+ */
+export async function compileIssueFilter(
+  scope: WorkspaceScope,
+  filter: IssueFilter,
+): Promise<CompiledIssueFilter> {
+  const where: string[] = ["i.workspace_id = ?"];
+  const params: unknown[] = [scope.workspace.id];
+  const add = (condition: string, ...values: unknown[]) => {
+    where.push(condition);
+    params.push(...values);
+  };
+
+  if (filter.state != null && filter.team == null)
+    throw new Invalid("Filtering by state needs `team`: state names belong to a team.", [
+      { path: "query.state", message: "needs team" },
+    ]);
+  if (filter.cycle != null && filter.team == null)
+    throw new Invalid("Filtering by cycle needs `team`: cycle numbers belong to a team.", [
+      { path: "query.cycle", message: "needs team" },
+    ]);
+
+  // References are compiled to subqueries, not looked up first: a list costs one round trip. The
+  // subqueries match exactly what the resolvers of shared/resolve.ts match, and `check` runs those
+  // resolvers (for their 404/400) only when the page comes back empty: a reference that names nothing
+  // can only give an empty page.
+  const checks: (() => Promise<unknown>)[] = [];
+  if (filter.team != null) {
+    const ref = String(filter.team);
+    const vis = visibleTeamCondition(scope, "ft");
+    const team = `(select ft.id from teams ft where ft.workspace_id = ? and ${isUuid(ref) ? "ft.id = ?" : "ft.key = ?"}
+                    and ${vis.sql})`;
+    const teamParams = [scope.workspace.id, ref, ...vis.params];
+    add(`i.team_id = ${team}`, ...teamParams);
+    let stateRef: string | undefined;
+    let cycleRef: number | "current" | undefined;
+    if (filter.state != null) {
+      stateRef = String(filter.state);
+      add(
+        `i.state_id = (select fs.id from workflow_states fs where fs.team_id = ${team}
+                          and ${isUuid(stateRef) ? "fs.id = ?" : "lower(fs.name) = lower(?)"})`,
+        ...teamParams,
+        stateRef,
+      );
+    }
+    if (filter.cycle != null) {
+      const c = filter.cycle;
+      if (c !== "current" && !(Number.isInteger(Number(c)) && Number(c) >= 1))
+        throw new Invalid(`Unknown cycle "${c}": use a cycle number or \`current\`.`, [
+          { path: "query.cycle", message: "must be a cycle number or current" },
+        ]);
+      cycleRef = c === "current" ? "current" : Number(c);
+      if (cycleRef === "current")
+        add(
+          `i.cycle_id = (select fc.id from cycles fc where fc.team_id = ${team}
+                            and fc.starts_at <= now() and fc.ends_at > now() order by fc.starts_at desc limit 1)`,
+          ...teamParams,
+        );
+      else
+        add(
+          `i.cycle_id = (select fc.id from cycles fc where fc.team_id = ${team} and fc.number = ?)`,
+          ...teamParams,
+          cycleRef,
+        );
+    }
+    checks.push(async () => {
+      // resolveTeam applies visibility: a team the caller may not see is "not found".
+      const row = await resolveTeam(scope, ref);
+      if (stateRef !== undefined) await asInvalid("query.state", () => resolveState(scope, row.id, stateRef));
+      if (cycleRef !== undefined) await asInvalid("query.cycle", () => resolveCycle(scope, row.id, cycleRef));
+    });
+  } else {
+    const vis = visibleTeamIdCondition(scope, "i.team_id");
+    add(vis.sql, ...vis.params);
+  }
+
+  const stateTypes = asList(filter.stateType);
+  for (const t of stateTypes)
+    if (!(STATE_TYPES as readonly string[]).includes(t))
+      throw new Invalid(`Unknown state type "${t}".`, [
+        { path: "query.stateType", message: `must be one of: ${STATE_TYPES.join(", ")}` },
+      ]);
+  if (stateTypes.length) add("i.state_type = any(?::text[])", stateTypes);
+
+  if (filter.assignee != null) {
+    const ref = String(filter.assignee);
+    if (ref === "me") add("i.assignee_id = ?", scope.caller.userId);
+    else {
+      add(
+        `i.assignee_id = (select fu.id from users fu join memberships fm on fm.user_id = fu.id and fm.workspace_id = ?
+                           where ${isUuid(ref) ? "fu.id = ?" : "fu.email = lower(?)"})`,
+        scope.workspace.id,
+        ref,
+      );
+      checks.push(() => resolveUser(scope, ref));
+    }
+  }
+  if (filter.project != null) {
+    const ref = String(filter.project);
+    add(
+      `i.project_id = (select fp.id from projects fp
+                        where fp.workspace_id = ? and ${isUuid(ref) ? "fp.id = ?" : "lower(fp.name) = lower(?)"})`,
+      scope.workspace.id,
+      ref,
+    );
+    checks.push(() => resolveProject(scope, ref));
+  }
+
+  // Every named label must be on the issue (names match case-insensitively, like label names themselves).
+  for (const name of asList(filter.label))
+    add(
+      `exists (select 1 from issue_labels fl join labels fll on fll.id = fl.label_id
+                where fl.issue_id = i.id and fll.workspace_id = ? and lower(fll.name) = lower(?))`,
+      scope.workspace.id,
+      String(name),
+    );
+
+  const q = filter.q?.trim();
+  if (q) {
+    // websearch syntax: "quoted phrase", -excluded, or. An exact identifier also matches its issue.
+    const search = `${ISSUE_SEARCH_VECTOR_I} @@ websearch_to_tsquery('english', ?)`;
+    const m = IDENTIFIER.exec(q);
+    if (m)
+      add(
+        `(${search} or i.id = (select si.id from issues si join teams st on st.id = si.team_id
+                                where st.workspace_id = ? and st.key = ? and si.number = ?))`,
+        q,
+        scope.workspace.id,
+        m[1]!.toUpperCase(),
+        Number(m[2]),
+      );
+    else add(search, q);
+  }
+
+  for (const special of new Set(asList(filter.special))) {
+    const condition = SPECIAL_SQL[special as IssueSpecial];
+    if (!condition)
+      throw new Invalid(`Unknown special filter "${special}".`, [
+        { path: "query.special", message: `must be one of: ${ISSUE_SPECIALS.join(", ")}` },
+      ]);
+    if (special === "mine" || special === "created_by_me") add(condition, scope.caller.userId);
+    else add(`(${condition})`);
+  }
+
+  return {
+    where: where.join("\n and "),
+    params,
+    ...issueOrderBy(filter.sort ?? DEFAULT_ISSUE_SORT),
+    check: async () => {
+      for (const run of checks) await run();
+    },
+  };
+}
+
+/** The page window of a filter: `limit` 1..200 (default 50), `offset` >= 0. */
+export function issuePage(filter: Pick<IssueFilter, "limit" | "offset">): { limit: number; offset: number } {
+  const limit = filter.limit ?? DEFAULT_ISSUE_LIMIT;
+  const offset = filter.offset ?? 0;
+  if (!Number.isInteger(limit) || limit < 1 || limit > MAX_ISSUE_LIMIT)
+    throw new Invalid(`limit must be between 1 and ${MAX_ISSUE_LIMIT}.`, [
+      { path: "query.limit", message: `must be between 1 and ${MAX_ISSUE_LIMIT}` },
+    ]);
+  if (!Number.isInteger(offset) || offset < 0)
+    throw new Invalid("offset must be a non-negative integer.", [
+      { path: "query.offset", message: "must be >= 0" },
+    ]);
+  return { limit, offset };
+}

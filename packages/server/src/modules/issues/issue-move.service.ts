@@ -1,0 +1,163 @@
+import { randomUUID } from "node:crypto";
+import type { components } from "@tracker/sdk/schema";
+import { sql, sqlOne } from "../../db/sql.js";
+import { recordChanges } from "../../events/record-change.js";
+import type { WorkspaceScope } from "../../http/handler.js";
+import { type ActivityInput, recordActivities } from "../activity/activity.service.js";
+import { type IssueKey, resolveIssues, resolveTeam } from "../shared/resolve.js";
+import type { StateType } from "../teams/team.entity.js";
+import { inTransaction } from "./in-transaction.js";
+
+export type MovedIssueOut = components["schemas"]["MovedIssue"];
+
+interface MovePlanRow {
+  id: string;
+  number: number;
+  from_team_id: string;
+  from_team_key: string;
+  from_team_name: string;
+  had_cycle: boolean;
+  clear_project: boolean;
+  new_state_id: string;
+  new_state_type: StateType;
+}
+
+/**
+ * Moves issues to another team, all or nothing: every identifier is resolved (404 for any the caller
+ * cannot see) before anything is written, and everything happens in one transaction. Per moved issue:
+ * the next number of the target team (one counter bump for the batch, under the team row's lock), a
+ * redirect from the old identifier, the target state with the same name else the first of the same type
+ * (else the team's first state), cycle dropped, project cleared unless it includes the target team.
+ * Sub-issues stay where they are and keep their parent. Issues already in the target team are reported
+ * unchanged (`from` equals `to`).
+ */
+export async function moveIssues(
+  scope: WorkspaceScope,
+  identifiers: string[],
+  teamRef: string,
+): Promise<MovedIssueOut[]> {
+  return inTransaction(scope, async (tx) => {
+    const target = await resolveTeam(tx, teamRef);
+    // One query for the whole batch; any identifier that does not resolve is 404 before anything is written.
+    const keys = await resolveIssues(tx, identifiers);
+
+    const ids = [...new Set(keys.map((k) => k.id))];
+    // Locks the issues (in id order, like every other multi-issue writer) and plans each move from the
+    // locked rows, so a concurrent move of the same issue cannot slip in between.
+    const plan = await sql<MovePlanRow>(
+      tx.em,
+      `select i.id, i.number, t.id as from_team_id, t.key as from_team_key, t.name as from_team_name,
+              i.cycle_id is not null as had_cycle,
+              (i.project_id is not null and not exists (
+                 select 1 from project_teams pt where pt.project_id = i.project_id and pt.team_id = ?)) as clear_project,
+              ns.id as new_state_id, ns.type as new_state_type
+         from issues i
+         join teams t on t.id = i.team_id
+         join workflow_states s on s.id = i.state_id
+         cross join lateral (
+           select ws.id, ws.type from workflow_states ws where ws.team_id = ?
+            order by lower(ws.name) = lower(s.name) desc, ws.type = s.type desc, ws.position, ws.id
+            limit 1) ns
+        where i.id = any(?::uuid[])
+        order by i.id
+          for update of i`,
+      [target.id, target.id, ids],
+    );
+    const byId = new Map(plan.map((p) => [p.id, p]));
+    // The moving issues get consecutive numbers in the order they were named.
+    const moving = ids.map((id) => byId.get(id)!).filter((p) => p.from_team_id !== target.id);
+    if (moving.length === 0) return keys.map((k) => unchanged(k));
+    const counter = await sqlOne<{ issue_counter: number }>(
+      tx.em,
+      "update teams set issue_counter = issue_counter + ? where id = ? returning issue_counter",
+      [moving.length, target.id],
+    );
+    const first = counter!.issue_counter - moving.length + 1;
+    const newNumber = new Map(moving.map((p, i) => [p.id, first + i]));
+
+    await sql(
+      tx.em,
+      `update issues i
+          set team_id = ?, number = v.number, state_id = v.state_id, state_type = v.state_type,
+              cycle_id = null,
+              project_id = case when v.clear_project then null else i.project_id end,
+              completed_at = case
+                when v.state_type not in ('completed', 'canceled') then null
+                when i.state_type = v.state_type then i.completed_at
+                else now() end,
+              updated_at = now()
+         from unnest(?::uuid[], ?::int[], ?::uuid[], ?::text[], ?::boolean[])
+                as v(id, number, state_id, state_type, clear_project)
+        where i.id = v.id`,
+      [
+        target.id,
+        moving.map((p) => p.id),
+        moving.map((p) => newNumber.get(p.id)!),
+        moving.map((p) => p.new_state_id),
+        moving.map((p) => p.new_state_type),
+        moving.map((p) => p.clear_project),
+      ],
+    );
+    // The old identifier resolves through the redirect; if the same old key and number already pointed
+    // elsewhere (a team key reused after a rename), the issue that held it last wins.
+    await sql(
+      tx.em,
+      `insert into issue_redirects (id, workspace_id, team_key, number, issue_id, created_at)
+       select x.id, ?, x.team_key, x.number, x.issue_id, now()
+         from unnest(?::uuid[], ?::text[], ?::int[], ?::uuid[]) as x(id, team_key, number, issue_id)
+           on conflict (workspace_id, team_key, number) do update set issue_id = excluded.issue_id`,
+      [
+        tx.workspace.id,
+        moving.map(() => randomUUID()),
+        moving.map((p) => p.from_team_key),
+        moving.map((p) => p.number),
+        moving.map((p) => p.id),
+      ],
+    );
+
+    const toTeam = { id: target.id, key: target.key, name: target.name };
+    const moved = new Map<string, MovedIssueOut>();
+    const events: ActivityInput[] = [];
+    for (const p of moving) {
+      const from = `${p.from_team_key}-${p.number}`;
+      const to = `${target.key}-${newNumber.get(p.id)}`;
+      moved.set(p.id, { id: p.id, from, to, droppedCycle: p.had_cycle, clearedProject: p.clear_project });
+      events.push({
+        workspaceId: tx.workspace.id,
+        issueId: p.id,
+        actorId: tx.caller.userId,
+        type: "issue_moved",
+        payload: {
+          from: {
+            identifier: from,
+            team: { id: p.from_team_id, key: p.from_team_key, name: p.from_team_name },
+          },
+          to: { identifier: to, team: toTeam },
+        },
+      });
+    }
+    await recordActivities(tx.em, events);
+    await recordChanges(
+      tx.em,
+      tx.workspace.id,
+      moving.map((p) => ({
+        entity: "issue" as const,
+        action: "updated" as const,
+        id: p.id,
+        identifier: moved.get(p.id)!.to,
+        teamKey: target.key,
+        teamId: target.id,
+      })),
+    );
+    // One entry per identifier given, in that order (two names of one issue report the same move).
+    return keys.map((k) => moved.get(k.id) ?? unchanged(k));
+  });
+}
+
+const unchanged = (k: IssueKey): MovedIssueOut => ({
+  id: k.id,
+  from: k.identifier,
+  to: k.identifier,
+  droppedCycle: false,
+  clearedProject: false,
+});

@@ -1,0 +1,84 @@
+import { randomUUID } from "node:crypto";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { startTestServer, type TestServer } from "../../test/harness.js";
+import { loadIssues } from "./issue.serialize.js";
+
+let srv: TestServer;
+beforeAll(async () => {
+  srv = await startTestServer();
+});
+afterAll(() => srv?.close());
+
+describe("loadIssues", () => {
+  it("returns the contract shape in the order asked, with nulls present", async () => {
+    const { workspace, user, team } = await srv.bootstrap({ team: { key: "SER", name: "Serial" } });
+    const [todo] = await srv.query<{ id: string }>(
+      "select id from workflow_states where team_id = $1 and name = 'Todo'",
+      [team!.id],
+    );
+    const cycleId = randomUUID();
+    await srv.query(
+      `insert into cycles (id, team_id, number, name, starts_at, ends_at, created_at)
+       values ($1, $2, 4, null, now(), now() + interval '14 days', now())`,
+      [cycleId, team!.id],
+    );
+    const projectId = randomUUID();
+    await srv.query(
+      `insert into projects (id, workspace_id, name, status, created_at, updated_at)
+       values ($1, $2, 'Apollo', 'started', now(), now())`,
+      [projectId, workspace.id],
+    );
+    const a = randomUUID();
+    const b = randomUUID();
+    await srv.query(
+      `insert into issues (id, workspace_id, team_id, number, title, description, priority, estimate, due_date,
+                           state_id, state_type, assignee_id, creator_id, project_id, cycle_id, created_at,
+                           updated_at)
+       values ($1, $3, $4, 1, 'Full', 'Body', 2, 3, '2030-01-31', $5, 'unstarted', $6, $6, $7, $8,
+               '2026-01-02T03:04:05.678Z', '2026-01-03T00:00:00Z'),
+              ($2, $3, $4, 2, 'Bare', null, 0, null, null, $5, 'unstarted', null, null, null, null, now(), now())`,
+      [a, b, workspace.id, team!.id, todo!.id, user.id, projectId, cycleId],
+    );
+    const l1 = randomUUID();
+    const l2 = randomUUID();
+    await srv.query(
+      `insert into labels (id, workspace_id, name, color, created_at, updated_at)
+       values ($1, $3, 'zeta', '#000000', now(), now()), ($2, $3, 'Alpha', '#000000', now(), now())`,
+      [l1, l2, workspace.id],
+    );
+    await srv.query("insert into issue_labels (issue_id, label_id) values ($1, $2), ($1, $3)", [a, l1, l2]);
+
+    const em = srv.running.orm.em.fork();
+    const issues = await loadIssues(em as never, [b, a, randomUUID()]);
+    expect(issues.map((i) => i.identifier)).toEqual(["SER-2", "SER-1"]);
+    expect(issues[1]).toEqual({
+      id: a,
+      identifier: "SER-1",
+      title: "Full",
+      description: "Body",
+      priority: 2,
+      estimate: 3,
+      dueDate: "2030-01-31",
+      team: { id: team!.id, key: "SER", name: "Serial" },
+      state: { id: todo!.id, name: "Todo", type: "unstarted" },
+      assignee: { id: user.id, name: user.name, email: user.email },
+      project: { id: projectId, name: "Apollo" },
+      cycle: { id: cycleId, number: 4 },
+      labels: ["Alpha", "zeta"],
+      parentId: null,
+      createdAt: "2026-01-02T03:04:05.678Z",
+      updatedAt: "2026-01-03T00:00:00.000Z",
+      completedAt: null,
+    });
+    expect(issues[0]).toMatchObject({
+      description: null,
+      estimate: null,
+      dueDate: null,
+      assignee: null,
+      project: null,
+      cycle: null,
+      labels: [],
+    });
+    expect(await loadIssues(em as never, [])).toEqual([]);
+  });
+});

@@ -1,0 +1,110 @@
+import type { EntityManager } from "@mikro-orm/postgresql";
+import type { components } from "@tracker/sdk/schema";
+import { sql } from "../../db/sql.js";
+
+export type IssueOut = components["schemas"]["Issue"];
+type StateType = components["schemas"]["StateType"];
+type Priority = components["schemas"]["Priority"];
+
+/** Timestamps formatted by PostgreSQL exactly like `Date.prototype.toISOString()` (UTC, milliseconds). */
+const isoSql = (col: string) => `to_char(${col} at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`;
+
+/**
+ * The SELECT list of one contract `Issue` over `issues i` ({@link ISSUE_FROM}). References are scalar
+ * subqueries building their JSON object (null when absent), not joins: a page's statement then plans in
+ * a fraction of a millisecond instead of several (join-order search over six tables), and each lookup is a
+ * primary-key probe per returned row. Timestamps, due dates and sorted label names are formatted in SQL.
+ * Map the rows with {@link issueFromRow}.
+ */
+export const ISSUE_COLUMNS = `i.id as "id",
+  i.number as "number",
+  i.title as "title",
+  i.description as "description",
+  i.priority as "priority",
+  i.estimate as "estimate",
+  to_char(i.due_date, 'YYYY-MM-DD') as "dueDate",
+  (select json_build_object('id', st.id, 'key', st.key, 'name', st.name) from teams st
+    where st.id = i.team_id) as "team",
+  (select json_build_object('id', ss.id, 'name', ss.name, 'type', ss.type) from workflow_states ss
+    where ss.id = i.state_id) as "state",
+  (select json_build_object('id', su.id, 'name', su.name, 'email', su.email) from users su
+    where su.id = i.assignee_id) as "assignee",
+  (select json_build_object('id', sp.id, 'name', sp.name) from projects sp where sp.id = i.project_id) as "project",
+  (select json_build_object('id', sc.id, 'number', sc.number) from cycles sc where sc.id = i.cycle_id) as "cycle",
+  coalesce((select array_agg(sl.name order by lower(sl.name), sl.name) from issue_labels sil
+              join labels sl on sl.id = sil.label_id where sil.issue_id = i.id), '{}') as "labels",
+  i.parent_id as "parentId",
+  ${isoSql("i.created_at")} as "createdAt",
+  ${isoSql("i.updated_at")} as "updatedAt",
+  ${isoSql("i.completed_at")} as "completedAt"`;
+
+/** The FROM clause {@link ISSUE_COLUMNS} reads from. */
+export const ISSUE_FROM = "issues i";
+
+type Ref<K extends keyof IssueOut> = NonNullable<IssueOut[K]>;
+
+/** One row selected with {@link ISSUE_COLUMNS}. */
+export interface IssueRow {
+  id: string;
+  number: number;
+  title: string;
+  description: string | null;
+  priority: number;
+  estimate: number | null;
+  dueDate: string | null;
+  team: Ref<"team">;
+  state: Ref<"state">;
+  assignee: Ref<"assignee"> | null;
+  project: Ref<"project"> | null;
+  cycle: Ref<"cycle"> | null;
+  labels: string[];
+  parentId: string | null;
+  createdAt: string;
+  updatedAt: string;
+  completedAt: string | null;
+}
+
+/** Shapes a row of {@link ISSUE_COLUMNS} as the contract's `Issue` (absent references are `null`). */
+export function issueFromRow(r: IssueRow): IssueOut {
+  return {
+    id: r.id,
+    identifier: `${r.team.key}-${r.number}`,
+    title: r.title,
+    description: r.description,
+    priority: r.priority as Priority,
+    estimate: r.estimate,
+    dueDate: r.dueDate,
+    team: r.team,
+    state: { id: r.state.id, name: r.state.name, type: r.state.type as StateType },
+    assignee: r.assignee,
+    project: r.project,
+    cycle: r.cycle,
+    labels: r.labels,
+    parentId: r.parentId,
+    createdAt: r.createdAt,
+    updatedAt: r.updatedAt,
+    completedAt: r.completedAt,
+  };
+}
+
+/**
+ * The contract `Issue` of each id, in the order given, in one query. Ids that do not exist are skipped.
+ * No visibility check: callers pass ids they already resolved for the caller (e.g. via `resolveIssue`).
+ */
+export async function loadIssues(em: EntityManager, ids: string[]): Promise<IssueOut[]> {
+  if (ids.length === 0) return [];
+  const rows = await sql<IssueRow>(
+    em,
+    `select ${ISSUE_COLUMNS}
+       from ${ISSUE_FROM}
+       join unnest(?::uuid[]) with ordinality as wanted(id, ord) on wanted.id = i.id
+      order by wanted.ord`,
+    [ids],
+  );
+  return rows.map(issueFromRow);
+}
+
+/** One issue by id, or undefined. */
+export async function loadIssue(em: EntityManager, id: string): Promise<IssueOut | undefined> {
+  return (await loadIssues(em, [id]))[0];
+}
