@@ -1,7 +1,7 @@
 import type { EntitySchema } from "@mikro-orm/core";
 import { ChangeEvent } from "../events/change-event.entity.js";
 import { ApiKey } from "../modules/api-keys/api-key.entity.js";
-import { Cycle } from "../modules/cycles/cycle.entity.js";
+import { Cycle, CycleCounter } from "../modules/cycles/cycle.entity.js";
 import { Document, DocumentIssue } from "../modules/documents/document.entity.js";
 import { Initiative } from "../modules/initiatives/initiative.entity.js";
 import { Invite } from "../modules/invites/invite.entity.js";
@@ -39,6 +39,7 @@ export const entities: EntitySchema[] = [
   ProjectTeam,
   ProjectMember,
   Cycle,
+  CycleCounter,
   Issue,
   IssueLabel,
   IssueRelation,

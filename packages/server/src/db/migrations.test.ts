@@ -38,7 +38,9 @@ describe("instances starting together", () => {
       openOrm(url.toString()),
       openOrm(url.toString()),
     ]);
-    const applied = await orms[0]!.em.fork().execute("select name from mikro_orm_migrations");
+    const applied: { name: string }[] = await orms[0]!.em
+      .fork()
+      .execute("select name from mikro_orm_migrations");
     expect(applied.length).toBe((await orms[0]!.getMigrator().getExecutedMigrations()).length);
     expect(new Set(applied.map((r: { name: string }) => r.name)).size).toBe(applied.length);
     await Promise.all(orms.map((o) => o.close(true)));

@@ -1,9 +1,28 @@
 import type { MigrationObject } from "@mikro-orm/core";
 import { Migration20261121053252_identity } from "./Migration20261121053252_identity.js";
 import { Migration20261121053442_domain } from "./Migration20261121053442_domain.js";
+import { Migration20261121053732_personal_space_unique } from "./Migration20261121053732_personal_space_unique.js";
+import { Migration20261121053755_cycle_counters } from "./Migration20261121053755_cycle_counters.js";
+import { Migration20261121054917_issue_sort_indexes } from "./Migration20261121054917_issue_sort_indexes.js";
+import { Migration20261121060101_project_progress_index } from "./Migration20261121060101_project_progress_index.js";
+import { Migration20261121060327_drop_redundant_issue_project_index } from "./Migration20261121060327_drop_redundant_issue_project_index.js";
 
 /** Applied in this order on every start. Add each new migration here (npm run migration:create). */
 export const migrationsList: MigrationObject[] = [
   { name: "Migration20261121053252_identity", class: Migration20261121053252_identity },
   { name: "Migration20261121053442_domain", class: Migration20261121053442_domain },
+  {
+    name: "Migration20261121053732_personal_space_unique",
+    class: Migration20261121053732_personal_space_unique,
+  },
+  { name: "Migration20261121053755_cycle_counters", class: Migration20261121053755_cycle_counters },
+  { name: "Migration20261121054917_issue_sort_indexes", class: Migration20261121054917_issue_sort_indexes },
+  {
+    name: "Migration20261121060101_project_progress_index",
+    class: Migration20261121060101_project_progress_index,
+  },
+  {
+    name: "Migration20261121060327_drop_redundant_issue_project_index",
+    class: Migration20261121060327_drop_redundant_issue_project_index,
+  },
 ];

@@ -20,3 +20,16 @@ export const Cycle = defineEntity({
   },
 });
 export type ICycle = InferEntity<typeof Cycle>;
+
+/**
+ * The last cycle number a team handed out. Bumped by an upsert that holds the row lock until commit, so
+ * concurrent creates of a team's cycles are serialised and a deleted cycle's number is never reused.
+ */
+export const CycleCounter = defineEntity({
+  name: "CycleCounter",
+  tableName: "cycle_counters",
+  properties: {
+    team: () => p.manyToOne(Team).primary().deleteRule("cascade"),
+    lastNumber: p.integer(),
+  },
+});

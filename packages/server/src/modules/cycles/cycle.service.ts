@@ -1,0 +1,259 @@
+import { randomUUID } from "node:crypto";
+import type { EntityManager } from "@mikro-orm/postgresql";
+import type { components } from "@tracker/sdk/schema";
+import { iso, sql, sqlOne } from "../../db/sql.js";
+import { type Change, recordChanges } from "../../events/record-change.js";
+import type { WorkspaceScope } from "../../http/handler.js";
+import { Conflict, Forbidden, Invalid, NotFound } from "../../http/problem.js";
+import { type ActivityInput, recordActivities } from "../activity/activity.service.js";
+import { isUuid, resolveTeam, visibleTeamCondition } from "../shared/resolve.js";
+
+type Schemas = components["schemas"];
+export type CycleOut = Schemas["Cycle"];
+
+interface CycleRow {
+  id: string;
+  number: number;
+  name: string | null;
+  starts_at: Date | string;
+  ends_at: Date | string;
+  is_active: boolean;
+}
+
+/** `isActive` is computed by the database from its clock: starts_at <= now < ends_at. */
+const CYCLE_COLUMNS =
+  "c.id, c.number, c.name, c.starts_at, c.ends_at, (c.starts_at <= now() and now() < c.ends_at) as is_active";
+
+const cycleOut = (r: CycleRow): CycleOut => ({
+  id: r.id,
+  number: r.number,
+  name: r.name,
+  startsAt: iso(r.starts_at)!,
+  endsAt: iso(r.ends_at)!,
+  isActive: r.is_active,
+});
+
+function refuseGuests(scope: WorkspaceScope, what: string) {
+  if (scope.workspace.role === "guest") throw new Forbidden("forbidden", `Guests may not ${what}.`);
+}
+
+export async function listCycles(scope: WorkspaceScope, teamRef: string): Promise<CycleOut[]> {
+  const team = await resolveTeam(scope, teamRef);
+  const rows = await sql<CycleRow>(
+    scope.em,
+    `select ${CYCLE_COLUMNS} from cycles c where c.team_id = ? order by c.number desc`,
+    [team.id],
+  );
+  return rows.map(cycleOut);
+}
+
+/**
+ * Refuses a range that does not end after it starts or that overlaps another cycle of the team (ranges
+ * are half-open, so one cycle may start when another ends). Compared in SQL on full-precision timestamps
+ * (text in, text out): JavaScript dates round microseconds away and would make touching cycles overlap.
+ */
+async function checkDates(
+  em: EntityManager,
+  teamId: string,
+  startsAt: string,
+  endsAt: string,
+  exceptId?: string,
+) {
+  const row = await sqlOne<{ ordered: boolean; overlap: number | null }>(
+    em,
+    `select ?::timestamptz < ?::timestamptz as ordered,
+            case when ?::timestamptz < ?::timestamptz then (
+              select number from cycles
+               where team_id = ? and id <> coalesce(?::uuid, '00000000-0000-0000-0000-000000000000'::uuid)
+                 and tstzrange(starts_at, ends_at) && tstzrange(?::timestamptz, ?::timestamptz)
+               order by number limit 1) end as overlap`,
+    [startsAt, endsAt, startsAt, endsAt, teamId, exceptId ?? null, startsAt, endsAt],
+  );
+  if (!row!.ordered) {
+    throw new Invalid("The cycle must end after it starts.", [
+      { path: "/body/endsAt", message: "must be after startsAt" },
+    ]);
+  }
+  if (row!.overlap !== null) {
+    throw new Invalid(`The dates overlap cycle ${row!.overlap} of this team.`, [
+      { path: "/body/startsAt", message: `overlaps cycle ${row!.overlap}` },
+    ]);
+  }
+}
+
+function cycleChange(teamKey: string, teamId: string, id: string, action: Change["action"]): Change {
+  return { entity: "cycle", action, id, teamKey, teamId };
+}
+
+/**
+ * Starts the team's next cycle. The number comes from the team's counter row, bumped by an upsert that
+ * holds its lock until commit: concurrent creates are serialised (each then sees the other's cycle when
+ * it picks the previous one and checks overlaps) and a deleted cycle's number is never handed out again.
+ */
+export async function createCycle(scope: WorkspaceScope, input: Schemas["CycleCreate"]) {
+  refuseGuests(scope, "create cycles");
+  const team = await resolveTeam(scope, input.team);
+  if (!team.cycles_enabled) throw new Conflict("conflict", `Cycles are disabled for team ${team.key}.`);
+  return scope.em.transactional(async (em) => {
+    const counter = await sqlOne<{ last_number: number }>(
+      em,
+      `insert into cycle_counters (team_id, last_number)
+       values (?, (select coalesce(max(number), 0) + 1 from cycles where team_id = ?))
+       on conflict (team_id) do update
+         set last_number = greatest(cycle_counters.last_number,
+                                    (select coalesce(max(number), 0) from cycles where team_id = excluded.team_id)) + 1
+       returning last_number`,
+      [team.id, team.id],
+    );
+    const number = counter!.last_number;
+    const previous = await sqlOne<{ id: string; number: number }>(
+      em,
+      "select id, number from cycles where team_id = ? and number < ? order by number desc limit 1",
+      [team.id, number],
+    );
+    const dates = await sqlOne<{ starts_at: string; ends_at: string }>(
+      em,
+      `select s.starts_at::text as starts_at,
+              coalesce(?::timestamptz, s.starts_at + make_interval(weeks => ?))::text as ends_at
+         from (select coalesce(?::timestamptz, greatest(now(), (select ends_at from cycles where id = ?))) as starts_at) s`,
+      [input.endsAt ?? null, team.cycle_length_weeks, input.startsAt ?? null, previous?.id ?? null],
+    );
+    await checkDates(em, team.id, dates!.starts_at, dates!.ends_at);
+    const id = randomUUID();
+    await sql(
+      em,
+      `insert into cycles (id, team_id, number, name, starts_at, ends_at, created_at)
+       values (?, ?, ?, ?, ?::timestamptz, ?::timestamptz, now())`,
+      [id, team.id, number, input.name ?? null, dates!.starts_at, dates!.ends_at],
+    );
+
+    const changes: Change[] = [cycleChange(team.key, team.id, id, "created")];
+    let rolledOver = 0;
+    if (input.rollover !== false && previous) {
+      const moved = await sql<{ id: string; number: number; team_id: string; team_key: string }>(
+        em,
+        `update issues i set cycle_id = ?, updated_at = now()
+           from teams t
+          where t.id = i.team_id and i.cycle_id = ? and i.state_type not in ('completed', 'canceled')
+          returning i.id, i.number, i.team_id, t.key as team_key`,
+        [id, previous.id],
+      );
+      rolledOver = moved.length;
+      changes.push(
+        ...moved.map(
+          (i): Change => ({
+            entity: "issue",
+            action: "updated",
+            id: i.id,
+            identifier: `${i.team_key}-${i.number}`,
+            teamKey: i.team_key,
+            teamId: i.team_id,
+          }),
+        ),
+      );
+      await recordActivities(
+        em,
+        moved.map(
+          (i): ActivityInput => ({
+            workspaceId: scope.workspace.id,
+            issueId: i.id,
+            actorId: scope.caller.userId,
+            type: "issue_updated",
+            payload: {
+              changes: { cycle: { from: { id: previous.id, number: previous.number }, to: { id, number } } },
+            },
+          }),
+        ),
+      );
+    }
+    await recordChanges(em, scope.workspace.id, changes);
+    const row = await sqlOne<CycleRow>(em, `select ${CYCLE_COLUMNS} from cycles c where c.id = ?`, [id]);
+    return { cycle: cycleOut(row!), rolledOver };
+  });
+}
+
+/** A cycle of a team the caller may see, locked for the rest of the transaction. */
+async function findCycle(scope: WorkspaceScope, em: EntityManager, id: string) {
+  const vis = visibleTeamCondition(scope, "t");
+  const row = isUuid(id)
+    ? await sqlOne<CycleRow & { team_id: string; team_key: string }>(
+        em,
+        `select ${CYCLE_COLUMNS}, t.id as team_id, t.key as team_key
+           from cycles c join teams t on t.id = c.team_id
+          where c.id = ? and t.workspace_id = ? and ${vis.sql}
+          for update of c`,
+        [id, scope.workspace.id, ...vis.params],
+      )
+    : undefined;
+  if (!row) throw new NotFound(`No cycle "${id}" in this workspace.`);
+  return row;
+}
+
+export async function updateCycle(scope: WorkspaceScope, id: string, input: Schemas["CycleUpdate"]) {
+  refuseGuests(scope, "change cycles");
+  return scope.em.transactional(async (em) => {
+    const cycle = await findCycle(scope, em, id);
+    if (input.name === undefined && input.startsAt === undefined && input.endsAt === undefined) {
+      return cycleOut(cycle);
+    }
+    const dates = await sqlOne<{ starts_at: string; ends_at: string }>(
+      em,
+      `select coalesce(?::timestamptz, starts_at)::text as starts_at, coalesce(?::timestamptz, ends_at)::text as ends_at
+         from cycles where id = ?`,
+      [input.startsAt ?? null, input.endsAt ?? null, cycle.id],
+    );
+    await checkDates(em, cycle.team_id, dates!.starts_at, dates!.ends_at, cycle.id);
+    const row = await sqlOne<CycleRow>(
+      em,
+      `update cycles c set name = ?, starts_at = ?::timestamptz, ends_at = ?::timestamptz where c.id = ?
+       returning ${CYCLE_COLUMNS}`,
+      [input.name === undefined ? cycle.name : input.name, dates!.starts_at, dates!.ends_at, cycle.id],
+    );
+    await recordChanges(em, scope.workspace.id, [
+      cycleChange(cycle.team_key, cycle.team_id, cycle.id, "updated"),
+    ]);
+    return cycleOut(row!);
+  });
+}
+
+/** Deletes a cycle; its issues stay and lose it (recorded per issue). The number is not reused. */
+export async function deleteCycle(scope: WorkspaceScope, id: string) {
+  refuseGuests(scope, "delete cycles");
+  await scope.em.transactional(async (em) => {
+    const cycle = await findCycle(scope, em, id);
+    const cleared = await sql<{ id: string; number: number; team_id: string; team_key: string }>(
+      em,
+      `update issues i set cycle_id = null, updated_at = now()
+         from teams t
+        where t.id = i.team_id and i.cycle_id = ?
+        returning i.id, i.number, i.team_id, t.key as team_key`,
+      [cycle.id],
+    );
+    await sql(em, "delete from cycles where id = ?", [cycle.id]);
+    await recordActivities(
+      em,
+      cleared.map(
+        (i): ActivityInput => ({
+          workspaceId: scope.workspace.id,
+          issueId: i.id,
+          actorId: scope.caller.userId,
+          type: "issue_updated",
+          payload: { changes: { cycle: { from: { id: cycle.id, number: cycle.number }, to: null } } },
+        }),
+      ),
+    );
+    await recordChanges(em, scope.workspace.id, [
+      cycleChange(cycle.team_key, cycle.team_id, cycle.id, "deleted"),
+      ...cleared.map(
+        (i): Change => ({
+          entity: "issue",
+          action: "updated",
+          id: i.id,
+          identifier: `${i.team_key}-${i.number}`,
+          teamKey: i.team_key,
+          teamId: i.team_id,
+        }),
+      ),
+    ]);
+  });
+}

@@ -1,0 +1,229 @@
+import { randomUUID } from "node:crypto";
+import type { EntityManager } from "@mikro-orm/postgresql";
+import type { components } from "@tracker/sdk/schema";
+import { sql, sqlOne } from "../../db/sql.js";
+import { recordChanges } from "../../events/record-change.js";
+import { requireAdmin } from "../../http/auth.js";
+import type { WorkspaceScope } from "../../http/handler.js";
+import { Conflict, Forbidden, Invalid, NotFound } from "../../http/problem.js";
+import {
+  moveProjectToWorkspace,
+  resolveTargetTeam,
+  resolveTargetWorkspace,
+  type WorkspaceMoveReport,
+} from "../projects/project-move.service.js";
+import { pgArray } from "../shared/pg-array.js";
+import { isUuid, resolveUser } from "../shared/resolve.js";
+import { visibleInitiativeCondition } from "./initiative.query.js";
+
+type Schemas = components["schemas"];
+type InitiativeRecord = Schemas["InitiativeRecord"];
+
+const NAME_UNIQUE = "initiatives_workspace_lower_name_unique";
+
+/** Turns the unique index on initiative names into 409 `conflict` (the database decides, race-free). */
+async function guardName<T>(name: string, where: string, work: () => Promise<T>): Promise<T> {
+  try {
+    return await work();
+  } catch (err) {
+    const e = err as { code?: string; constraint?: string };
+    if (e.code === "23505" && e.constraint === NAME_UNIQUE) {
+      throw new Conflict("conflict", `An initiative named "${name}" already exists in ${where}.`);
+    }
+    throw err;
+  }
+}
+
+function refuseGuests(scope: WorkspaceScope, what: string) {
+  if (scope.workspace.role === "guest") throw new Forbidden("forbidden", `Guests may not ${what}.`);
+}
+
+/** An initiative the caller may see, by id or name (case-insensitive); anything else is 404. */
+export async function findInitiative(scope: WorkspaceScope, ref: string, em: EntityManager = scope.em) {
+  const vis = visibleInitiativeCondition(scope, "i");
+  const row = await sqlOne<{ id: string; name: string; lead_id: string | null }>(
+    em,
+    `select i.id, i.name, i.lead_id from initiatives i
+      where i.workspace_id = ? and ${isUuid(ref) ? "i.id = ?" : "lower(i.name) = lower(?)"} and ${vis.sql}`,
+    [scope.workspace.id, ref, ...vis.params],
+  );
+  if (!row) throw new NotFound(`No initiative "${ref}" in this workspace.`);
+  return row;
+}
+
+async function record(em: EntityManager, id: string): Promise<InitiativeRecord> {
+  const row = await sqlOne<InitiativeRecord>(
+    em,
+    `select id, name, status, description, lead_id as "leadId", to_char(target_date, 'YYYY-MM-DD') as "targetDate"
+       from initiatives where id = ?`,
+    [id],
+  );
+  return row!;
+}
+
+export async function createInitiative(
+  scope: WorkspaceScope,
+  input: Schemas["InitiativeCreate"],
+): Promise<InitiativeRecord> {
+  refuseGuests(scope, "create initiatives");
+  const lead = input.lead ? await resolveUser(scope, input.lead) : null;
+  const id = randomUUID();
+  return scope.em.transactional(async (em) => {
+    await guardName(input.name, "this workspace", () =>
+      sql(
+        em,
+        `insert into initiatives (id, workspace_id, name, description, status, lead_id, target_date, created_at, updated_at)
+         values (?, ?, ?, ?, ?, ?, ?, now(), now())`,
+        [
+          id,
+          scope.workspace.id,
+          input.name,
+          input.description ?? null,
+          input.status ?? "planned",
+          lead?.id ?? null,
+          input.targetDate ?? null,
+        ],
+      ),
+    );
+    await recordChanges(em, scope.workspace.id, [{ entity: "initiative", action: "created", id }]);
+    return record(em, id);
+  });
+}
+
+export async function updateInitiative(
+  scope: WorkspaceScope,
+  ref: string,
+  input: Schemas["InitiativeUpdate"],
+): Promise<InitiativeRecord> {
+  refuseGuests(scope, "change initiatives");
+  const initiative = await findInitiative(scope, ref);
+  const lead = typeof input.lead === "string" ? await resolveUser(scope, input.lead) : input.lead;
+  const sets: string[] = [];
+  const params: unknown[] = [];
+  const set = (column: string, value: unknown) => {
+    sets.push(`${column} = ?`);
+    params.push(value);
+  };
+  if (input.name !== undefined) set("name", input.name);
+  if (input.description !== undefined) set("description", input.description);
+  if (input.status !== undefined) set("status", input.status);
+  if (lead !== undefined) set("lead_id", lead?.id ?? null);
+  if (input.targetDate !== undefined) set("target_date", input.targetDate);
+  if (sets.length === 0) return record(scope.em, initiative.id);
+  return scope.em.transactional(async (em) => {
+    await guardName(input.name ?? initiative.name, "this workspace", () =>
+      sql(em, `update initiatives set ${sets.join(", ")}, updated_at = now() where id = ?`, [
+        ...params,
+        initiative.id,
+      ]),
+    );
+    await recordChanges(em, scope.workspace.id, [
+      { entity: "initiative", action: "updated", id: initiative.id },
+    ]);
+    return record(em, initiative.id);
+  });
+}
+
+export async function initiativePageData(scope: WorkspaceScope, ref: string) {
+  const initiative = await findInitiative(scope, ref);
+  return { initiative: { id: initiative.id, leadId: initiative.lead_id } };
+}
+
+/**
+ * `POST /initiatives/{id}/move`: recreates the initiative in the target workspace, moves each of its
+ * projects there with their issues (as `moveProject` does, into `team`), and cancels the original. One
+ * transaction: a refusal at any step (a project name taken there, say) leaves both workspaces as they were.
+ */
+export async function moveInitiative(
+  scope: WorkspaceScope,
+  ref: string,
+  body: Schemas["InitiativeMoveRequest"],
+) {
+  requireAdmin(scope.workspace, "move initiatives");
+  const initiative = await findInitiative(scope, ref);
+  const target = await resolveTargetWorkspace(scope, body.workspace, "move initiatives");
+  if (target.id === scope.workspace.id) {
+    throw new Invalid("The initiative is already in that workspace.", [
+      { path: "/body/workspace", message: "must name another workspace" },
+    ]);
+  }
+  return scope.em.transactional(async (em) => {
+    const team = await resolveTargetTeam(scope, em, target, body.team);
+    const original = await sqlOne<{
+      id: string;
+      name: string;
+      description: string | null;
+      status: string;
+      lead_id: string | null;
+      start_date: string | null;
+      target_date: string | null;
+    }>(
+      em,
+      `select id, name, description, status, lead_id, to_char(start_date, 'YYYY-MM-DD') as start_date,
+              to_char(target_date, 'YYYY-MM-DD') as target_date
+         from initiatives where id = ? and workspace_id = ? for update`,
+      [initiative.id, scope.workspace.id],
+    );
+    if (!original) throw new NotFound("The initiative is no longer in this workspace.");
+    const newId = randomUUID();
+    await guardName(original.name, `the workspace "${target.name}"`, () =>
+      sql(
+        em,
+        `insert into initiatives (id, workspace_id, name, description, status, lead_id, start_date, target_date,
+                                  created_at, updated_at)
+         values (?, ?, ?, ?, ?,
+                 (select m.user_id from memberships m where m.workspace_id = ? and m.user_id = ?),
+                 ?, ?, now(), now())`,
+        [
+          newId,
+          target.id,
+          original.name,
+          original.description,
+          original.status,
+          target.id,
+          original.lead_id,
+          original.start_date,
+          original.target_date,
+        ],
+      ),
+    );
+    const projects = await sql<{ id: string }>(
+      em,
+      "select id from projects where initiative_id = ? order by lower(name), id for update",
+      [original.id],
+    );
+    const reports: WorkspaceMoveReport[] = [];
+    for (const p of projects) {
+      reports.push(
+        await moveProjectToWorkspace(em, {
+          projectId: p.id,
+          source: scope.workspace,
+          target,
+          team,
+          actorId: scope.caller.userId,
+        }),
+      );
+    }
+    if (projects.length) {
+      await sql(em, "update projects set initiative_id = ? where id = any(?::uuid[])", [
+        newId,
+        pgArray(projects.map((p) => p.id)),
+      ]);
+    }
+    await sql(em, "update initiatives set status = 'canceled', updated_at = now() where id = ?", [
+      original.id,
+    ]);
+    await recordChanges(em, scope.workspace.id, [
+      { entity: "initiative", action: "updated", id: original.id },
+    ]);
+    await recordChanges(em, target.id, [{ entity: "initiative", action: "created", id: newId }]);
+    return {
+      initiative: { id: newId, workspace: { id: target.id, slug: target.slug, name: target.name } },
+      original: { id: original.id, status: "canceled" },
+      teamKey: team.key,
+      projects: reports.length,
+      issues: reports.reduce((n, r) => n + r.issues, 0),
+      projectMoves: reports,
+    };
+  });
+}

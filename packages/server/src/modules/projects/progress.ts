@@ -1,0 +1,53 @@
+/**
+ * Progress and health as SQL expressions (decisions.md, "Progress and health"), shared by the project and
+ * initiative lists so both compute them the same way, in the database, for a whole page at once.
+ */
+
+/** "Today" is the UTC date. */
+export const TODAY = "((now() at time zone 'utc')::date)";
+
+/** floor(100 x done / total), 0 when total is 0 (integer division floors non-negative integers). */
+export function percentSql(done: string, total: string): string {
+  return `(case when ${total} = 0 then 0 else (100 * ${done}) / ${total} end)::int`;
+}
+
+/**
+ * The share of time (0..100) elapsed between `start` and `target` dates, today. A target on or before
+ * the start counts as fully elapsed from the target day on.
+ */
+function expectedSql(start: string, target: string): string {
+  return `(case when ${target} <= ${start} then (case when ${TODAY} >= ${target} then 100 else 0 end)
+               else least(100, greatest(0, 100.0 * (${TODAY} - ${start}) / (${target} - ${start}))) end)`;
+}
+
+/**
+ * Health from target date versus progress. No target date, or percent at least the share of time
+ * elapsed: on_track; within 25 points below it: at_risk; further below, or the target passed (before
+ * today) with work open (done < total): off_track.
+ */
+export function healthSql(o: {
+  done: string;
+  total: string;
+  percent: string;
+  start: string;
+  target: string;
+}) {
+  const expected = expectedSql(o.start, o.target);
+  return `(case when ${o.target} is null then 'on_track'
+                when ${o.target} < ${TODAY} and ${o.done} < ${o.total} then 'off_track'
+                when ${o.percent} >= ${expected} then 'on_track'
+                when ${o.percent} >= ${expected} - 25 then 'at_risk'
+                else 'off_track' end)`;
+}
+
+/** Sort rank of health: off_track first, like the app's board. */
+export const HEALTH_RANK = (h: string) =>
+  `(case ${h} when 'off_track' then 0 when 'at_risk' then 1 else 2 end)`;
+
+/** An ORDER BY term: missing values last ascending, first descending. */
+export function orderTerm(expr: string, descending: boolean): string {
+  return descending ? `${expr} desc nulls first` : `${expr} asc nulls last`;
+}
+
+/** A date column as the contract's `YYYY-MM-DD` string (never a driver-dependent Date). */
+export const dateText = (col: string) => `to_char(${col}, 'YYYY-MM-DD')`;

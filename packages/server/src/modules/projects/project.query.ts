@@ -1,0 +1,322 @@
+import type { components } from "@tracker/sdk/schema";
+import { iso, sql } from "../../db/sql.js";
+import type { WorkspaceScope } from "../../http/handler.js";
+import { pgArray } from "../shared/pg-array.js";
+import { isUuid, resolveInitiative, visibleTeamCondition } from "../shared/resolve.js";
+import { dateText, HEALTH_RANK, healthSql, orderTerm, percentSql, TODAY } from "./progress.js";
+import { PROJECT_STATUSES } from "./project.entity.js";
+
+type Schemas = components["schemas"];
+export type ProjectOut = Schemas["Project"];
+export type ProjectStatus = Schemas["ProjectStatus"];
+export type Health = Schemas["Health"];
+export type ProjectSpecial = Schemas["ProjectSpecialFilter"];
+export type ProjectSort = Schemas["ProjectSort"];
+
+/**
+ * SQL condition (on a projects alias) for the projects the caller may see: those on at least one team
+ * they see, those they were added to directly, and (members and admins) team-less detached projects.
+ */
+export function visibleProjectCondition(
+  scope: WorkspaceScope,
+  alias = "p",
+): { sql: string; params: unknown[] } {
+  const vis = visibleTeamCondition(scope, "vt");
+  const detached =
+    scope.workspace.role === "guest"
+      ? ""
+      : ` or not exists (select 1 from project_teams vpt2 where vpt2.project_id = ${alias}.id)`;
+  return {
+    sql: `(exists (select 1 from project_teams vpt join teams vt on vt.id = vpt.team_id
+                    where vpt.project_id = ${alias}.id and ${vis.sql})
+           or exists (select 1 from project_members vpm where vpm.project_id = ${alias}.id and vpm.user_id = ?)${detached})`,
+    params: [...vis.params, scope.caller.userId],
+  };
+}
+
+/**
+ * Projects with their progress counts, percent and health, as a CTE body. One lateral aggregate per
+ * project over the issues index; callers filter, sort and page the result in the same statement.
+ * `from` names the rows: by default every project of the workspace (one `?` parameter). Columns: every
+ * projects column plus done, total, issue_count, last_issue_change, percent, health.
+ */
+export function projectMetricsSql(
+  rows: { from: string; where?: string } = { from: "projects p", where: "p.workspace_id = ?" },
+): string {
+  const start = "coalesce(m.start_date, (m.created_at at time zone 'utc')::date)";
+  return `
+    select m.*, ${healthSql({ done: "m.done", total: "m.total", percent: "m.percent", start, target: "m.target_date" })} as health
+      from (
+        select p.*, coalesce(st.done, 0)::int as done, coalesce(st.total, 0)::int as total,
+               coalesce(st.issue_count, 0)::int as issue_count, st.last_issue_change,
+               ${percentSql("coalesce(st.done, 0)", "coalesce(st.total, 0)")} as percent
+          from ${rows.from}
+          left join lateral (
+            select count(*) filter (where i.state_type = 'completed') as done,
+                   count(*) filter (where i.state_type <> 'canceled') as total,
+                   count(*) as issue_count,
+                   max(i.updated_at) as last_issue_change
+              from issues i where i.project_id = p.id
+          ) st on true
+         ${rows.where ? `where ${rows.where}` : ""}
+      ) m`;
+}
+
+export interface ProjectQuery {
+  /** Only these project ids (single-project reads reuse the list's computation). */
+  ids?: string[];
+  /** Only projects of these initiatives (the initiative list's project arrays). */
+  initiativeIds?: string[];
+  initiative?: string;
+  status?: ProjectStatus[];
+  lead?: string[];
+  team?: string[];
+  health?: Health[];
+  special?: ProjectSpecial[];
+  sort?: ProjectSort;
+  /** No limit: every match (used for ids and initiative lists, which are small by construction). */
+  limit?: number;
+  offset?: number;
+}
+
+interface ProjectRow {
+  id: string;
+  name: string;
+  description: string | null;
+  status: ProjectStatus;
+  initiative_id: string | null;
+  initiative_name: string | null;
+  lead_id: string | null;
+  lead_name: string | null;
+  start_date: string | null;
+  target_date: string | null;
+  created_at: Date;
+  updated_at: Date;
+  done: number;
+  total: number;
+  percent: number;
+  health: Health;
+}
+
+const SORTS: Record<string, string> = {
+  name: "lower(h.name)",
+  target: "h.target_date",
+  health: HEALTH_RANK("h.health"),
+  status: `array_position(array[${PROJECT_STATUSES.map((s) => `'${s}'`).join(", ")}]::text[], h.status::text)`,
+  updated: "h.updated_at",
+  progress: "h.percent",
+  scope: "h.total",
+  lead: "lower(lu.name)",
+};
+
+/** Compiles every filter, special filter and sort to one SQL statement (fetching one row past the page). */
+export async function projectListQuery(
+  scope: WorkspaceScope,
+  q: ProjectQuery,
+): Promise<{ text: string; params: unknown[] }> {
+  const vis = visibleProjectCondition(scope, "h");
+  const where: string[] = [vis.sql];
+  const params: unknown[] = [scope.workspace.id, ...vis.params];
+  /** Whether a filter or the sort reads a computed column (else only the page's metrics are computed). */
+  let computed = false;
+
+  if (q.ids) {
+    where.push("h.id = any(?::uuid[])");
+    params.push(pgArray(q.ids));
+  }
+  if (q.initiativeIds) {
+    where.push("h.initiative_id = any(?::uuid[])");
+    params.push(pgArray(q.initiativeIds));
+  }
+  if (q.initiative !== undefined) {
+    const initiative = await resolveInitiative(scope, q.initiative);
+    where.push("h.initiative_id = ?");
+    params.push(initiative.id);
+  }
+  if (q.status?.length) {
+    where.push("h.status = any(?::text[])");
+    params.push(pgArray(q.status));
+  }
+  if (q.lead?.length) {
+    const none = q.lead.includes("none");
+    const refs = q.lead.filter((l) => l !== "none").map((l) => (l === "me" ? scope.caller.userId : l));
+    const ids = refs.filter(isUuid);
+    const emails = refs.filter((r) => !isUuid(r)).map((r) => r.toLowerCase());
+    const alts: string[] = [];
+    if (none) alts.push("h.lead_id is null");
+    if (ids.length) {
+      alts.push("h.lead_id = any(?::uuid[])");
+      params.push(pgArray(ids));
+    }
+    if (emails.length) {
+      alts.push("lu.email = any(?::text[])");
+      params.push(pgArray(emails));
+    }
+    where.push(`(${alts.join(" or ")})`);
+  }
+  if (q.team?.length) {
+    where.push(`exists (select 1 from project_teams ft join teams ftt on ftt.id = ft.team_id
+                         where ft.project_id = h.id and (ftt.id::text = any(?::text[]) or ftt.key = any(?::text[])))`);
+    params.push(pgArray(q.team), pgArray(q.team));
+  }
+  if (q.health?.length) {
+    computed = true;
+    where.push("h.health = any(?::text[])");
+    params.push(pgArray(q.health));
+  }
+  const open = "h.status not in ('completed', 'canceled')";
+  for (const special of new Set(q.special ?? [])) {
+    switch (special) {
+      case "overdue":
+        where.push(`${open} and h.target_date < ${TODAY}`);
+        break;
+      case "due_month":
+        where.push(`${open} and date_trunc('month', h.target_date) = date_trunc('month', ${TODAY})`);
+        break;
+      case "no_target_date":
+        where.push("h.target_date is null");
+        break;
+      case "stale":
+        computed = true;
+        where.push(`${open} and greatest(h.updated_at, h.last_issue_change) < now() - interval '14 days'`);
+        break;
+      case "no_lead":
+        where.push("h.lead_id is null");
+        break;
+      case "no_initiative":
+        where.push("h.initiative_id is null");
+        break;
+      case "no_issues":
+        computed = true;
+        where.push("h.issue_count = 0");
+        break;
+      case "update_overdue":
+        // Never updated: counted from the project's creation, so a new project is not overdue at once.
+        where.push(`h.status = 'started' and coalesce(
+                      (select max(su.created_at) from status_updates su where su.project_id = h.id),
+                      h.created_at) < now() - interval '7 days'`);
+        break;
+      case "off_track":
+        computed = true;
+        where.push("h.health = 'off_track'");
+        break;
+      case "uncounted":
+        where.push("h.status in ('paused', 'canceled')");
+        break;
+      case "led_by_me":
+        where.push("h.lead_id = ?");
+        params.push(scope.caller.userId);
+        break;
+    }
+  }
+
+  const sort = q.sort ?? "-updated";
+  const descending = sort.startsWith("-");
+  const sortKey = descending ? sort.slice(1) : sort;
+  const sortExpr = SORTS[sortKey]!;
+  if (sortKey === "health" || sortKey === "progress" || sortKey === "scope") computed = true;
+  const order = [orderTerm(sortExpr, descending), "lower(h.name) asc", "h.id asc"].join(", ");
+
+  let page = "";
+  const limit = q.limit;
+  const offset = q.offset ?? 0;
+  if (limit !== undefined) {
+    page = " limit ? offset ?";
+    params.push(limit + 1, offset);
+  }
+
+  const columns = `h.id, h.name, h.description, h.status, h.initiative_id, ini.name as initiative_name,
+            h.lead_id, lu.name as lead_name, ${dateText("h.start_date")} as start_date,
+            ${dateText("h.target_date")} as target_date, h.created_at, h.updated_at,
+            h.done, h.total, h.percent, h.health`;
+  if (computed) {
+    return {
+      text: `with h as (${projectMetricsSql()})
+       select ${columns}
+         from h
+         left join initiatives ini on ini.id = h.initiative_id
+         left join users lu on lu.id = h.lead_id
+        where ${where.join(" and ")}
+        order by ${order}${page}`,
+      params,
+    };
+  }
+  // Nothing reads a computed value before paging: page the plain rows first, then compute progress and
+  // health for that page only (the same expressions, on 51 rows instead of the whole workspace).
+  return {
+    text: `with pg as (
+       select h.* from projects h left join users lu on lu.id = h.lead_id
+        where h.workspace_id = ? and ${where.join(" and ")}
+        order by ${order}${page}
+     ), h as (${projectMetricsSql({ from: "pg p" })})
+     select ${columns}
+       from h
+       left join initiatives ini on ini.id = h.initiative_id
+       left join users lu on lu.id = h.lead_id
+      order by ${order}`,
+    params,
+  };
+}
+
+/** One page of projects with their progress, health and visible teams (one statement plus one for teams). */
+export async function queryProjects(
+  scope: WorkspaceScope,
+  q: ProjectQuery,
+): Promise<{ projects: ProjectOut[]; nextOffset: number | null }> {
+  const query = await projectListQuery(scope, q);
+  const rows = await sql<ProjectRow>(scope.em, query.text, query.params);
+  const limit = q.limit;
+  const offset = q.offset ?? 0;
+
+  const more = limit !== undefined && rows.length > limit;
+  const pageRows = more ? rows.slice(0, limit) : rows;
+  const teams = await teamsOf(
+    scope,
+    pageRows.map((r) => r.id),
+  );
+  return {
+    projects: pageRows.map((r) => ({
+      id: r.id,
+      name: r.name,
+      description: r.description,
+      status: r.status,
+      initiative: r.initiative_id ? { id: r.initiative_id, name: r.initiative_name! } : null,
+      lead: r.lead_id ? { id: r.lead_id, name: r.lead_name! } : null,
+      teams: teams.get(r.id) ?? [],
+      startDate: r.start_date,
+      targetDate: r.target_date,
+      createdAt: iso(r.created_at)!,
+      updatedAt: iso(r.updated_at)!,
+      progress: { done: r.done, total: r.total, percent: r.percent, excludedProjects: 0 },
+      health: r.health,
+    })),
+    nextOffset: more ? offset + limit! : null,
+  };
+}
+
+/** The visible teams of a page of projects, in one query. */
+async function teamsOf(scope: WorkspaceScope, projectIds: string[]) {
+  const out = new Map<string, { id: string; key: string; name: string }[]>();
+  if (projectIds.length === 0) return out;
+  const vis = visibleTeamCondition(scope, "t");
+  const rows = await sql<{ project_id: string; id: string; key: string; name: string }>(
+    scope.em,
+    `select pt.project_id, t.id, t.key, t.name
+       from project_teams pt join teams t on t.id = pt.team_id
+      where pt.project_id = any(?::uuid[]) and ${vis.sql}
+      order by t.key`,
+    [pgArray(projectIds), ...vis.params],
+  );
+  for (const r of rows) {
+    const list = out.get(r.project_id) ?? [];
+    list.push({ id: r.id, key: r.key, name: r.name });
+    out.set(r.project_id, list);
+  }
+  return out;
+}
+
+/** One project as the list shows it (for create and update answers). */
+export async function projectById(scope: WorkspaceScope, id: string): Promise<ProjectOut> {
+  const { projects } = await queryProjects(scope, { ids: [id] });
+  return projects[0]!;
+}

@@ -1,0 +1,278 @@
+import { randomUUID } from "node:crypto";
+import type { EntityManager } from "@mikro-orm/postgresql";
+import type { components } from "@tracker/sdk/schema";
+import { sql, sqlOne } from "../../db/sql.js";
+import { type Change, recordChanges } from "../../events/record-change.js";
+import type { WorkspaceScope } from "../../http/handler.js";
+import { Conflict, Forbidden, Invalid, NotFound } from "../../http/problem.js";
+import { type ActivityInput, recordActivities } from "../activity/activity.service.js";
+import { pgArray } from "../shared/pg-array.js";
+import { isUuid, resolveInitiative, resolveTeam, resolveUser, type TeamRow } from "../shared/resolve.js";
+import { type ProjectOut, projectById, visibleProjectCondition } from "./project.query.js";
+
+type ProjectCreate = components["schemas"]["ProjectCreate"];
+type ProjectUpdate = components["schemas"]["ProjectUpdate"];
+
+export const PROJECT_NAME_UNIQUE = "projects_workspace_lower_name_unique";
+
+/**
+ * Runs `work`, turning the unique index on project names into 409 `conflict`. The database decides, so
+ * two concurrent creates of one name cannot both win and the loser never sees a 500.
+ */
+export async function guardProjectName<T>(name: string, where: string, work: () => Promise<T>): Promise<T> {
+  try {
+    return await work();
+  } catch (err) {
+    const e = err as { code?: string; constraint?: string };
+    if (e.code === "23505" && e.constraint === PROJECT_NAME_UNIQUE) {
+      throw new Conflict("conflict", `A project named "${name}" already exists in ${where}.`);
+    }
+    throw err;
+  }
+}
+
+export interface ProjectRecord {
+  id: string;
+  name: string;
+  status: string;
+  lead_id: string | null;
+  start_date: string | null;
+  target_date: string | null;
+  /** True when one of its teams is a personal space. */
+  personal: boolean;
+}
+
+/** A project the caller may see, by id or name (case-insensitive); anything else is 404. */
+export async function findProject(scope: WorkspaceScope, ref: string, em = scope.em): Promise<ProjectRecord> {
+  const vis = visibleProjectCondition(scope, "p");
+  const row = await sqlOne<ProjectRecord>(
+    em,
+    `select p.id, p.name, p.status, p.lead_id, to_char(p.start_date, 'YYYY-MM-DD') as start_date,
+            to_char(p.target_date, 'YYYY-MM-DD') as target_date,
+            exists (select 1 from project_teams xpt join teams xt on xt.id = xpt.team_id
+                     where xpt.project_id = p.id and xt.personal) as personal
+       from projects p
+      where p.workspace_id = ? and ${isUuid(ref) ? "p.id = ?" : "lower(p.name) = lower(?)"} and ${vis.sql}`,
+    [scope.workspace.id, ref, ...vis.params],
+  );
+  if (!row) throw new NotFound(`No project "${ref}" in this workspace.`);
+  return row;
+}
+
+function checkDates(start: string | null | undefined, target: string | null | undefined) {
+  if (start && target && start > target) {
+    throw new Invalid("startDate is after targetDate.", [
+      { path: "/body/startDate", message: "must be on or before targetDate" },
+    ]);
+  }
+}
+
+async function resolveTeams(scope: WorkspaceScope, refs: string[]): Promise<TeamRow[]> {
+  const teams: TeamRow[] = [];
+  for (const ref of refs) {
+    const team = await resolveTeam(scope, ref);
+    if (!teams.some((t) => t.id === team.id)) teams.push(team);
+  }
+  return teams;
+}
+
+export async function createProject(scope: WorkspaceScope, input: ProjectCreate): Promise<ProjectOut> {
+  // Guests reach only the teams they belong to, so resolveTeam already limits them to those.
+  const teams = await resolveTeams(scope, input.teams);
+  const lead = input.lead ? await resolveUser(scope, input.lead) : null;
+  const initiative = input.initiative ? await resolveInitiative(scope, input.initiative) : null;
+  checkDates(input.startDate, input.targetDate);
+  const id = randomUUID();
+  await scope.em.transactional(async (em) => {
+    await guardProjectName(input.name, "this workspace", () =>
+      sql(
+        em,
+        `insert into projects (id, workspace_id, name, description, status, initiative_id, lead_id, start_date,
+                               target_date, created_at, updated_at)
+         values (?, ?, ?, ?, ?, ?, ?, ?, ?, now(), now())`,
+        [
+          id,
+          scope.workspace.id,
+          input.name,
+          input.description ?? null,
+          input.status ?? "backlog",
+          initiative?.id ?? null,
+          lead?.id ?? null,
+          input.startDate ?? null,
+          input.targetDate ?? null,
+        ],
+      ),
+    );
+    await sql(
+      em,
+      `insert into project_teams (project_id, team_id) values ${teams.map(() => "(?, ?)").join(", ")}`,
+      teams.flatMap((t) => [id, t.id]),
+    );
+    await recordChanges(em, scope.workspace.id, [{ entity: "project", action: "created", id }]);
+  });
+  return projectById(scope, id);
+}
+
+export async function updateProject(
+  scope: WorkspaceScope,
+  ref: string,
+  input: ProjectUpdate,
+): Promise<ProjectOut> {
+  const project = await findProject(scope, ref);
+  const teams = input.teams ? await resolveTeams(scope, input.teams) : undefined;
+  const lead = typeof input.lead === "string" ? await resolveUser(scope, input.lead) : input.lead;
+  const initiative =
+    typeof input.initiative === "string"
+      ? await resolveInitiative(scope, input.initiative)
+      : input.initiative;
+  checkDates(
+    input.startDate === undefined ? project.start_date : input.startDate,
+    input.targetDate === undefined ? project.target_date : input.targetDate,
+  );
+
+  const sets: string[] = [];
+  const params: unknown[] = [];
+  const set = (column: string, value: unknown) => {
+    sets.push(`${column} = ?`);
+    params.push(value);
+  };
+  if (input.name !== undefined) set("name", input.name);
+  if (input.description !== undefined) set("description", input.description);
+  if (input.status !== undefined) set("status", input.status);
+  if (lead !== undefined) set("lead_id", lead?.id ?? null);
+  if (initiative !== undefined) set("initiative_id", initiative?.id ?? null);
+  if (input.startDate !== undefined) set("start_date", input.startDate);
+  if (input.targetDate !== undefined) set("target_date", input.targetDate);
+  if (sets.length === 0 && !teams) return projectById(scope, project.id);
+
+  await scope.em.transactional(async (em) => {
+    await guardProjectName(input.name ?? project.name, "this workspace", () =>
+      sql(em, `update projects set ${[...sets, "updated_at = now()"].join(", ")} where id = ?`, [
+        ...params,
+        project.id,
+      ]),
+    );
+    const changes: Change[] = [{ entity: "project", action: "updated", id: project.id }];
+    if (teams) {
+      const teamIds = teams.map((t) => t.id);
+      await sql(em, "delete from project_teams where project_id = ? and not (team_id = any(?::uuid[]))", [
+        project.id,
+        pgArray(teamIds),
+      ]);
+      await sql(
+        em,
+        `insert into project_teams (project_id, team_id) values ${teams.map(() => "(?, ?)").join(", ")}
+         on conflict do nothing`,
+        teams.flatMap((t) => [project.id, t.id]),
+      );
+      // Issues of a team taken off the project lose the project (contract), recorded per issue.
+      const cleared = await sql<{ id: string; number: number; team_id: string; team_key: string }>(
+        em,
+        `update issues i set project_id = null, updated_at = now()
+           from teams t
+          where t.id = i.team_id and i.project_id = ? and not (i.team_id = any(?::uuid[]))
+          returning i.id, i.number, i.team_id, t.key as team_key`,
+        [project.id, pgArray(teamIds)],
+      );
+      changes.push(
+        ...cleared.map(
+          (i): Change => ({
+            entity: "issue",
+            action: "updated",
+            id: i.id,
+            identifier: `${i.team_key}-${i.number}`,
+            teamKey: i.team_key,
+            teamId: i.team_id,
+          }),
+        ),
+      );
+      await recordActivities(
+        em,
+        cleared.map(
+          (i): ActivityInput => ({
+            workspaceId: scope.workspace.id,
+            issueId: i.id,
+            actorId: scope.caller.userId,
+            type: "issue_updated",
+            payload: { changes: { project: { from: { id: project.id, name: project.name }, to: null } } },
+          }),
+        ),
+      );
+    }
+    await recordChanges(em, scope.workspace.id, changes);
+  });
+  return projectById(scope, project.id);
+}
+
+export async function projectPageData(scope: WorkspaceScope, ref: string) {
+  const project = await findProject(scope, ref);
+  const row = await sqlOne<{ description: string | null }>(
+    scope.em,
+    "select description from projects where id = ?",
+    [project.id],
+  );
+  return { project: { id: project.id, description: row?.description ?? null } };
+}
+
+// ---- Members ------------------------------------------------------------------------------------
+
+export async function listProjectMembers(scope: WorkspaceScope, ref: string) {
+  const project = await findProject(scope, ref);
+  return sql<{ id: string; name: string; email: string }>(
+    scope.em,
+    `select u.id, u.name, u.email
+       from project_members pm join users u on u.id = pm.user_id
+      where pm.project_id = ?
+      order by lower(u.name), u.id`,
+    [project.id],
+  );
+}
+
+/** Admins, the project lead and non-guest members of the project's teams may manage its members. */
+async function requireMemberManager(scope: WorkspaceScope, em: EntityManager, project: ProjectRecord) {
+  if (scope.workspace.role === "admin" || project.lead_id === scope.caller.userId) return;
+  if (scope.workspace.role !== "guest") {
+    const inTeam = await sqlOne(
+      em,
+      `select 1 from project_teams pt join team_members tm on tm.team_id = pt.team_id
+        where pt.project_id = ? and tm.user_id = ?`,
+      [project.id, scope.caller.userId],
+    );
+    if (inTeam) return;
+  }
+  throw new Forbidden(
+    "forbidden",
+    "Only admins, the project's lead and members of its teams may change its members.",
+  );
+}
+
+export async function addProjectMember(scope: WorkspaceScope, ref: string, userRef: string) {
+  const project = await findProject(scope, ref);
+  if (project.personal) {
+    throw new Conflict("personal_space", "Projects in a personal space cannot have members.");
+  }
+  await requireMemberManager(scope, scope.em, project);
+  const user = await resolveUser(scope, userRef);
+  await scope.em.transactional(async (em) => {
+    await sql(em, "insert into project_members (project_id, user_id) values (?, ?) on conflict do nothing", [
+      project.id,
+      user.id,
+    ]);
+    await recordChanges(em, scope.workspace.id, [{ entity: "project", action: "updated", id: project.id }]);
+  });
+}
+
+export async function removeProjectMember(scope: WorkspaceScope, ref: string, userId: string) {
+  const project = await findProject(scope, ref);
+  if (userId !== scope.caller.userId) await requireMemberManager(scope, scope.em, project);
+  await scope.em.transactional(async (em) => {
+    const removed = isUuid(userId)
+      ? await sql(em, "delete from project_members where project_id = ? and user_id = ? returning user_id", [
+          project.id,
+          userId,
+        ])
+      : [];
+    if (removed.length === 0) throw new NotFound("That user is not a direct member of this project.");
+    await recordChanges(em, scope.workspace.id, [{ entity: "project", action: "updated", id: project.id }]);
+  });
+}
