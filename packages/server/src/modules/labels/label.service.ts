@@ -1,0 +1,277 @@
+import { createHash } from "node:crypto";
+import type { EntityManager } from "@mikro-orm/postgresql";
+import { sql, sqlOne } from "../../db/sql.js";
+import { type Change, recordChanges } from "../../events/record-change.js";
+import { requireAdmin } from "../../http/auth.js";
+import type { WorkspaceScope } from "../../http/handler.js";
+import { Conflict, Forbidden, Invalid, NotFound } from "../../http/problem.js";
+import { type ActivityInput, recordActivities } from "../activity/activity.service.js";
+import { pgArray } from "../shared/pg-array.js";
+import { isUuid } from "../shared/resolve.js";
+import { rewriteLabelFilters } from "../views/label-filters.js";
+
+export interface LabelOut {
+  id: string;
+  name: string;
+  color: string;
+  description: string | null;
+}
+
+export interface LabelListItemOut extends LabelOut {
+  issueCount?: number;
+  openIssueCount?: number;
+}
+
+/** Colors a label gets when none is given: picked from the name, so the same name always looks the same. */
+const PALETTE = [
+  "#5e6ad2",
+  "#26b5ce",
+  "#0f783c",
+  "#4cb782",
+  "#f2c94c",
+  "#f2994a",
+  "#eb5757",
+  "#bb87fc",
+  "#95a2b3",
+  "#db6e1f",
+];
+
+export function colorFor(name: string): string {
+  const digest = createHash("sha1").update(name.trim().toLowerCase()).digest();
+  return PALETTE[digest[0]! % PALETTE.length]!;
+}
+
+const PG_UNIQUE_VIOLATION = "23505";
+const isUniqueViolation = (e: unknown) => (e as { code?: string }).code === PG_UNIQUE_VIOLATION;
+const nameTaken = (name: string) =>
+  new Conflict(
+    "label_name_taken",
+    `Another label is already named "${name}" (names are unique regardless of case): merge into it instead.`,
+  );
+
+function refuseGuests(scope: WorkspaceScope, what: string): void {
+  if (scope.workspace.role === "guest") throw new Forbidden("forbidden", `Guests may not ${what}.`);
+}
+
+export async function listLabels(scope: WorkspaceScope, withCounts: boolean): Promise<LabelListItemOut[]> {
+  if (!withCounts) {
+    return sql<LabelOut>(
+      scope.em,
+      "select id, name, color, description from labels where workspace_id = ? order by lower(name), id",
+      [scope.workspace.id],
+    );
+  }
+  requireAdmin(scope.workspace, "see label counts");
+  // One aggregate over every team (personal spaces included): admins see the workspace-wide usage.
+  const rows = await sql<LabelOut & { issue_count: number; open_issue_count: number }>(
+    scope.em,
+    `select l.id, l.name, l.color, l.description,
+            count(i.id)::int as issue_count,
+            (count(i.id) filter (where i.state_type not in ('completed', 'canceled')))::int as open_issue_count
+       from labels l
+       left join issue_labels il on il.label_id = l.id
+       left join issues i on i.id = il.issue_id
+      where l.workspace_id = ?
+      group by l.id
+      order by lower(l.name), l.id`,
+    [scope.workspace.id],
+  );
+  return rows.map(({ issue_count, open_issue_count, ...label }) => ({
+    ...label,
+    issueCount: issue_count,
+    openIssueCount: open_issue_count,
+  }));
+}
+
+/**
+ * A label of the workspace by id, or by name (case-insensitive). With `lock` the row is locked for the
+ * rest of the transaction, so a concurrent rename, merge or delete of the same label waits.
+ */
+export async function findLabel(
+  em: EntityManager,
+  workspaceId: string,
+  ref: string,
+  lock = false,
+): Promise<LabelOut> {
+  const label = await sqlOne<LabelOut>(
+    em,
+    `select id, name, color, description from labels
+      where workspace_id = ? and ${isUuid(ref) ? "id = ?" : "lower(name) = lower(?)"}
+      ${lock ? "for update" : ""}`,
+    [workspaceId, ref],
+  );
+  if (!label) throw new NotFound(`No label "${ref}" in this workspace.`);
+  return label;
+}
+
+export async function createLabel(
+  scope: WorkspaceScope,
+  input: { name: string; color?: string; description?: string | null },
+): Promise<LabelOut> {
+  refuseGuests(scope, "create labels");
+  const name = input.name.trim();
+  if (!name)
+    throw new Invalid("A label needs a name.", [{ path: "body.name", message: "must not be blank" }]);
+  return scope.em.transactional(async (em) => {
+    // The unique index on (workspace, lower(name)) decides, so two concurrent creates cannot both win.
+    const label = await sqlOne<LabelOut>(
+      em,
+      `insert into labels (id, workspace_id, name, color, description, created_at, updated_at)
+       values (gen_random_uuid(), ?, ?, ?, ?, now(), now())
+       on conflict do nothing
+       returning id, name, color, description`,
+      [scope.workspace.id, name, input.color ?? colorFor(name), input.description ?? null],
+    );
+    if (!label) throw nameTaken(name);
+    await recordChanges(em, scope.workspace.id, [{ entity: "label", action: "created", id: label.id }]);
+    return label;
+  });
+}
+
+export async function updateLabel(
+  scope: WorkspaceScope,
+  ref: string,
+  input: { name?: string; color?: string; description?: string | null },
+): Promise<LabelOut> {
+  refuseGuests(scope, "edit labels");
+  const name = input.name?.trim();
+  if (input.name !== undefined && !name)
+    throw new Invalid("A label needs a name.", [{ path: "body.name", message: "must not be blank" }]);
+  return scope.em.transactional(async (em) => {
+    const before = await findLabel(em, scope.workspace.id, ref, true);
+    let label: LabelOut;
+    try {
+      label = (await sqlOne<LabelOut>(
+        em,
+        `update labels set name = coalesce(?, name), color = coalesce(?, color),
+                description = case when ? then ? else description end, updated_at = now()
+          where id = ?
+          returning id, name, color, description`,
+        [
+          name ?? null,
+          input.color ?? null,
+          input.description !== undefined,
+          input.description ?? null,
+          before.id,
+        ],
+      ))!;
+    } catch (e) {
+      if (isUniqueViolation(e)) throw nameTaken(name!);
+      throw e;
+    }
+    const changes: Change[] = [{ entity: "label", action: "updated", id: label.id }];
+    if (name !== undefined && name !== before.name) {
+      changes.push(...(await rewriteLabelFilters(em, scope.workspace.id, before.name, name)));
+    }
+    await recordChanges(em, scope.workspace.id, changes);
+    return label;
+  });
+}
+
+interface AffectedIssue {
+  id: string;
+  identifier: string;
+  team_id: string;
+  team_key: string;
+}
+
+function issueChanges(issues: AffectedIssue[]): Change[] {
+  return issues.map((i) => ({
+    entity: "issue",
+    action: "updated",
+    id: i.id,
+    identifier: i.identifier,
+    teamKey: i.team_key,
+    teamId: i.team_id,
+  }));
+}
+
+export async function deleteLabel(scope: WorkspaceScope, ref: string): Promise<void> {
+  refuseGuests(scope, "delete labels");
+  await scope.em.transactional(async (em) => {
+    const label = await findLabel(em, scope.workspace.id, ref, true);
+    // The label's issue links go with it (and no activity is recorded, per the contract); the issues
+    // still change, so the live stream hears of each.
+    const issues = await sql<AffectedIssue>(
+      em,
+      `with gone as (delete from issue_labels where label_id = ? returning issue_id)
+       select i.id, t.key || '-' || i.number as identifier, t.id as team_id, t.key as team_key
+         from gone g join issues i on i.id = g.issue_id join teams t on t.id = i.team_id`,
+      [label.id],
+    );
+    const filterChanges = await rewriteLabelFilters(em, scope.workspace.id, label.name, null);
+    await sql(em, "delete from labels where id = ?", [label.id]);
+    await recordChanges(em, scope.workspace.id, [
+      { entity: "label", action: "deleted", id: label.id },
+      ...issueChanges(issues),
+      ...filterChanges,
+    ]);
+  });
+}
+
+export async function mergeLabel(
+  scope: WorkspaceScope,
+  ref: string,
+  into: string,
+): Promise<{ label: LabelOut; moved: number; collapsed: number }> {
+  refuseGuests(scope, "merge labels");
+  return scope.em.transactional(async (em) => {
+    const sourceRef = await findLabel(em, scope.workspace.id, ref);
+    const targetRef = await findLabel(em, scope.workspace.id, into);
+    if (sourceRef.id === targetRef.id) {
+      throw new Invalid("A label cannot be merged into itself.", [
+        { path: "body.into", message: "names the label being merged" },
+      ]);
+    }
+    // Lock both rows in id order, so two merges over the same pair cannot deadlock.
+    const locked = await sql<LabelOut>(
+      em,
+      "select id, name, color, description from labels where id = any(?::uuid[]) order by id for update",
+      [pgArray([sourceRef.id, targetRef.id])],
+    );
+    const source = locked.find((l) => l.id === sourceRef.id);
+    const target = locked.find((l) => l.id === targetRef.id);
+    if (!source || !target) throw new NotFound("The label was deleted meanwhile.");
+
+    const moved = await sql<{ issue_id: string }>(
+      em,
+      `insert into issue_labels (issue_id, label_id)
+       select issue_id, ? from issue_labels where label_id = ?
+       on conflict do nothing
+       returning issue_id`,
+      [target.id, source.id],
+    );
+    const movedIds = new Set(moved.map((r) => r.issue_id));
+    const issues = await sql<AffectedIssue>(
+      em,
+      `with gone as (delete from issue_labels where label_id = ? returning issue_id),
+            touched as (update issues i set updated_at = now() from gone g where i.id = g.issue_id
+                        returning i.id, i.number, i.team_id)
+       select x.id, t.key || '-' || x.number as identifier, t.id as team_id, t.key as team_key
+         from touched x join teams t on t.id = x.team_id
+        order by t.key, x.number`,
+      [source.id],
+    );
+    const events: ActivityInput[] = issues.map((i) => ({
+      workspaceId: scope.workspace.id,
+      issueId: i.id,
+      actorId: scope.caller.userId,
+      type: "labels_changed",
+      payload: {
+        added: movedIds.has(i.id) ? [target.name] : [],
+        removed: [source.name],
+        mergedFrom: source.name,
+      },
+    }));
+    await recordActivities(em, events);
+    const filterChanges = await rewriteLabelFilters(em, scope.workspace.id, source.name, target.name);
+    await sql(em, "delete from labels where id = ?", [source.id]);
+    await recordChanges(em, scope.workspace.id, [
+      { entity: "label", action: "deleted", id: source.id },
+      { entity: "label", action: "updated", id: target.id },
+      ...issueChanges(issues),
+      ...filterChanges,
+    ]);
+    return { label: target, moved: movedIds.size, collapsed: issues.length - movedIds.size };
+  });
+}
