@@ -1,8 +1,21 @@
+import { eventHandlers } from "./events/events.routes.js";
 import type { HandlerEntry } from "./http/handler.js";
+import { digestHandlers } from "./modules/activity/digest.routes.js";
 import { apiKeyHandlers } from "./modules/api-keys/api-key.routes.js";
+import { commentHandlers } from "./modules/comments/comment.routes.js";
+import { cycleHandlers } from "./modules/cycles/cycle.routes.js";
 import { devHandlers } from "./modules/dev/dev.routes.js";
+import { documentHandlers } from "./modules/documents/document.routes.js";
+import { initiativeHandlers } from "./modules/initiatives/initiative.routes.js";
 import { inviteHandlers } from "./modules/invites/invite.routes.js";
+import { issueHandlers } from "./modules/issues/issue.routes.js";
+import { issueListHandlers } from "./modules/issues/issue-list.routes.js";
+import { labelHandlers } from "./modules/labels/label.routes.js";
 import { memberHandlers } from "./modules/members/member.routes.js";
+import { projectHandlers } from "./modules/projects/project.routes.js";
+import { teamHandlers } from "./modules/teams/team.routes.js";
+import { updateHandlers } from "./modules/updates/update.routes.js";
+import { viewHandlers } from "./modules/views/view.routes.js";
 import { workspaceHandlers } from "./modules/workspaces/workspace.routes.js";
 
 /** Every implemented contract operation. Operations missing here answer 501 not_implemented. */
@@ -12,4 +25,17 @@ export const allHandlers: HandlerEntry[] = [
   ...apiKeyHandlers,
   ...inviteHandlers,
   ...devHandlers,
+  ...issueListHandlers,
+  ...teamHandlers,
+  ...issueHandlers,
+  ...commentHandlers,
+  ...digestHandlers,
+  ...labelHandlers,
+  ...documentHandlers,
+  ...updateHandlers,
+  ...viewHandlers,
+  ...projectHandlers,
+  ...initiativeHandlers,
+  ...cycleHandlers,
+  ...eventHandlers,
 ];

@@ -3,6 +3,8 @@ import type { AddressInfo } from "node:net";
 import type { Config } from "./config.js";
 import { type EmbeddedPostgres, startEmbeddedPostgres } from "./db/embedded-postgres.js";
 import { type Orm, openOrm } from "./db/orm.js";
+import { EventHub } from "./events/event-hub.js";
+import { loadEventsConfig } from "./events/events-config.js";
 import { allHandlers } from "./handlers.js";
 import { createApp } from "./http/app.js";
 import { Contract } from "./http/contract.js";
@@ -30,6 +32,8 @@ export interface RunningServer {
   url: string;
   orm: Orm;
   server: Server;
+  /** The live event stream (GET /events) of this instance. */
+  events: EventHub;
   /** Stops accepting, lets in-flight requests finish, then closes the pool. */
   close(): Promise<void>;
 }
@@ -42,10 +46,20 @@ export async function startHttp(
 ): Promise<RunningServer> {
   const orm = await openOrm(databaseUrl);
   const app = createApp({ orm, contract, config, logger, handlers: allHandlers });
+  const events = new EventHub({ orm, databaseUrl, logger, config: loadEventsConfig() });
+  await events.start().catch(async (err) => {
+    await orm.close(true);
+    throw err;
+  });
+  EventHub.attach(app, events);
   const server = app.listen(config.port);
   await new Promise<void>((resolve, reject) => {
     server.once("listening", resolve);
     server.once("error", reject);
+  }).catch(async (err) => {
+    await events.stop();
+    await orm.close(true);
+    throw err;
   });
   const { port } = server.address() as AddressInfo;
   let closing: Promise<void> | undefined;
@@ -53,8 +67,11 @@ export async function startHttp(
     url: `http://127.0.0.1:${port}`,
     orm,
     server,
+    events,
     close() {
       closing ??= (async () => {
+        // Event streams never finish on their own: end them first so closing does not wait on them.
+        await events.stop();
         await new Promise<void>((resolve) => {
           server.close(() => resolve());
           server.closeIdleConnections();

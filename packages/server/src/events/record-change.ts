@@ -17,11 +17,20 @@ export interface Change {
 
 /** The channel every server instance LISTENs on; the payload is the workspace id. */
 export const CHANGE_CHANNEL = "tracker_changes";
+/**
+ * The channel that tells every instance someone's access changed outside a workspace's change log:
+ * payload `key:<apiKeyId>` when a key is deleted (its open streams close).
+ */
+export const ACCESS_CHANNEL = "tracker_access";
 
 /**
  * Records changed objects for the live stream (GET /events). Call it with the same EntityManager as the
  * write, inside its transaction: the rows commit or roll back with the change, and NOTIFY is delivered
  * only on commit. Every write of every resource calls this, bulk writes with one Change per object.
+ *
+ * One statement: it first makes sure the transaction has its transaction id (`pg_current_xact_id()`),
+ * then draws the event ids. The event hub relies on that order: an event id that is not visible yet
+ * always belongs to a transaction listed as running in any later snapshot (see workspace-feed.ts).
  */
 export async function recordChanges(
   em: EntityManager,
@@ -29,20 +38,33 @@ export async function recordChanges(
   changes: Change[],
 ): Promise<void> {
   if (changes.length === 0) return;
-  const values = changes.map(() => "(?, ?, ?, ?, ?, ?, ?, now())").join(", ");
+  const values = changes.map(() => "(?, ?, ?, ?, ?, ?)").join(", ");
   await sql(
     em,
-    `insert into change_events (workspace_id, entity, action, entity_id, identifier, team_key, team_id, created_at)
-     values ${values}`,
-    changes.flatMap((c) => [
+    `with tx as materialized (select pg_current_xact_id() as xid),
+          ins as (
+            insert into change_events (workspace_id, entity, action, entity_id, identifier, team_key, team_id, created_at)
+            select ?::uuid, v.entity, v.action, v.entity_id, v.identifier, v.team_key, v.team_id::uuid, now()
+              from tx cross join (values ${values}) as v(entity, action, entity_id, identifier, team_key, team_id)
+            returning 1)
+     select pg_notify(?, ?) from (select count(*) from ins) n`,
+    [
       workspaceId,
-      c.entity,
-      c.action,
-      c.id,
-      c.identifier ?? null,
-      c.teamKey ?? null,
-      c.teamId ?? null,
-    ]),
+      ...changes.flatMap((c) => [
+        c.entity,
+        c.action,
+        c.id,
+        c.identifier ?? null,
+        c.teamKey ?? null,
+        c.teamId ?? null,
+      ]),
+      CHANGE_CHANNEL,
+      workspaceId,
+    ],
   );
-  await sql(em, "select pg_notify(?, ?)", [CHANGE_CHANNEL, workspaceId]);
+}
+
+/** Tells every instance, on commit, that an API key is gone: its open event streams close. */
+export async function notifyKeyDeleted(em: EntityManager, keyId: string): Promise<void> {
+  await sql(em, "select pg_notify(?, ?)", [ACCESS_CHANNEL, `key:${keyId}`]);
 }

@@ -229,6 +229,8 @@ export function createApp(deps: AppDeps): Koa<State> {
       status: number;
       body: unknown;
     };
+    // The event stream wrote its own response (ctx.respond is off): leave status and body alone.
+    if (ctx.respond === false) return;
     ctx.status = result.status;
     ctx.body = result.body;
   }

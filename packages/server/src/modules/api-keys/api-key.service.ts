@@ -1,6 +1,7 @@
 import { randomUUID } from "node:crypto";
 import type { EntityManager } from "@mikro-orm/postgresql";
 import { iso, sql } from "../../db/sql.js";
+import { notifyKeyDeleted } from "../../events/record-change.js";
 import { hashToken, newToken } from "../../http/auth.js";
 import type { WorkspaceScope } from "../../http/handler.js";
 import { Forbidden, Invalid, NotFound } from "../../http/problem.js";
@@ -75,10 +76,14 @@ export async function createKey(scope: WorkspaceScope, name: string, keyScope: A
 }
 
 export async function deleteKey(scope: WorkspaceScope, id: string) {
-  const rows = await sql(
-    scope.em,
-    `delete from api_keys where id = ? and user_id = ? and (scope = 'account' or workspace_id = ?) returning id`,
-    [id, scope.caller.userId, scope.workspace.id],
-  );
-  if (rows.length === 0) throw new NotFound("No key of yours with that id.");
+  await scope.em.transactional(async (em) => {
+    const rows = await sql(
+      em,
+      `delete from api_keys where id = ? and user_id = ? and (scope = 'account' or workspace_id = ?) returning id`,
+      [id, scope.caller.userId, scope.workspace.id],
+    );
+    if (rows.length === 0) throw new NotFound("No key of yours with that id.");
+    // On commit, every instance closes the event streams opened with this key.
+    await notifyKeyDeleted(em, id);
+  });
 }

@@ -1,6 +1,7 @@
 import { randomBytes, randomUUID } from "node:crypto";
 import type { EntityManager } from "@mikro-orm/postgresql";
 import { iso, sql, sqlOne } from "../../db/sql.js";
+import { recordChanges } from "../../events/record-change.js";
 import { hashToken, requireAdmin } from "../../http/auth.js";
 import type { WorkspaceScope } from "../../http/handler.js";
 import { Conflict, Gone, Invalid, NotFound } from "../../http/problem.js";
@@ -34,27 +35,35 @@ export async function createInvite(scope: WorkspaceScope, email: string, role: M
   const token = `inv_${randomBytes(24).toString("base64url")}`;
   // A new invite replaces a pending one for the same address: only the newest link works.
   await scope.em.transactional(async (em) => {
-    await sql(em, "delete from invites where workspace_id = ? and email = ? and accepted_at is null", [
-      scope.workspace.id,
-      address,
-    ]);
+    const replaced = await sql<{ id: string }>(
+      em,
+      "delete from invites where workspace_id = ? and email = ? and accepted_at is null returning id",
+      [scope.workspace.id, address],
+    );
     await sql(
       em,
       `insert into invites (id, workspace_id, email, role, token_hash, invited_by_id, expires_at, created_at)
        values (?, ?, ?, ?, ?, ?, now() + make_interval(days => ?), now())`,
       [id, scope.workspace.id, address, role, hashToken(token), scope.caller.userId, INVITE_TTL_DAYS],
     );
+    await recordChanges(em, scope.workspace.id, [
+      ...replaced.map((r) => ({ entity: "invite" as const, action: "deleted" as const, id: r.id })),
+      { entity: "invite", action: "created", id },
+    ]);
   });
   return { id, email: address, role, url: `${scope.config.publicUrl.replace(/\/$/, "")}/invite/${token}` };
 }
 
 export async function deleteInvite(scope: WorkspaceScope, id: string) {
   requireAdmin(scope.workspace, "revoke invites");
-  const rows = await sql(scope.em, "delete from invites where id = ? and workspace_id = ? returning id", [
-    id,
-    scope.workspace.id,
-  ]);
-  if (rows.length === 0) throw new NotFound("No invite with that id in this workspace.");
+  await scope.em.transactional(async (em) => {
+    const rows = await sql(em, "delete from invites where id = ? and workspace_id = ? returning id", [
+      id,
+      scope.workspace.id,
+    ]);
+    if (rows.length === 0) throw new NotFound("No invite with that id in this workspace.");
+    await recordChanges(em, scope.workspace.id, [{ entity: "invite", action: "deleted", id }]);
+  });
 }
 
 /** The token is the last path segment of the invite link; the whole link is accepted too. */
@@ -99,6 +108,11 @@ export async function acceptInvite(em: EntityManager, tokenInput: string, name: 
     if (already) throw new Conflict("invite_used", `${invite.email} is already a member of this workspace.`);
     await addMember(tem, invite.workspace_id, user.id, invite.role);
     await sql(tem, "update invites set accepted_at = now() where id = ?", [invite.id]);
+    // A used invite leaves the pending list; the new member joins the member list.
+    await recordChanges(tem, invite.workspace_id, [
+      { entity: "invite", action: "deleted", id: invite.id },
+      { entity: "member", action: "created", id: user.id },
+    ]);
     const ws = (await sqlOne<{ id: string; name: string; slug: string }>(
       tem,
       "select id, name, slug from workspaces where id = ?",

@@ -1,5 +1,6 @@
 import type { EntityManager } from "@mikro-orm/postgresql";
 import { sql, sqlOne } from "../../db/sql.js";
+import { recordChanges } from "../../events/record-change.js";
 import type { WorkspaceScope } from "../../http/handler.js";
 import { Conflict, Forbidden, NotFound } from "../../http/problem.js";
 import type { MemberRole } from "../workspaces/workspace.entity.js";
@@ -47,6 +48,8 @@ export async function changeRole(scope: WorkspaceScope, userId: string, role: Me
       throw new Conflict("last_admin", "This is the workspace's last admin: make someone else admin first.");
     }
     await sql(em, "update memberships set role = ? where id = ?", [role, target.id]);
+    // Also tells open event streams to re-read what this member may see.
+    await recordChanges(em, scope.workspace.id, [{ entity: "member", action: "updated", id: userId }]);
   });
 }
 
@@ -79,5 +82,7 @@ export async function removeMember(scope: WorkspaceScope, userId: string) {
       "update api_keys set active_workspace_id = null where user_id = ? and active_workspace_id = ?",
       [userId, ws],
     );
+    // Also cuts the member's open event streams off.
+    await recordChanges(em, ws, [{ entity: "member", action: "deleted", id: userId }]);
   });
 }

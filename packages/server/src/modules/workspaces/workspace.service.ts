@@ -1,6 +1,7 @@
 import { randomUUID } from "node:crypto";
 import type { EntityManager } from "@mikro-orm/postgresql";
 import { sql, sqlOne } from "../../db/sql.js";
+import { recordChanges } from "../../events/record-change.js";
 import { type Caller, reachableWorkspaces } from "../../http/auth.js";
 import { Conflict, Forbidden, Invalid } from "../../http/problem.js";
 import type { MemberRole } from "./workspace.entity.js";
@@ -121,5 +122,8 @@ export async function renameWorkspace(em: EntityManager, workspaceId: string, na
   const trimmed = name.trim();
   if (!trimmed)
     throw new Invalid("A workspace needs a name.", [{ path: "body.name", message: "must not be empty" }]);
-  await sql(em, "update workspaces set name = ? where id = ?", [trimmed, workspaceId]);
+  await em.transactional(async (tem) => {
+    await sql(tem, "update workspaces set name = ? where id = ?", [trimmed, workspaceId]);
+    await recordChanges(tem, workspaceId, [{ entity: "workspace", action: "updated", id: workspaceId }]);
+  });
 }

@@ -1,0 +1,96 @@
+import type { MemberRole } from "../modules/workspaces/workspace.entity.js";
+
+/** One row of `change_events` as the stream needs it, with the personal-space facts of its team. */
+export interface ChangeRow {
+  id: number;
+  entity: string;
+  action: string;
+  entityId: string;
+  identifier: string | null;
+  teamKey: string | null;
+  teamId: string | null;
+  /** Epoch milliseconds of `created_at`. */
+  at: number;
+  /** The team's `personal` flag; null when the row has no team or the team is gone. */
+  personal: boolean | null;
+  ownerId: string | null;
+}
+
+/**
+ * The select list and joins producing `ChangeRow` fields (alias `e` for change_events). The id goes out as
+ * a number: identity values stay far below 2^53.
+ */
+export const CHANGE_ROW_SQL = `
+  select e.id, e.entity, e.action, e.entity_id as "entityId", e.identifier, e.team_key as "teamKey",
+         e.team_id as "teamId", (extract(epoch from e.created_at) * 1000)::float8 as at,
+         t.personal, t.owner_id as "ownerId"
+    from change_events e left join teams t on t.id = e.team_id`;
+
+/** Rows arrive through `json_agg`, so ids are numbers already; this only guards the shape. */
+export function toChangeRows(json: unknown): ChangeRow[] {
+  const rows = (typeof json === "string" ? JSON.parse(json) : json) as ChangeRow[] | null;
+  return (rows ?? []).map((r) => ({ ...r, id: Number(r.id), at: Number(r.at) }));
+}
+
+/** What one stream's key may see, refreshed when memberships or teams change. */
+export interface StreamAccess {
+  userId: string;
+  keyId: string;
+  role: MemberRole;
+  /** Teams the user belongs to in the workspace (what guests may see). */
+  teams: Set<string>;
+}
+
+/**
+ * Team-less changes a guest may see: the workspace itself, its member list and its labels, which guests
+ * read too. Projects, initiatives, documents, status updates, views, view defaults and invites without a
+ * team stay hidden from guests (they may concern teams the guest is not in).
+ */
+const GUEST_WORKSPACE_ENTITIES = new Set(["workspace", "member", "label"]);
+
+/**
+ * Whether a change reaches a stream (decisions.md "visibility"): nobody sees other people's personal
+ * spaces; guests see changes of the teams they belong to and the team-less entities above; members and
+ * admins see everything else. A change to one's own membership always reaches the member it concerns, so
+ * a guest hears that they joined or left a team.
+ */
+export function isVisible(row: ChangeRow, access: StreamAccess): boolean {
+  if (row.teamId && row.personal && row.ownerId !== access.userId) return false;
+  if (row.entity === "member" && row.entityId === access.userId) return true;
+  if (access.role !== "guest") return true;
+  if (row.teamId) return access.teams.has(row.teamId);
+  return GUEST_WORKSPACE_ENTITIES.has(row.entity);
+}
+
+/** Changes after which a workspace's streams re-read who may see what (or may see anything). */
+export function changesAccess(row: ChangeRow): boolean {
+  return row.entity === "member" || row.entity === "team";
+}
+
+/** The SSE frame of a `changed` event; built once per row and written to every stream that may see it. */
+export function changedFrame(row: ChangeRow): string {
+  const data: Record<string, string> = { entity: row.entity, action: row.action, id: row.entityId };
+  if (row.identifier != null) data.identifier = row.identifier;
+  if (row.teamKey != null) data.teamKey = row.teamKey;
+  data.at = new Date(row.at).toISOString();
+  return `event: changed\nid: ${row.id}\ndata: ${JSON.stringify(data)}\n\n`;
+}
+
+/**
+ * Rows handed to every stream of a workspace at once. Frames are built once; streams that see every row
+ * (members and admins, usually) write one shared buffer, encoded once: one write per stream per batch,
+ * however many rows it holds.
+ */
+export class ChangeBatch {
+  readonly frames: string[];
+  private whole: Buffer | undefined;
+
+  constructor(readonly rows: readonly ChangeRow[]) {
+    this.frames = rows.map(changedFrame);
+  }
+
+  get all(): Buffer {
+    this.whole ??= Buffer.from(this.frames.join(""), "utf8");
+    return this.whole;
+  }
+}

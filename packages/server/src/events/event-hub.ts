@@ -1,0 +1,421 @@
+import type Koa from "koa";
+import pg from "pg";
+import type { Orm } from "../db/orm.js";
+import { sql } from "../db/sql.js";
+import type { WorkspaceScope } from "../http/handler.js";
+import { HttpProblem } from "../http/problem.js";
+import type { Logger } from "../logger.js";
+import { pgArray } from "../modules/shared/pg-array.js";
+import type { MemberRole } from "../modules/workspaces/workspace.entity.js";
+import { CHANGE_ROW_SQL, type StreamAccess, toChangeRows } from "./change-row.js";
+import { type CloseReason, EventStream } from "./event-stream.js";
+import type { EventsConfig } from "./events-config.js";
+import { ACCESS_CHANNEL, CHANGE_CHANNEL } from "./record-change.js";
+import { PAGE_SIZE, type Query, WorkspaceFeed } from "./workspace-feed.js";
+
+/** Any constant will do; it only has to be the same for every instance. */
+const PRUNE_LOCK = 7_240_512;
+const PRUNE_BATCH = 5_000;
+const MAX_PENDING_ROWS = 10_000;
+/** A replay waits this long for a client to read what it was sent before giving up on it. */
+const REPLAY_DRAIN_TIMEOUT_MS = 30_000;
+
+export interface EventHubDeps {
+  orm: Orm;
+  databaseUrl: string;
+  logger: Logger;
+  config: EventsConfig;
+}
+
+/**
+ * The live event stream of one server instance. It holds one dedicated PostgreSQL connection that
+ * LISTENs for `tracker_changes` (payload: workspace id, sent by recordChanges on commit) and
+ * `tracker_access` (a key was deleted), reconnecting when it drops and then catching every workspace
+ * feed up from its cursor. Each workspace with local streams has one feed, which reads the new rows once
+ * per notification and fans them out in process; instances share nothing but the database.
+ */
+export class EventHub {
+  private readonly feeds = new Map<string, WorkspaceFeed>();
+  private listener: pg.Client | undefined;
+  private reconnectTimer: NodeJS.Timeout | undefined;
+  private reconnectDelay = 250;
+  private timers: NodeJS.Timeout[] = [];
+  private stopped = false;
+  private readonly query: Query;
+
+  constructor(private readonly deps: EventHubDeps) {
+    this.query = (text, params = []) =>
+      deps.orm.em
+        .fork()
+        .getConnection()
+        .execute(text, params as never[]);
+  }
+
+  async start(): Promise<void> {
+    await this.listen();
+    const { pingMs, keepAliveMs, pruneIntervalMs } = this.deps.config;
+    this.every(pingMs, () => {
+      for (const feed of this.feeds.values()) {
+        for (const stream of feed.streams) stream.write("event: ping\ndata: {}\n\n");
+        // A safety net: a notification lost with a dropped connection is made up for within one ping.
+        feed.poke();
+      }
+    });
+    this.every(keepAliveMs, () => {
+      for (const feed of this.feeds.values())
+        for (const stream of feed.streams) stream.write(": keep-alive\n\n");
+    });
+    if (pruneIntervalMs > 0) {
+      const prune = () => {
+        this.prune().catch((err) =>
+          this.deps.logger.warn("events: pruning failed", { error: (err as Error).message }),
+        );
+      };
+      this.every(pruneIntervalMs, prune);
+      // Also once soon after start, so instances restarted more often than the interval still prune.
+      const first = setTimeout(prune, Math.min(60_000, pruneIntervalMs));
+      first.unref();
+      this.timers.push(first);
+    }
+  }
+
+  /** Ends every stream (clients reconnect elsewhere with Last-Event-ID) and the LISTEN connection. */
+  async stop(): Promise<void> {
+    if (this.stopped) return;
+    this.stopped = true;
+    for (const t of this.timers) clearInterval(t);
+    clearTimeout(this.reconnectTimer);
+    for (const feed of [...this.feeds.values()]) {
+      for (const stream of [...feed.streams]) stream.close("shutdown");
+      feed.close();
+    }
+    this.feeds.clear();
+    const listener = this.listener;
+    this.listener = undefined;
+    await listener?.end().catch(() => undefined);
+  }
+
+  /** Open streams and workspace feeds on this instance. */
+  stats(): { streams: number; feeds: number; listening: boolean } {
+    let streams = 0;
+    for (const feed of this.feeds.values()) streams += feed.streams.size;
+    return { streams, feeds: this.feeds.size, listening: this.listener !== undefined };
+  }
+
+  /** Serves one GET /events request; resolves when the stream ends. */
+  async serve(scope: WorkspaceScope): Promise<void> {
+    if (this.stopped) {
+      throw new HttpProblem(503, "unavailable", "Unavailable", "The server is shutting down; reconnect.");
+    }
+    const { koa: ctx, workspace, caller } = scope;
+    const lastEventId = ctx.get("last-event-id").trim();
+    const [access] = await this.loadAccess(workspace.id, [caller.userId]);
+    if (!access)
+      throw new HttpProblem(403, "workspace_forbidden", "Forbidden", "Not a member of this workspace.");
+
+    const feed = this.feedFor(workspace.id);
+    const stream = new EventStream(
+      ctx.res,
+      workspace.id,
+      { ...access, keyId: caller.keyId, role: workspace.role },
+      {
+        maxBufferBytes: this.deps.config.maxBufferBytes,
+        closeGraceMs: this.deps.config.closeGraceMs,
+        maxPendingRows: MAX_PENDING_ROWS,
+      },
+      (s, reason) => this.detach(s, reason),
+    );
+    // Joined before the feed's cursor is read: every change after that cursor reaches this stream.
+    feed.streams.add(stream);
+    try {
+      await feed.ready;
+    } catch (err) {
+      stream.close("error");
+      throw err;
+    }
+    ctx.respond = false;
+    if (stream.closed) return; // the client left while the feed started
+    const socket = ctx.req.socket;
+    socket.setTimeout(0);
+    socket.setNoDelay(true);
+    socket.setKeepAlive(true);
+    // A client leaving mid-stream resets the connection all the time: not an error worth Koa's stack trace.
+    socket.prependListener("error", (err: NodeJS.ErrnoException) => {
+      if (err.code === "ECONNRESET" || err.code === "EPIPE") Object.assign(err, { expose: true });
+    });
+    ctx.res.writeHead(200, {
+      "Content-Type": "text/event-stream; charset=utf-8",
+      "Cache-Control": "no-cache, no-transform",
+      Connection: "keep-alive",
+      "X-Accel-Buffering": "no",
+    });
+    stream.opened = true;
+    stream.write(`retry: ${this.deps.config.retryMs}\n\n`);
+
+    try {
+      await this.open(stream, feed, workspace.slug, lastEventId);
+    } catch (err) {
+      this.deps.logger.warn("events: stream failed", {
+        requestId: scope.requestId,
+        error: (err as Error).message,
+      });
+      stream.close("error");
+    }
+    await stream.finished;
+  }
+
+  /**
+   * `connected`, then either the changes after `Last-Event-ID` up to the feed's cursor (those after it
+   * arrive live), or `reset` when that id is no longer kept.
+   */
+  private async open(stream: EventStream, feed: WorkspaceFeed, slug: string, lastEventId: string) {
+    const data = JSON.stringify({ workspace: slug });
+    const connected = `event: connected\ndata: ${data}\n\n`;
+    if (lastEventId === "") {
+      // The cursor as id: a client that drops before any change resumes from here and misses nothing.
+      const cursor = feed.cursor;
+      stream.write(`event: connected\nid: ${cursor}\ndata: ${data}\n\n`);
+      stream.goLive(cursor);
+      return;
+    }
+    const after = /^\d{1,15}$/.test(lastEventId) ? Number(lastEventId) : undefined;
+    const kept = after !== undefined && (await this.isKept(feed.workspaceId, after));
+    if (stream.closed) return;
+    if (!kept) {
+      const cursor = feed.cursor;
+      stream.write(connected);
+      stream.write(`event: reset\nid: ${cursor}\ndata: {}\n\n`);
+      stream.goLive(cursor);
+      return;
+    }
+    stream.write(connected);
+    stream.lastSent = after;
+    const until = feed.cursor;
+    let from = after;
+    while (from < until && !stream.closed) {
+      const [res] = await this.query<{ rows: unknown }>(
+        `select coalesce(json_agg(r order by r.id), '[]'::json) as rows
+           from (${CHANGE_ROW_SQL} where e.workspace_id = ? and e.id > ? and e.id <= ? order by e.id limit ?) r`,
+        [feed.workspaceId, from, until, PAGE_SIZE],
+      );
+      const rows = toChangeRows(res!.rows);
+      stream.replay(rows);
+      if (rows.length < PAGE_SIZE) break;
+      from = rows[rows.length - 1]!.id;
+      // Backpressure: read the next page only once the client has taken most of this one.
+      const ok = await stream.waitBelow(this.deps.config.maxBufferBytes / 2, REPLAY_DRAIN_TIMEOUT_MS);
+      if (!ok) stream.close("slow");
+    }
+    stream.goLive(until);
+  }
+
+  /**
+   * Whether the changes after `id` are all still kept. Only pruning deletes events, so the event itself
+   * being there says so. Id 0 (a stream opened on a workspace without events) is fine while the
+   * workspace is younger than the retention.
+   */
+  private async isKept(workspaceId: string, id: number): Promise<boolean> {
+    const [row] = await this.query<{ kept: boolean }>(
+      id === 0
+        ? "select created_at > now() - ?::float8 * interval '1 hour' as kept from workspaces where id = ?"
+        : "select exists (select 1 from change_events where workspace_id = ? and id = ?) as kept",
+      id === 0 ? [this.deps.config.retentionHours, workspaceId] : [workspaceId, id],
+    );
+    return row?.kept === true;
+  }
+
+  /**
+   * Deletes events older than the retention, in short batches (a long delete would hold back every
+   * feed, see workspace-feed.ts). Each batch takes a transaction-level advisory lock, so instances never
+   * prune at the same time; an instance that finds it taken leaves the round to the other.
+   */
+  async prune(): Promise<number> {
+    let total = 0;
+    for (;;) {
+      const deleted = await this.deps.orm.em.fork().transactional(async (em) => {
+        const [lock] = await sql<{ ok: boolean }>(em, "select pg_try_advisory_xact_lock(?) as ok", [
+          PRUNE_LOCK,
+        ]);
+        if (!lock?.ok) return -1;
+        const rows = await sql(
+          em,
+          `delete from change_events where id in (
+             select id from change_events where created_at < now() - ?::float8 * interval '1 hour'
+              order by created_at limit ?)
+           returning id`,
+          [this.deps.config.retentionHours, PRUNE_BATCH],
+        );
+        return rows.length;
+      });
+      if (deleted < 0) break;
+      total += deleted;
+      if (deleted < PRUNE_BATCH || this.stopped) break;
+    }
+    if (total > 0) this.deps.logger.info("events: pruned", { deleted: total });
+    return total;
+  }
+
+  /** For the app: the hub serving this Koa application's streams. */
+  static attach(app: Koa, hub: EventHub): void {
+    hubs.set(app, hub);
+  }
+
+  static of(app: Koa): EventHub | undefined {
+    return hubs.get(app);
+  }
+
+  private feedFor(workspaceId: string): WorkspaceFeed {
+    let feed = this.feeds.get(workspaceId);
+    if (!feed) {
+      const created = new WorkspaceFeed(workspaceId, {
+        query: this.query,
+        logger: this.deps.logger,
+        refreshAccess: (f) => this.refreshAccess(f),
+      });
+      feed = created;
+      this.feeds.set(workspaceId, created);
+      created.ready.catch((err) => {
+        this.deps.logger.warn("events: starting a workspace feed failed", {
+          workspaceId,
+          error: (err as Error).message,
+        });
+        if (this.feeds.get(workspaceId) === created) this.feeds.delete(workspaceId);
+        created.close();
+      });
+    }
+    return feed;
+  }
+
+  private detach(stream: EventStream, reason: CloseReason): void {
+    const feed = this.feeds.get(stream.workspaceId);
+    if (!feed) return;
+    feed.streams.delete(stream);
+    if (reason !== "client" && reason !== "shutdown") {
+      this.deps.logger.info("events: stream closed by the server", {
+        workspaceId: stream.workspaceId,
+        reason,
+        lastSent: stream.lastSent,
+      });
+    }
+    if (feed.streams.size === 0) {
+      feed.close();
+      this.feeds.delete(stream.workspaceId);
+    }
+  }
+
+  private async loadAccess(workspaceId: string, userIds: string[]): Promise<Omit<StreamAccess, "keyId">[]> {
+    const rows = await this.query<{ userId: string; role: MemberRole; teams: string[] }>(
+      `select m.user_id as "userId", m.role,
+              array(select tm.team_id::text from team_members tm join teams t on t.id = tm.team_id
+                     where tm.user_id = m.user_id and t.workspace_id = m.workspace_id) as teams
+         from memberships m
+        where m.workspace_id = ? and m.user_id = any(?::uuid[])`,
+      [workspaceId, pgArray(userIds)],
+    );
+    return rows.map((r) => ({ userId: r.userId, role: r.role, teams: new Set(r.teams) }));
+  }
+
+  /** Re-reads memberships, roles, team memberships and keys of a feed's streams; closes those cut off. */
+  private async refreshAccess(feed: WorkspaceFeed): Promise<void> {
+    const streams = [...feed.streams];
+    if (streams.length === 0) return;
+    const users = [...new Set(streams.map((s) => s.access.userId))];
+    const keys = [...new Set(streams.map((s) => s.access.keyId))];
+    const [access, liveKeys] = await Promise.all([
+      this.loadAccess(feed.workspaceId, users),
+      this.existingKeys(keys),
+    ]);
+    const byUser = new Map(access.map((a) => [a.userId, a]));
+    for (const stream of streams) {
+      const now = byUser.get(stream.access.userId);
+      if (!now) stream.close("revoked");
+      else if (!liveKeys.has(stream.access.keyId)) stream.close("key_deleted");
+      else stream.access = { ...now, keyId: stream.access.keyId };
+    }
+  }
+
+  private async existingKeys(keyIds: string[]): Promise<Set<string>> {
+    const rows = await this.query<{ id: string }>(
+      "select id::text as id from api_keys where id = any(?::uuid[])",
+      [pgArray(keyIds)],
+    );
+    return new Set(rows.map((r) => r.id));
+  }
+
+  private async closeDeletedKey(keyId: string): Promise<void> {
+    const streams = [...this.feeds.values()].flatMap((f) =>
+      [...f.streams].filter((s) => s.access.keyId === keyId),
+    );
+    if (streams.length === 0) return;
+    if ((await this.existingKeys([keyId])).has(keyId)) return;
+    for (const stream of streams) stream.close("key_deleted");
+  }
+
+  private onNotification(channel: string, payload: string | undefined): void {
+    if (!payload) return;
+    if (channel === CHANGE_CHANNEL) {
+      this.feeds.get(payload)?.poke();
+    } else if (channel === ACCESS_CHANNEL && payload.startsWith("key:")) {
+      this.closeDeletedKey(payload.slice(4)).catch((err) =>
+        this.deps.logger.warn("events: checking a deleted key failed", { error: (err as Error).message }),
+      );
+    }
+  }
+
+  /** Opens the dedicated LISTEN connection; on reconnect, every feed catches up from its cursor. */
+  private async listen(): Promise<void> {
+    const client = new pg.Client({
+      connectionString: this.deps.databaseUrl,
+      application_name: "tracker-events",
+      keepAlive: true,
+    });
+    client.on("notification", (msg) => this.onNotification(msg.channel, msg.payload));
+    client.on("error", (err) => this.lost(client, err));
+    client.on("end", () => this.lost(client));
+    await client.connect();
+    try {
+      await client.query(`listen ${CHANGE_CHANNEL}; listen ${ACCESS_CHANNEL}`);
+    } catch (err) {
+      await client.end().catch(() => undefined);
+      throw err;
+    }
+    if (this.stopped) {
+      await client.end().catch(() => undefined);
+      return;
+    }
+    this.listener = client;
+    this.reconnectDelay = 250;
+    for (const feed of this.feeds.values()) feed.poke();
+  }
+
+  private lost(client: pg.Client, err?: Error): void {
+    if (this.listener !== client) return;
+    this.listener = undefined;
+    client.end().catch(() => undefined);
+    if (this.stopped) return;
+    this.deps.logger.warn("events: LISTEN connection lost; reconnecting", { error: err?.message });
+    this.scheduleReconnect();
+  }
+
+  private scheduleReconnect(): void {
+    if (this.stopped || this.reconnectTimer) return;
+    const delay = this.reconnectDelay;
+    this.reconnectDelay = Math.min(5_000, this.reconnectDelay * 2);
+    this.reconnectTimer = setTimeout(() => {
+      this.reconnectTimer = undefined;
+      this.listen().catch((err) => {
+        this.deps.logger.warn("events: LISTEN reconnect failed", { error: (err as Error).message });
+        this.scheduleReconnect();
+      });
+    }, delay);
+    this.reconnectTimer.unref();
+  }
+
+  private every(ms: number, fn: () => void): void {
+    const timer = setInterval(fn, ms);
+    timer.unref();
+    this.timers.push(timer);
+  }
+}
+
+const hubs = new WeakMap<Koa, EventHub>();

@@ -1,0 +1,169 @@
+import type { ServerResponse } from "node:http";
+import {
+  type ChangeBatch,
+  type ChangeRow,
+  changedFrame,
+  isVisible,
+  type StreamAccess,
+} from "./change-row.js";
+
+/** Why the server ended a stream; `client` when the client went away. */
+export type CloseReason = "client" | "slow" | "revoked" | "key_deleted" | "shutdown" | "error";
+
+/** The last words of a stream the server ends: a comment, so clients that do not look for it ignore it. */
+const CLOSING: Record<Exclude<CloseReason, "client">, string> = {
+  slow: ": closing: this client is too far behind; reconnect with Last-Event-ID to resume\n\n",
+  revoked: ": closing: this key no longer has access to the workspace\n\n",
+  key_deleted: ": closing: this API key was deleted\n\n",
+  shutdown: ": closing: the server is shutting down; reconnect with Last-Event-ID to resume\n\n",
+  error: ": closing: the stream failed; reconnect with Last-Event-ID to resume\n\n",
+};
+
+export interface StreamLimits {
+  maxBufferBytes: number;
+  closeGraceMs: number;
+  /** Live changes held while the stream replays from the database; more means the client is far behind. */
+  maxPendingRows: number;
+}
+
+/**
+ * One open `GET /events` response. Live changes come from its workspace's feed in id order; while the
+ * stream replays missed changes from the database it holds the live ones and then sends those it has not
+ * sent yet, so the switch-over has no gap and no duplicate.
+ */
+export class EventStream {
+  /** The highest change id this stream has dealt with (sent, or skipped as not visible). */
+  lastSent = 0;
+  closed = false;
+  /** Set once the response head is written; nothing is written before. */
+  opened = false;
+  closeReason: CloseReason | undefined;
+  /** Resolves when the stream has ended, whoever ended it. */
+  readonly finished: Promise<void>;
+  private live = false;
+  private pending: ChangeBatch[] = [];
+  private pendingRows = 0;
+  private resolveFinished!: () => void;
+
+  constructor(
+    readonly res: ServerResponse,
+    readonly workspaceId: string,
+    public access: StreamAccess,
+    private readonly limits: StreamLimits,
+    private readonly onClose: (stream: EventStream, reason: CloseReason) => void,
+  ) {
+    this.finished = new Promise((resolve) => {
+      this.resolveFinished = resolve;
+    });
+    res.once("close", () => this.close("client"));
+  }
+
+  /** Writes SSE text; a client whose unsent output passes the limit is cut off (it resumes by id). */
+  write(text: string | Buffer): boolean {
+    if (this.closed || !this.opened) return false;
+    this.res.write(text);
+    if (this.res.writableLength > this.limits.maxBufferBytes) {
+      this.close("slow");
+      return false;
+    }
+    return true;
+  }
+
+  /** Live changes from the feed, in id order. */
+  deliver(batch: ChangeBatch): void {
+    if (this.closed) return;
+    if (!this.live) {
+      this.pending.push(batch);
+      this.pendingRows += batch.rows.length;
+      if (this.pendingRows > this.limits.maxPendingRows) this.close("slow");
+      return;
+    }
+    this.send(batch);
+  }
+
+  /** Replayed changes, in id order; written without the slow-client cut-off (the replay waits for drain). */
+  replay(rows: readonly ChangeRow[]): void {
+    for (const row of rows) {
+      if (this.closed) return;
+      if (row.id <= this.lastSent) continue;
+      this.lastSent = row.id;
+      if (isVisible(row, this.access)) this.res.write(changedFrame(row));
+    }
+  }
+
+  /** Ends the replay at `cursor` (everything up to it is sent) and sends the live changes held meanwhile. */
+  goLive(cursor: number): void {
+    if (this.closed) return;
+    this.lastSent = Math.max(this.lastSent, cursor);
+    this.live = true;
+    const held = this.pending;
+    this.pending = [];
+    this.pendingRows = 0;
+    for (const batch of held) this.send(batch);
+  }
+
+  /** Resolves once the unsent output is below `bytes`, or when the stream closes or `timeoutMs` passes. */
+  async waitBelow(bytes: number, timeoutMs: number): Promise<boolean> {
+    if (this.res.writableLength <= bytes) return true;
+    return new Promise((resolve) => {
+      const done = (ok: boolean) => {
+        clearTimeout(timer);
+        this.res.off("drain", onDrain);
+        this.res.off("close", onClose);
+        resolve(ok);
+      };
+      const onDrain = () => done(true);
+      const onClose = () => done(false);
+      const timer = setTimeout(() => done(false), timeoutMs);
+      this.res.once("drain", onDrain);
+      this.res.once("close", onClose);
+    });
+  }
+
+  /**
+   * Ends the stream. Unless the client left, a closing comment goes out and the connection is closed once
+   * it is flushed, or destroyed after a grace period if the client does not read it.
+   */
+  close(reason: CloseReason): void {
+    if (this.closed) return;
+    this.closed = true;
+    this.closeReason = reason;
+    this.pending = [];
+    this.onClose(this, reason);
+    const { res } = this;
+    if (reason !== "client" && this.opened && !res.writableEnded && !res.destroyed) {
+      const socket = res.socket;
+      const timer = setTimeout(() => socket?.destroy(), this.limits.closeGraceMs);
+      timer.unref();
+      res.once("finish", () => {
+        clearTimeout(timer);
+        // An event stream is not reused for another request: close the connection so shutdown is not held.
+        socket?.end();
+      });
+      res.once("close", () => clearTimeout(timer));
+      res.end(CLOSING[reason]);
+    }
+    this.resolveFinished();
+  }
+
+  /** One write per batch: the shared buffer when this stream sees all of it, else its visible frames. */
+  private send(batch: ChangeBatch): void {
+    const { rows, frames } = batch;
+    if (rows.length === 0) return;
+    const last = rows[rows.length - 1]!.id;
+    if (last <= this.lastSent) return;
+    if (rows[0]!.id > this.lastSent && rows.every((row) => isVisible(row, this.access))) {
+      this.lastSent = last;
+      this.write(batch.all);
+      return;
+    }
+    let out = "";
+    for (let i = 0; i < rows.length; i++) {
+      const row = rows[i]!;
+      if (row.id <= this.lastSent) continue;
+      this.lastSent = row.id;
+      if (isVisible(row, this.access)) out += frames[i]!;
+    }
+    if (out) this.write(out);
+  }
+}

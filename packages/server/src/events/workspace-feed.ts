@@ -1,0 +1,225 @@
+import type { Logger } from "../logger.js";
+import { CHANGE_ROW_SQL, ChangeBatch, type ChangeRow, changesAccess, toChangeRows } from "./change-row.js";
+import type { EventStream } from "./event-stream.js";
+
+export type Query = <T = Record<string, unknown>>(text: string, params?: unknown[]) => Promise<T[]>;
+
+/** Rows read per query; a bigger backlog is read in several pages. */
+export const PAGE_SIZE = 500;
+/** How long to wait before checking again whether the transactions holding back events have ended. */
+const SETTLE_DELAYS_MS = [2, 4, 8, 16, 32, 64, 125, 250];
+const MAX_CHECKPOINTS = 16;
+
+/** The ids of the transactions running in the statement's snapshot, as text (xid8). */
+const XIP_SQL = "array(select x::text from pg_snapshot_xip(pg_current_snapshot()) x)";
+
+/**
+ * Transactions that were running when rows up to `max` were read: once none of them runs any more, every
+ * event with an id up to `max` is either visible or will never exist.
+ */
+interface Checkpoint {
+  max: number;
+  xip: string[];
+}
+
+export interface FeedHooks {
+  query: Query;
+  logger: Logger;
+  /** Re-reads who may see what for the feed's streams (closes those that lost access). */
+  refreshAccess(feed: WorkspaceFeed): Promise<void>;
+}
+
+/**
+ * The changes of one workspace, read once per notification and handed to every local stream of it, in id
+ * order, with no gap.
+ *
+ * Ids come from a sequence when a row is inserted, but transactions commit in any order: id 41 may become
+ * visible after id 42. Delivering 42 first would lose 41 for a client that resumes after 42, so the feed
+ * only hands out ids up to a *settled* bound. recordChanges takes its transaction id before drawing an
+ * event id, so an event id drawn before a snapshot belongs to a transaction that, in that snapshot, is
+ * committed (visible), aborted (never visible), or listed as running (`pg_snapshot_xip`). Each read
+ * returns the rows after the cursor together with its snapshot's running transactions; the rows up to the
+ * highest id read are settled once all of those transactions have ended (usually at once: the list is
+ * empty). Until then they are held and re-read a few milliseconds later. The cursor only moves over
+ * settled ids, so `id > cursor` never misses a late committer. Sequence caching must stay at 1 (the
+ * default of bigserial) for this to hold.
+ */
+export class WorkspaceFeed {
+  readonly streams = new Set<EventStream>();
+  /** Every change with an id up to the cursor has been handed to the streams, in id order. */
+  cursor = 0;
+  closed = false;
+  readonly ready: Promise<void>;
+  private checkpoints: Checkpoint[] = [];
+  private running = false;
+  private again = false;
+  private settleTimer: NodeJS.Timeout | undefined;
+  private settleStep = 0;
+  private failures = 0;
+
+  constructor(
+    readonly workspaceId: string,
+    private readonly hooks: FeedHooks,
+  ) {
+    this.ready = this.init();
+    // A failed start is reported to the streams waiting on `ready`; keep it from being unhandled here.
+    this.ready.catch(() => undefined);
+  }
+
+  /** A notification (or a timer) says there may be new rows. Reads run one at a time per workspace. */
+  poke(): void {
+    if (this.closed) return;
+    if (this.running) {
+      this.again = true;
+      return;
+    }
+    void this.run();
+  }
+
+  close(): void {
+    this.closed = true;
+    clearTimeout(this.settleTimer);
+  }
+
+  /**
+   * Starts at the workspace's newest event, once every transaction that might still commit an older id
+   * has ended: a stream opened now then misses nothing committed after it opened.
+   */
+  private async init(): Promise<void> {
+    const [start] = await this.hooks.query<{ max: number; xip: string[] }>(
+      `select coalesce(max(id), 0)::float8 as max, ${XIP_SQL} as xip from change_events where workspace_id = ?`,
+      [this.workspaceId],
+    );
+    let waiting = start!.xip;
+    for (let step = 0; waiting.length > 0 && !this.closed; step++) {
+      await sleep(SETTLE_DELAYS_MS[Math.min(step, SETTLE_DELAYS_MS.length - 1)]!);
+      const [now] = await this.hooks.query<{ xip: string[] }>(`select ${XIP_SQL} as xip`);
+      const running = new Set(now!.xip);
+      waiting = waiting.filter((x) => running.has(x));
+    }
+    this.cursor = Number(start!.max);
+    // Anything committed while we waited is read now.
+    this.poke();
+  }
+
+  private async run(): Promise<void> {
+    this.running = true;
+    try {
+      await this.ready;
+      do {
+        this.again = false;
+        await this.readOnce();
+      } while (this.again && !this.closed);
+      this.failures = 0;
+    } catch (err) {
+      if (!this.closed) {
+        this.failures++;
+        this.hooks.logger.warn("events: reading changes failed", {
+          workspaceId: this.workspaceId,
+          error: (err as Error).message,
+        });
+        // Try again soon; the cursor has not moved, so nothing is lost.
+        this.again = true;
+      }
+    } finally {
+      this.running = false;
+    }
+    this.scheduleSettle();
+  }
+
+  private scheduleSettle(): void {
+    if (this.closed || this.settleTimer) return;
+    if (this.checkpoints.length === 0 && !this.again) {
+      this.settleStep = 0;
+      return;
+    }
+    const delay =
+      this.failures > 0
+        ? Math.min(5_000, 100 * 2 ** this.failures)
+        : SETTLE_DELAYS_MS[Math.min(this.settleStep++, SETTLE_DELAYS_MS.length - 1)]!;
+    this.settleTimer = setTimeout(() => {
+      this.settleTimer = undefined;
+      this.poke();
+    }, delay);
+    this.settleTimer.unref();
+  }
+
+  private async readOnce(): Promise<void> {
+    const [res] = await this.hooks.query<{ xip: string[]; rows: unknown }>(
+      `select ${XIP_SQL} as xip,
+              coalesce((select json_agg(r order by r.id)
+                          from (${CHANGE_ROW_SQL} where e.workspace_id = ? and e.id > ? order by e.id limit ?) r),
+                       '[]'::json) as rows`,
+      [this.workspaceId, this.cursor, PAGE_SIZE],
+    );
+    if (this.closed) return;
+    const rows = toChangeRows(res!.rows);
+    const running = new Set(res!.xip);
+    let bound = this.cursor;
+
+    // The newest checkpoint whose transactions have all ended settles everything up to its max.
+    for (let i = this.checkpoints.length - 1; i >= 0; i--) {
+      const cp = this.checkpoints[i]!;
+      if (cp.xip.every((x) => !running.has(x))) {
+        bound = Math.max(bound, cp.max);
+        this.checkpoints.splice(0, i + 1);
+        break;
+      }
+    }
+    const max = rows.length > 0 ? rows[rows.length - 1]!.id : 0;
+    if (max > bound) {
+      if (running.size === 0) bound = max;
+      else if (max > (this.checkpoints.at(-1)?.max ?? 0)) this.checkpoints.push({ max, xip: [...running] });
+      while (this.checkpoints.length > MAX_CHECKPOINTS) {
+        // Merge the two oldest: waiting for both sets before releasing the later max is still safe.
+        const [a, b] = this.checkpoints.splice(0, 2) as [Checkpoint, Checkpoint];
+        this.checkpoints.unshift({ max: b.max, xip: [...new Set([...a.xip, ...b.xip])] });
+      }
+    }
+    if (rows.length === PAGE_SIZE) {
+      // More rows wait beyond this page: deliver within it and read again.
+      bound = Math.min(bound, max);
+      this.again = true;
+    }
+    if (this.checkpoints.length === 0) this.settleStep = 0;
+
+    const settled = rows.filter((r) => r.id <= bound);
+    await this.deliver(settled);
+    this.cursor = Math.max(this.cursor, bound);
+  }
+
+  /**
+   * Hands rows to the streams. Changes to memberships or teams are delivered with the access the streams
+   * had, then access is re-read (once per run of such changes) before anything later goes out, so a
+   * removed member receives nothing else committed after their removal. The cursor moves with each
+   * delivered part: a stream that joins while access is being re-read replays exactly up to what it missed.
+   */
+  private async deliver(rows: ChangeRow[]): Promise<void> {
+    const started = performance.now();
+    let start = 0;
+    for (let i = 0; i < rows.length; i++) {
+      const row = rows[i]!;
+      const last = i === rows.length - 1;
+      if (!last && !(changesAccess(row) && !changesAccess(rows[i + 1]!))) continue;
+      const part = rows.slice(start, i + 1);
+      start = i + 1;
+      const batch = new ChangeBatch(part);
+      for (const stream of this.streams) stream.deliver(batch);
+      this.cursor = Math.max(this.cursor, row.id);
+      if (changesAccess(row) && this.streams.size > 0) await this.hooks.refreshAccess(this);
+      if (this.closed) return;
+    }
+    if (rows.length > 0) {
+      this.hooks.logger.debug("events: delivered", {
+        workspaceId: this.workspaceId,
+        rows: rows.length,
+        streams: this.streams.size,
+        ms: Math.round((performance.now() - started) * 10) / 10,
+      });
+    }
+  }
+}
+
+function sleep(ms: number): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, ms));
+}
