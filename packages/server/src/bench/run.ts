@@ -1,0 +1,478 @@
+#!/usr/bin/env node
+/**
+ * `npm run bench`: seeds 100,000 issues across 20 teams into a fresh embedded PostgreSQL (or DATABASE_URL),
+ * records EXPLAIN (ANALYZE, BUFFERS) of every listIssues query shape, starts the built server as a child
+ * process in production mode and loads it with autocannon (16 connections, ~10 s per case). Writes
+ * bench/results.json, bench/RESULTS.md and bench/PLANS.md under packages/server. Misses are reported,
+ * never fatal: the exit code is non-zero only when the bench itself could not run.
+ */
+import { type ChildProcess, spawn } from "node:child_process";
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import net from "node:net";
+import os from "node:os";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+import { parseArgs } from "node:util";
+import autocannon from "autocannon";
+import { type EmbeddedPostgres, startEmbeddedPostgres } from "../db/embedded-postgres.js";
+import { openOrm } from "../db/orm.js";
+import {
+  EVENTS_CASE,
+  type EventsCaseResult,
+  eventsMarkdown,
+  eventsSummary,
+  runEventsCase,
+} from "./events.js";
+import { explainListShapes, plansMarkdown } from "./explain.js";
+import { explainPlanning, type PlanningSeeded, projectListPaths, seedPlanningBench } from "./projects.js";
+import { DEFAULT_SIZES, type Seeded, seedBench } from "./seed.js";
+
+const here = path.dirname(fileURLToPath(import.meta.url));
+const packageRoot = path.resolve(here, "../.."); // dist/bench -> packages/server
+const outDir = path.join(packageRoot, "bench");
+const mainJs = path.join(packageRoot, "dist", "main.js");
+
+const { values: args } = parseArgs({
+  options: {
+    duration: { type: "string", default: "10" },
+    connections: { type: "string", default: "16" },
+    issues: { type: "string", default: String(DEFAULT_SIZES.issues) },
+    "skip-explain": { type: "boolean", default: false },
+    "explain-only": { type: "boolean", default: false },
+    only: { type: "string" },
+  },
+});
+const DURATION = Number(args.duration);
+const CONNECTIONS = Number(args.connections);
+const WARMUP = Math.min(3, Math.max(1, Math.round(DURATION / 4)));
+
+const TARGETS = { readP99Ms: 50, readRps: 1000, createRps: 500, rssMb: 300 };
+
+interface CaseSpec {
+  name: string;
+  kind: "read" | "create";
+  method: "GET" | "POST";
+  /** A new path (and body) per request, rotating over the seeded data. */
+  next: () => { path: string; body?: string };
+  /** The key to send, when the case runs in another workspace than the issue cases'. */
+  token?: string;
+}
+
+interface CaseResult {
+  name: string;
+  kind: "read" | "create";
+  method: string;
+  example: string;
+  status: "ran" | "not_built" | "failed";
+  note?: string;
+  requestsPerSec?: number;
+  p50Ms?: number;
+  p99Ms?: number;
+  requests?: number;
+  non2xx?: number;
+  errors?: number;
+  targets?: { name: string; target: string; value: number; met: boolean }[];
+}
+
+const log = (msg: string) => process.stderr.write(`[bench] ${msg}\n`);
+
+function rotate<T>(items: T[]): () => T {
+  let i = 0;
+  return () => items[i++ % items.length]!;
+}
+
+/** The planning cases run in their own workspace of 1,000 projects (see projects.ts). */
+function planningCases(planning: PlanningSeeded): CaseSpec[] {
+  const projectList = rotate(projectListPaths(planning));
+  return [
+    {
+      name: "list: projects (1,000, progress + health), default sort",
+      kind: "read",
+      method: "GET",
+      token: planning.adminToken,
+      next: () => ({ path: "/api/v1/projects" }),
+    },
+    {
+      name: "list: projects (1,000), rotating sorts and computed filters",
+      kind: "read",
+      method: "GET",
+      token: planning.adminToken,
+      next: () => ({ path: projectList() }),
+    },
+    {
+      name: "list: initiatives (50 over 1,000 projects)",
+      kind: "read",
+      method: "GET",
+      token: planning.adminToken,
+      next: () => ({ path: "/api/v1/initiatives" }),
+    },
+  ];
+}
+
+function cases(seeded: Seeded): CaseSpec[] {
+  const api = "/api/v1";
+  const team = rotate(seeded.teamKeys);
+  const ident = rotate(seeded.identifiers);
+  const query = rotate([
+    "crash report",
+    "database migration",
+    "login -timeout",
+    "search or index",
+    '"dark mode"',
+  ]);
+  let created = 0;
+  return [
+    {
+      name: "list: team filter, sort -priority",
+      kind: "read",
+      method: "GET",
+      next: () => ({ path: `${api}/issues?team=${team()}&sort=-priority` }),
+    },
+    {
+      name: "list: special=overdue,blocked",
+      kind: "read",
+      method: "GET",
+      next: () => ({ path: `${api}/issues?special=overdue,blocked` }),
+    },
+    {
+      name: "list: full-text q",
+      kind: "read",
+      method: "GET",
+      next: () => ({ path: `${api}/issues?q=${encodeURIComponent(query())}` }),
+    },
+    {
+      name: "read: GET /issues/{identifier}",
+      kind: "read",
+      method: "GET",
+      next: () => ({ path: `${api}/issues/${ident()}` }),
+    },
+    {
+      name: "read: GET /issues/{identifier}/page-data",
+      kind: "read",
+      method: "GET",
+      next: () => ({ path: `${api}/issues/${ident()}/page-data` }),
+    },
+    {
+      name: "create: POST /issues",
+      kind: "create",
+      method: "POST",
+      next: () => ({
+        path: `${api}/issues`,
+        body: JSON.stringify({ team: team(), title: `Bench issue ${++created}`, priority: created % 5 }),
+      }),
+    },
+  ];
+}
+
+async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const srv = net.createServer();
+    srv.once("error", reject);
+    srv.listen(0, "127.0.0.1", () => {
+      const { port } = srv.address() as net.AddressInfo;
+      srv.close(() => resolve(port));
+    });
+  });
+}
+
+async function waitForHealth(base: string, child: ChildProcess): Promise<void> {
+  const deadline = Date.now() + 60_000;
+  while (Date.now() < deadline) {
+    if (child.exitCode !== null) throw new Error(`server exited with code ${child.exitCode}`);
+    try {
+      const res = await fetch(`${base}/health`);
+      if (res.ok) return;
+    } catch {
+      // not listening yet
+    }
+    await new Promise((r) => setTimeout(r, 200));
+  }
+  throw new Error("server not healthy within 60 s");
+}
+
+/** Peak resident memory of a process (VmHWM), falling back to the current VmRSS; MB. */
+function rssMb(pid: number): { peak: number; current: number } | undefined {
+  try {
+    const status = readFileSync(`/proc/${pid}/status`, "utf8");
+    const kb = (field: string) =>
+      Number(new RegExp(`^${field}:\\s+(\\d+) kB`, "m").exec(status)?.[1] ?? Number.NaN);
+    return { peak: kb("VmHWM") / 1024, current: kb("VmRSS") / 1024 };
+  } catch {
+    return undefined;
+  }
+}
+
+async function runCase(base: string, token: string, spec: CaseSpec): Promise<CaseResult> {
+  const headers = { authorization: `Bearer ${spec.token ?? token}`, "content-type": "application/json" };
+  const first = spec.next();
+  const result: CaseResult = {
+    name: spec.name,
+    kind: spec.kind,
+    method: spec.method,
+    example: first.path,
+    status: "ran",
+  };
+  const probe = await fetch(`${base}${first.path}`, { method: spec.method, headers, body: first.body });
+  const probeText = await probe.text();
+  if (probe.status === 501)
+    return { ...result, status: "not_built", note: "the server answers 501 not_implemented" };
+  if (!probe.ok)
+    return {
+      ...result,
+      status: "failed",
+      note: `probe answered ${probe.status}: ${probeText.slice(0, 300)}`,
+    };
+
+  const requests = [
+    {
+      method: spec.method,
+      setupRequest: (req: { path?: string; body?: string; method?: string }) => {
+        const n = spec.next();
+        req.path = n.path;
+        if (n.body !== undefined) req.body = n.body;
+        return req;
+      },
+    },
+  ];
+  await autocannon({ url: base, connections: CONNECTIONS, duration: WARMUP, headers, requests });
+  const r = await autocannon({ url: base, connections: CONNECTIONS, duration: DURATION, headers, requests });
+  const rps = r.requests.average;
+  const targets =
+    spec.kind === "read"
+      ? [
+          {
+            name: "p99",
+            target: `< ${TARGETS.readP99Ms} ms`,
+            value: r.latency.p99,
+            met: r.latency.p99 < TARGETS.readP99Ms,
+          },
+          { name: "req/s", target: `> ${TARGETS.readRps}`, value: rps, met: rps > TARGETS.readRps },
+        ]
+      : [{ name: "req/s", target: `> ${TARGETS.createRps}`, value: rps, met: rps > TARGETS.createRps }];
+  const ok = r.non2xx === 0 && r.errors === 0;
+  return {
+    ...result,
+    requestsPerSec: Math.round(rps),
+    p50Ms: r.latency.p50,
+    p99Ms: r.latency.p99,
+    requests: r.requests.total,
+    non2xx: r.non2xx,
+    errors: r.errors + r.timeouts,
+    targets: ok ? targets : targets.map((t) => ({ ...t, met: false })),
+    ...(ok ? {} : { note: `${r.non2xx} non-2xx responses, ${r.errors} errors, ${r.timeouts} timeouts` }),
+  };
+}
+
+function markdown(report: Report): string {
+  const yes = (met: boolean) => (met ? "met" : "**missed**");
+  const lines = [
+    "# Benchmark results",
+    "",
+    `Generated by \`npm run bench\` at ${report.generatedAt} on ${report.machine.cpus} CPUs ` +
+      `(${report.machine.cpuModel}), Node ${report.machine.node}. Server: \`NODE_ENV=production node dist/main.js\` ` +
+      `as a child process; load: autocannon in the bench process, ${report.connections} connections, ` +
+      `${report.durationSeconds} s per case after a ${report.warmupSeconds} s warm-up. Database: ${report.database}. ` +
+      `Load average (1 min) before/after: ${report.machine.loadAverageBefore[0]} / ${report.machine.loadAverageAfter[0]} ` +
+      "(other work on the machine skews the numbers).",
+    "",
+    `Seed: ${Object.entries(report.seed.counts)
+      .map(([k, v]) => `${v.toLocaleString("en-US")} ${k}`)
+      .join(", ")} in ${report.seed.seconds.toFixed(1)} s.`,
+    "",
+    "| case | status | req/s | p50 ms | p99 ms | targets |",
+    "|---|---|---:|---:|---:|---|",
+  ];
+  for (const c of report.cases) {
+    const targets = c.targets?.map((t) => `${t.name} ${t.target}: ${yes(t.met)}`).join("; ") ?? c.note ?? "";
+    lines.push(
+      `| ${c.name} | ${c.status === "ran" ? "ran" : c.status === "not_built" ? "not built (501)" : "failed"} | ` +
+        `${c.requestsPerSec ?? "-"} | ${c.p50Ms ?? "-"} | ${c.p99Ms ?? "-"} | ${targets}${c.status === "ran" && c.note ? ` (${c.note})` : ""} |`,
+    );
+  }
+  lines.push(
+    "",
+    `Server peak RSS (VmHWM): ${report.rss.peakMb.toFixed(0)} MB, target < ${TARGETS.rssMb} MB: ${yes(report.rss.met)}.`,
+    "",
+    "Targets (2-core machine): every read p99 < 50 ms and > 1,000 req/s; create > 500 req/s; RSS < 300 MB.",
+    "The load generator shares the two cores with the server and PostgreSQL, so the numbers are a floor.",
+    "Query plans of every list shape: PLANS.md; index notes: README.md.",
+    "",
+  );
+  if (report.events) lines.push(...eventsMarkdown(report.events));
+  return lines.join("\n");
+}
+
+interface Report {
+  generatedAt: string;
+  machine: {
+    cpus: number;
+    cpuModel: string;
+    node: string;
+    loadAverageBefore: number[];
+    loadAverageAfter: number[];
+  };
+  database: string;
+  connections: number;
+  durationSeconds: number;
+  warmupSeconds: number;
+  seed: { counts: Record<string, number>; seconds: number };
+  cases: CaseResult[];
+  rss: { peakMb: number; targetMb: number; met: boolean };
+  targets: typeof TARGETS;
+  /** The live event stream case (bench/events.ts), run last with its own RSS measurement. */
+  events?: EventsCaseResult;
+}
+
+async function main() {
+  const started = Date.now();
+  let tmp: string | undefined;
+  let embedded: EmbeddedPostgres | undefined;
+  let server: ChildProcess | undefined;
+  const cleanup = async () => {
+    if (server && server.exitCode === null) {
+      server.kill("SIGTERM");
+      await new Promise((r) => {
+        const t = setTimeout(() => {
+          server?.kill("SIGKILL");
+          r(undefined);
+        }, 10_000);
+        server?.once("exit", () => {
+          clearTimeout(t);
+          r(undefined);
+        });
+      });
+    }
+    await embedded?.stop();
+    if (tmp) rmSync(tmp, { recursive: true, force: true });
+  };
+  process.once("SIGINT", () => {
+    void cleanup().then(() => process.exit(130));
+  });
+
+  try {
+    let databaseUrl = process.env.DATABASE_URL;
+    if (!databaseUrl) {
+      tmp = mkdtempSync(path.join(os.tmpdir(), "tracker-bench-"));
+      embedded = await startEmbeddedPostgres({ dataDir: path.join(tmp, "pg"), durable: false });
+      databaseUrl = embedded.url;
+      log(`embedded PostgreSQL on port ${embedded.port}`);
+    } else log("using DATABASE_URL");
+
+    const orm = await openOrm(databaseUrl);
+    log(`seeding ${Number(args.issues).toLocaleString("en-US")} issues...`);
+    const seeded = await seedBench(orm.em.fork(), databaseUrl, {
+      ...DEFAULT_SIZES,
+      issues: Number(args.issues),
+    });
+    log(`seeded in ${seeded.seconds.toFixed(1)} s: ${JSON.stringify(seeded.counts)}`);
+    const planning = await seedPlanningBench(orm.em.fork(), databaseUrl);
+    log(`seeded planning in ${planning.seconds.toFixed(1)} s: ${JSON.stringify(planning.counts)}`);
+
+    mkdirSync(outDir, { recursive: true });
+    if (!args["skip-explain"]) {
+      const plans = await explainListShapes(orm.em.fork(), seeded);
+      writeFileSync(path.join(outDir, "PLANS.md"), plansMarkdown(plans, seeded));
+      const slow = plans.filter((p) => p.ms > 20);
+      log(
+        `explained ${plans.length} list shapes (PLANS.md); slowest: ${[...plans]
+          .sort((a, b) => b.ms - a.ms)
+          .slice(0, 3)
+          .map((p) => `${p.name} ${p.ms.toFixed(1)} ms`)
+          .join(", ")}${slow.length ? `; ${slow.length} over 20 ms` : ""}`,
+      );
+    }
+    if (!args["skip-explain"]) {
+      writeFileSync(path.join(outDir, "PROJECT_PLANS.md"), await explainPlanning(orm.em.fork(), planning));
+      log("explained the project list shapes (PROJECT_PLANS.md)");
+    }
+    await orm.close(true);
+    if (args["explain-only"]) return;
+
+    const port = await freePort();
+    const base = `http://127.0.0.1:${port}`;
+    server = spawn(process.execPath, [mainJs], {
+      env: {
+        ...process.env,
+        NODE_ENV: "production",
+        LOG_LEVEL: "warn",
+        DATABASE_URL: databaseUrl,
+        PORT: String(port),
+        TRACKER_RATE_LIMIT_PER_MINUTE: "0",
+      },
+      stdio: ["ignore", "inherit", "inherit"],
+    });
+    await waitForHealth(base, server);
+    log(`server pid ${server.pid} listening on ${base}`);
+    const pid = server.pid!;
+    let peak = 0;
+    const sampler = setInterval(() => {
+      const m = rssMb(pid);
+      if (m) peak = Math.max(peak, m.peak, m.current);
+    }, 250);
+
+    const loadAverageBefore = os.loadavg().map((l) => Math.round(l * 100) / 100);
+    const results: CaseResult[] = [];
+    for (const spec of [...cases(seeded), ...planningCases(planning)]) {
+      if (args.only && !spec.name.includes(args.only)) continue;
+      log(`case: ${spec.name}`);
+      const r = await runCase(base, seeded.adminToken, spec);
+      results.push(r);
+      log(
+        r.status === "ran"
+          ? `  ${r.requestsPerSec} req/s, p50 ${r.p50Ms} ms, p99 ${r.p99Ms} ms${r.note ? ` (${r.note})` : ""}`
+          : `  ${r.status}: ${r.note}`,
+      );
+    }
+    clearInterval(sampler);
+    // Let requests still in flight when the last case stopped finish before the server is stopped.
+    await new Promise((r) => setTimeout(r, 1000));
+    const last = rssMb(pid);
+    if (last) peak = Math.max(peak, last.peak);
+
+    let events: EventsCaseResult | undefined;
+    if (!args.only || EVENTS_CASE.includes(args.only)) {
+      log(`case: ${EVENTS_CASE}`);
+      events = await runEventsCase({
+        base,
+        token: seeded.adminToken,
+        databaseUrl,
+        workspaceId: seeded.workspaceId,
+        pid,
+      });
+      log(`  ${eventsSummary(events)}`);
+    }
+
+    const report: Report = {
+      generatedAt: new Date().toISOString(),
+      machine: {
+        cpus: os.cpus().length,
+        cpuModel: os.cpus()[0]?.model ?? "unknown",
+        node: process.version,
+        loadAverageBefore,
+        loadAverageAfter: os.loadavg().map((l) => Math.round(l * 100) / 100),
+      },
+      database: embedded ? "embedded PostgreSQL 18 (durable: false)" : "DATABASE_URL",
+      connections: CONNECTIONS,
+      durationSeconds: DURATION,
+      warmupSeconds: WARMUP,
+      seed: { counts: { ...seeded.counts, ...planning.counts }, seconds: seeded.seconds + planning.seconds },
+      cases: results,
+      rss: { peakMb: Math.round(peak), targetMb: TARGETS.rssMb, met: peak < TARGETS.rssMb },
+      targets: TARGETS,
+      events,
+    };
+    writeFileSync(path.join(outDir, "results.json"), `${JSON.stringify(report, null, 2)}\n`);
+    writeFileSync(path.join(outDir, "RESULTS.md"), markdown(report));
+    process.stdout.write(markdown(report));
+    log(
+      `done in ${((Date.now() - started) / 1000).toFixed(0)} s; wrote bench/results.json and bench/RESULTS.md`,
+    );
+  } finally {
+    await cleanup();
+  }
+}
+
+main().catch((err) => {
+  process.stderr.write(`[bench] failed: ${(err as Error).stack ?? err}\n`);
+  process.exit(1);
+});
