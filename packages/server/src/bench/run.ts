@@ -390,7 +390,9 @@ async function main() {
 
     const port = await freePort();
     const base = `http://127.0.0.1:${port}`;
-    server = spawn(process.execPath, [mainJs], {
+    // e.g. TRACKER_BENCH_SERVER_NODE_ARGS="--cpu-prof --cpu-prof-dir=/tmp/prof" to profile the server.
+    const nodeArgs = (process.env.TRACKER_BENCH_SERVER_NODE_ARGS ?? "").split(/\s+/).filter(Boolean);
+    server = spawn(process.execPath, [...nodeArgs, mainJs], {
       env: {
         ...process.env,
         NODE_ENV: "production",

@@ -186,8 +186,7 @@ export function createApp(deps: AppDeps): Koa<State> {
     }
     if (op.workspaceScoped && scope.caller) {
       const q = ctx.query.workspace;
-      scope.workspace = await resolveWorkspace(
-        em,
+      scope.workspace = resolveWorkspace(
         scope.caller,
         ctx.get(WORKSPACE_HEADER) || undefined,
         Array.isArray(q) ? q[0] : q || undefined,

@@ -13,6 +13,8 @@ export interface Caller {
   /** Set for workspace keys: the one workspace the key reaches. */
   keyWorkspaceId: string | null;
   activeWorkspaceId: string | null;
+  /** The workspaces this key reaches and the owner's role in each, read with the key itself. */
+  workspaces: WorkspaceAccess[];
 }
 
 export interface WorkspaceAccess {
@@ -48,10 +50,17 @@ export async function authenticate(em: EntityManager, authorization: string | un
       name: string;
       email: string;
       stale: boolean;
+      workspaces: WorkspaceAccess[];
     }[]
   >(
+    // One round trip for the key, its owner and the workspaces it reaches: every request pays for this.
     `select k.id as key_id, k.scope, k.workspace_id, k.active_workspace_id, u.id as user_id, u.name, u.email,
-            (k.last_used_at is null or k.last_used_at < now() - interval '1 minute') as stale
+            (k.last_used_at is null or k.last_used_at < now() - interval '1 minute') as stale,
+            coalesce((select json_agg(json_build_object('id', w.id, 'slug', w.slug, 'name', w.name, 'role', m.role)
+                                      order by w.created_at, w.id)
+                        from memberships m join workspaces w on w.id = m.workspace_id
+                       where m.user_id = u.id and (k.workspace_id is null or w.id = k.workspace_id)),
+                     '[]'::json) as workspaces
        from api_keys k join users u on u.id = k.user_id
       where k.token_hash = ?`,
     [hashToken(token)],
@@ -70,10 +79,14 @@ export async function authenticate(em: EntityManager, authorization: string | un
     keyScope: row.scope,
     keyWorkspaceId: row.workspace_id,
     activeWorkspaceId: row.active_workspace_id,
+    workspaces: row.workspaces,
   };
 }
 
-/** The workspaces the caller's key may reach, with the caller's role in each. */
+/**
+ * The workspaces the caller's key may reach, read afresh (inside a transaction, for example); the request's
+ * own view, read at authentication, is `caller.workspaces`.
+ */
 export async function reachableWorkspaces(em: EntityManager, caller: Caller): Promise<WorkspaceAccess[]> {
   const rows = await em.execute<WorkspaceAccess[]>(
     `select w.id, w.slug, w.name, m.role
@@ -92,15 +105,15 @@ function matches(ws: { id: string; slug: string; name: string }, ref: string): b
 /**
  * Resolves the workspace a request acts in (decisions.md, "Authentication" in the contract):
  * header, then query parameter, then the key's active workspace, then the owner's only workspace.
- * Membership is checked here on every call, so losing access cuts a key off at once.
+ * Membership is checked on every call (the memberships are read with the key, per request), so losing
+ * access cuts a key off at once.
  */
-export async function resolveWorkspace(
-  em: EntityManager,
+export function resolveWorkspace(
   caller: Caller,
   headerRef: string | undefined,
   queryRef: string | undefined,
-): Promise<WorkspaceAccess> {
-  const reachable = await reachableWorkspaces(em, caller);
+): WorkspaceAccess {
+  const reachable = caller.workspaces;
   const pick = (ref: string) => reachable.find((w) => matches(w, ref));
   const named = headerRef || queryRef;
   if (headerRef && queryRef) {

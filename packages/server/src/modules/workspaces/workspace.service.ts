@@ -2,7 +2,7 @@ import { randomUUID } from "node:crypto";
 import type { EntityManager } from "@mikro-orm/postgresql";
 import { sql, sqlOne } from "../../db/sql.js";
 import { recordChanges } from "../../events/record-change.js";
-import { type Caller, reachableWorkspaces } from "../../http/auth.js";
+import type { Caller } from "../../http/auth.js";
 import { Conflict, Forbidden, Invalid } from "../../http/problem.js";
 import type { MemberRole } from "./workspace.entity.js";
 
@@ -74,7 +74,7 @@ export function defaultWorkspaceId(caller: Caller, reachable: { id: string }[]):
 }
 
 export async function listWorkspaces(em: EntityManager, caller: Caller) {
-  const reachable = await reachableWorkspaces(em, caller);
+  const reachable = caller.workspaces;
   const active = defaultWorkspaceId(caller, reachable);
   return reachable.map((w) => ({
     id: w.id,
@@ -100,7 +100,7 @@ export async function createWorkspace(em: EntityManager, caller: Caller, name: s
 }
 
 export async function setActiveWorkspace(em: EntityManager, caller: Caller, ref: string) {
-  const reachable = await reachableWorkspaces(em, caller);
+  const reachable = caller.workspaces;
   const lower = ref.toLowerCase();
   const ws = reachable.find((w) => w.id === ref || w.slug === lower || w.name.toLowerCase() === lower);
   if (!ws) {
