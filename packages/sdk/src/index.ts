@@ -22,3 +22,4 @@ export type { ViewsApi } from "./resources/views.js";
 export type { WorkspacesApi } from "./resources/workspaces.js";
 export { parseEventStream, type RawServerSentEvent } from "./sse.js";
 export { createTracker, type Tracker, type TrackerOptions } from "./tracker.js";
+export * from "./values.js";

@@ -1,10 +1,10 @@
 import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import type { BodyOf } from "@tracker/sdk";
+import { PRIORITY_NAMES, parsePriority } from "@tracker/sdk";
 import { z } from "zod";
 import type { ToolDeps } from "../deps.js";
 import { toolFailure } from "../errors.js";
 import { dateInput, formatInput, issueLine, jsonResult, textResult } from "../format.js";
-import { PRIORITY_NAMES, toPriority } from "../values.js";
 
 export const priorityInput = z
   .union([z.enum(PRIORITY_NAMES), z.number().int().min(0).max(4)])
@@ -60,7 +60,7 @@ export function registerCreateIssueTool(server: McpServer, deps: ToolDeps) {
       try {
         const { format, priority, ...fields } = input;
         const body: BodyOf<"createIssue"> = { ...fields };
-        if (priority !== undefined) body.priority = toPriority(priority);
+        if (priority !== undefined) body.priority = parsePriority(priority)!;
         const issue = await deps.tracker.issues.create(body);
         return format === "json" ? jsonResult(issue) : textResult(`Created ${issueLine(issue)}`);
       } catch (err) {

@@ -1,10 +1,10 @@
 import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import type { Tracker } from "@tracker/sdk";
+import { ISSUE_SORTS, ISSUE_SPECIAL_FILTERS, STATE_TYPES } from "@tracker/sdk";
 import { z } from "zod";
 import type { ToolDeps } from "../deps.js";
 import { toolFailure } from "../errors.js";
 import { formatInput, issueLine, jsonResult, textResult } from "../format.js";
-import { ISSUE_SORTS, SPECIAL_FILTERS, STATE_TYPES } from "../values.js";
 
 export const searchIssuesInput = {
   team: z.string().min(1).optional().describe("Team key, e.g. `ENG` (list_teams shows them)."),
@@ -35,7 +35,7 @@ export const searchIssuesInput = {
       "Full-text search over title and description; an exact identifier like `ENG-123` also matches.",
     ),
   special: z
-    .array(z.enum(SPECIAL_FILTERS))
+    .array(z.enum(ISSUE_SPECIAL_FILTERS))
     .optional()
     .describe(
       "Computed filters, all must hold: overdue, due_today, due_week, no_due_date, stale (open, untouched 14 days), unassigned, no_estimate, no_project, no_labels, blocked (has an open blocker), blocking, unstarted_overdue, mine, created_by_me.",

@@ -1,10 +1,10 @@
 import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import type { BodyOf } from "@tracker/sdk";
+import { parsePriority } from "@tracker/sdk";
 import { z } from "zod";
 import type { ToolDeps } from "../deps.js";
 import { toolFailure } from "../errors.js";
 import { dateInput, formatInput, issueLine, jsonResult, textResult } from "../format.js";
-import { toPriority } from "../values.js";
 import { priorityInput } from "./create-issue.js";
 import { identifierInput } from "./get-issue.js";
 
@@ -58,7 +58,7 @@ export function registerUpdateIssueTool(server: McpServer, deps: ToolDeps) {
       const body: BodyOf<"updateIssue"> = {};
       for (const [key, value] of Object.entries(fields))
         if (value !== undefined) Object.assign(body, { [key]: value });
-      if (priority !== undefined) body.priority = toPriority(priority);
+      if (priority !== undefined) body.priority = parsePriority(priority)!;
       if (assignee !== undefined) body.assignee = assignee === "none" ? null : assignee;
       if (Object.keys(body).length === 0) {
         return {

@@ -1,7 +1,7 @@
 import type { BodyOf } from "@tracker/sdk";
+import { MEMBER_ROLES } from "@tracker/sdk";
 import { type Deps, defineCommand, type Opts, oneOf, UsageError } from "../../command.js";
 import { printJson, say } from "../../output.js";
-import { ROLES } from "../../values.js";
 
 export const spec = defineCommand({
   name: "invites create",
@@ -20,7 +20,7 @@ export const spec = defineCommand({
 export async function run(opts: Opts<typeof spec>, deps: Deps): Promise<void> {
   if (!opts.email) throw new UsageError("--email is required");
   const body: BodyOf<"createInvite"> = { email: opts.email };
-  if (opts.role) body.role = oneOf("role", [opts.role], ROLES)[0];
+  if (opts.role) body.role = oneOf("role", [opts.role], MEMBER_ROLES)[0];
   const invite = await deps.tracker.invites.create(body);
   if (opts.json) return printJson(deps, invite);
   if (deps.isTTY)

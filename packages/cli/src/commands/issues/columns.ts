@@ -1,7 +1,7 @@
 import type { Schemas } from "@tracker/sdk";
+import { priorityName } from "@tracker/sdk";
 import type { Column } from "../../output.js";
 import { relativeTime } from "../../output.js";
-import { priorityName } from "../../values.js";
 
 type Issue = Schemas["Issue"];
 

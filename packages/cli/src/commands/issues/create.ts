@@ -1,7 +1,7 @@
 import type { BodyOf, Schemas } from "@tracker/sdk";
+import { parsePriority } from "@tracker/sdk";
 import { type Deps, defineCommand, type Opts, splitList, UsageError } from "../../command.js";
 import { printJson, say } from "../../output.js";
-import { parsePriority } from "../../values.js";
 
 export const spec = defineCommand({
   name: "issues create",

@@ -1,7 +1,7 @@
 import type { Schemas } from "@tracker/sdk";
+import { ISSUE_SORTS, ISSUE_SPECIAL_FILTERS, STATE_TYPES } from "@tracker/sdk";
 import { type Deps, defineCommand, type Opts, oneOf, splitList, UsageError } from "../../command.js";
 import { printJson, printTable, say } from "../../output.js";
-import { ISSUE_SORTS, SPECIAL_FILTERS, STATE_TYPES } from "../../values.js";
 import { issueColumns } from "./columns.js";
 
 export const spec = defineCommand({
@@ -43,7 +43,7 @@ export const spec = defineCommand({
     special: {
       type: "string",
       value: "FILTERS",
-      description: `Comma-separated computed filters: ${SPECIAL_FILTERS.join(", ")}`,
+      description: `Comma-separated computed filters: ${ISSUE_SPECIAL_FILTERS.join(", ")}`,
     },
     sort: {
       type: "string",
@@ -86,7 +86,7 @@ export function toQuery(opts: Opts<typeof spec>): IssueQuery {
   if (labels) query.label = labels;
   if (opts.search) query.q = opts.search;
   const special = splitList(opts.special);
-  if (special) query.special = oneOf("special", special, SPECIAL_FILTERS);
+  if (special) query.special = oneOf("special", special, ISSUE_SPECIAL_FILTERS);
   if (opts.sort) query.sort = oneOf("sort", [opts.sort], ISSUE_SORTS)[0];
   return query;
 }

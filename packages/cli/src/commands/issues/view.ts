@@ -1,7 +1,7 @@
 import type { Schemas } from "@tracker/sdk";
+import { priorityName } from "@tracker/sdk";
 import { type Deps, defineCommand, type Opts } from "../../command.js";
 import { bold, dim, printJson, relativeTime } from "../../output.js";
-import { priorityName } from "../../values.js";
 
 export const spec = defineCommand({
   name: "issues view",

@@ -1,7 +1,7 @@
 import type { BodyOf } from "@tracker/sdk";
+import { API_KEY_SCOPES } from "@tracker/sdk";
 import { type Deps, defineCommand, type Opts, oneOf, UsageError } from "../../command.js";
 import { printJson, say } from "../../output.js";
-import { KEY_SCOPES } from "../../values.js";
 
 export const spec = defineCommand({
   name: "keys create",
@@ -22,7 +22,7 @@ export const spec = defineCommand({
 export async function run(opts: Opts<typeof spec>, deps: Deps): Promise<void> {
   if (!opts.name) throw new UsageError("--name is required");
   const body: BodyOf<"createApiKey"> = { name: opts.name };
-  if (opts.scope) body.scope = oneOf("scope", [opts.scope], KEY_SCOPES)[0];
+  if (opts.scope) body.scope = oneOf("scope", [opts.scope], API_KEY_SCOPES)[0];
   const key = await deps.tracker.apiKeys.create(body);
   if (opts.json) return printJson(deps, key);
   if (deps.isTTY)
