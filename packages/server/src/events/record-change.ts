@@ -31,6 +31,7 @@ export const ACCESS_CHANNEL = "tracker_access";
  * One statement: it first makes sure the transaction has its transaction id (`pg_current_xact_id()`),
  * then draws the event ids. The event hub relies on that order: an event id that is not visible yet
  * always belongs to a transaction listed as running in any later snapshot (see workspace-feed.ts).
+ * {@link changeEventsSql} is the same statement's parts, to record changes within a bigger write.
  */
 export async function recordChanges(
   em: EntityManager,
@@ -38,30 +39,60 @@ export async function recordChanges(
   changes: Change[],
 ): Promise<void> {
   if (changes.length === 0) return;
-  const values = changes.map(() => "(?, ?, ?, ?, ?, ?)").join(", ");
-  await sql(
-    em,
-    `with tx as materialized (select pg_current_xact_id() as xid),
-          ins as (
+  const rows = changeValues(changes);
+  const recorded = changeEventsSql("ins", workspaceId, rows);
+  await sql(em, `with ${recorded.ctes.sql} select ${recorded.notify.sql}`, [
+    ...recorded.ctes.params,
+    ...recorded.notify.params,
+  ]);
+}
+
+/**
+ * Change rows as a VALUES list, for {@link changeEventsSql}: columns entity, action, entity_id, identifier,
+ * team_key, team_id (all text).
+ */
+export function changeValues(changes: Change[]): { sql: string; params: unknown[] } {
+  return {
+    sql: `values ${changes.map(() => "(?::text, ?::text, ?::text, ?::text, ?::text, ?::text)").join(", ")}`,
+    params: changes.flatMap((c) => [
+      c.entity,
+      c.action,
+      c.id,
+      c.identifier ?? null,
+      c.teamKey ?? null,
+      c.teamId ?? null,
+    ]),
+  };
+}
+
+/**
+ * What {@link recordChanges} runs, in parts, so a write can record its changes in its own statement (one
+ * round trip instead of two) when the rows depend on it, e.g. an identifier numbered by a CTE.
+ * `rows` is a query yielding the columns of {@link changeValues} (text; `team_id` a uuid's text).
+ * Returns `ctes` for the statement's WITH list (the names `<name>_xid` and `<name>`), and `notify`: a
+ * select-list expression the statement MUST select, since it sends the NOTIFY (delivered on commit).
+ * The transaction id is taken before any event id is drawn, as recordChanges guarantees.
+ */
+export function changeEventsSql(
+  name: string,
+  workspaceId: string,
+  rows: { sql: string; params: unknown[] },
+): { ctes: { sql: string; params: unknown[] }; notify: { sql: string; params: unknown[] } } {
+  return {
+    ctes: {
+      sql: `${name}_xid as materialized (select pg_current_xact_id() as xid),
+          ${name} as (
             insert into change_events (workspace_id, entity, action, entity_id, identifier, team_key, team_id, created_at)
             select ?::uuid, v.entity, v.action, v.entity_id, v.identifier, v.team_key, v.team_id::uuid, now()
-              from tx cross join (values ${values}) as v(entity, action, entity_id, identifier, team_key, team_id)
-            returning 1)
-     select pg_notify(?, ?) from (select count(*) from ins) n`,
-    [
-      workspaceId,
-      ...changes.flatMap((c) => [
-        c.entity,
-        c.action,
-        c.id,
-        c.identifier ?? null,
-        c.teamKey ?? null,
-        c.teamId ?? null,
-      ]),
-      CHANGE_CHANNEL,
-      workspaceId,
-    ],
-  );
+              from ${name}_xid cross join (${rows.sql}) as v(entity, action, entity_id, identifier, team_key, team_id)
+            returning 1)`,
+      params: [workspaceId, ...rows.params],
+    },
+    notify: {
+      sql: `(select pg_notify(?, ?) from (select count(*) from ${name}) n)`,
+      params: [CHANGE_CHANNEL, workspaceId],
+    },
+  };
 }
 
 /** Tells every instance, on commit, that an API key is gone: its open event streams close. */

@@ -81,21 +81,29 @@ export async function recordActivities(em: EntityManager, events: ActivityInput[
   if (events.length === 0) return;
   // Chunked so very large bulk operations stay under PostgreSQL's parameter limit.
   for (let i = 0; i < events.length; i += 5000) {
-    const chunk = events.slice(i, i + 5000);
-    await sql(
-      em,
-      `insert into activity_events (id, workspace_id, issue_id, actor_id, type, payload, created_at)
-       values ${chunk.map(() => "(?, ?, ?, ?, ?, ?::jsonb, clock_timestamp())").join(", ")}`,
-      chunk.flatMap((e) => [
-        randomUUID(),
-        e.workspaceId,
-        e.issueId,
-        e.actorId,
-        e.type,
-        JSON.stringify(e.payload),
-      ]),
-    );
+    const insert = activityInsertSql(events.slice(i, i + 5000));
+    await sql(em, insert.sql, insert.params);
   }
+}
+
+/**
+ * The INSERT {@link recordActivities} runs for (at most a few thousand) events, to put in a write's own
+ * statement as a CTE (`act as (...)`) and save a round trip. The events' `created_at` is
+ * `clock_timestamp()`, so events recorded together keep their order.
+ */
+export function activityInsertSql(events: ActivityInput[]): { sql: string; params: unknown[] } {
+  return {
+    sql: `insert into activity_events (id, workspace_id, issue_id, actor_id, type, payload, created_at)
+       values ${events.map(() => "(?, ?, ?, ?, ?, ?::jsonb, clock_timestamp())").join(", ")}`,
+    params: events.flatMap((e) => [
+      randomUUID(),
+      e.workspaceId,
+      e.issueId,
+      e.actorId,
+      e.type,
+      JSON.stringify(e.payload),
+    ]),
+  };
 }
 
 /** The `comment_added` payload: the comment's id and its body cut to 500 characters. */

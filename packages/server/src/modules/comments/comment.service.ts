@@ -1,58 +1,55 @@
 import { randomUUID } from "node:crypto";
 import type { EntityManager } from "@mikro-orm/postgresql";
 import type { components } from "@tracker/sdk/schema";
-import { iso, sql, sqlOne } from "../../db/sql.js";
+import { sql, sqlOne } from "../../db/sql.js";
 import { recordChanges } from "../../events/record-change.js";
 import type { WorkspaceScope } from "../../http/handler.js";
 import { Forbidden, NotFound } from "../../http/problem.js";
 import { commentAddedPayload, recordActivity } from "../activity/activity.service.js";
 import { inTransaction } from "../issues/in-transaction.js";
+import { isoSql } from "../issues/issue.serialize.js";
 import { type IssueKey, isUuid, resolveIssue } from "../shared/resolve.js";
 
 export type CommentOut = components["schemas"]["Comment"];
 
-interface CommentRow {
-  id: string;
-  body: string;
-  author_id: string;
-  author_name: string;
-  author_email: string;
-  created_at: Date;
-  updated_at: Date;
-  edited: boolean;
-}
-
 // Comments whose author's user row is gone would have no author to show; users are never deleted by the
 // API (removing a member keeps the user), so the inner join drops nothing in practice.
-const COMMENT_SELECT = `select c.id, c.body, c.edited, c.created_at, c.updated_at,
-         u.id as author_id, u.name as author_name, u.email as author_email
-    from comments c join users u on u.id = c.author_id`;
+const COMMENT_FROM = "comments c join users u on u.id = c.author_id";
+const COMMENT_ORDER = "c.created_at, c.id";
 
-function commentFromRow(r: CommentRow): CommentOut {
-  return {
-    id: r.id,
-    body: r.body,
-    author: { id: r.author_id, name: r.author_name, email: r.author_email },
-    createdAt: iso(r.created_at)!,
-    updatedAt: iso(r.updated_at)!,
-    edited: r.edited,
-  };
+/** One contract `Comment` as JSON, built in SQL over {@link COMMENT_FROM}. */
+const COMMENT_JSON = `json_build_object(
+    'id', c.id, 'body', c.body,
+    'author', json_build_object('id', u.id, 'name', u.name, 'email', u.email),
+    'createdAt', ${isoSql("c.created_at")}, 'updatedAt', ${isoSql("c.updated_at")}, 'edited', c.edited)`;
+
+/**
+ * A JSON array of the contract `Comment`s of the issue whose id is the SQL expression `issueId` (e.g. a
+ * column of the enclosing query), oldest first: to read an issue's comments in the issue's own statement.
+ */
+export function commentsJsonSql(issueId: string): string {
+  return `coalesce((select json_agg(${COMMENT_JSON} order by ${COMMENT_ORDER})
+                      from ${COMMENT_FROM} where c.issue_id = ${issueId}), '[]'::json)`;
 }
 
 /** The comments of an issue, oldest first, in one query. */
 export async function loadComments(em: EntityManager, issueId: string): Promise<CommentOut[]> {
-  const rows = await sql<CommentRow>(
+  const rows = await sql<{ comment: CommentOut }>(
     em,
-    `${COMMENT_SELECT} where c.issue_id = ? order by c.created_at, c.id`,
+    `select ${COMMENT_JSON} as comment from ${COMMENT_FROM} where c.issue_id = ? order by ${COMMENT_ORDER}`,
     [issueId],
   );
-  return rows.map(commentFromRow);
+  return rows.map((r) => r.comment);
 }
 
 async function loadComment(em: EntityManager, id: string): Promise<CommentOut> {
-  const row = await sqlOne<CommentRow>(em, `${COMMENT_SELECT} where c.id = ?`, [id]);
+  const row = await sqlOne<{ comment: CommentOut }>(
+    em,
+    `select ${COMMENT_JSON} as comment from ${COMMENT_FROM} where c.id = ?`,
+    [id],
+  );
   if (!row) throw new NotFound("No such comment.");
-  return commentFromRow(row);
+  return row.comment;
 }
 
 const issueChange = (issue: IssueKey) => ({

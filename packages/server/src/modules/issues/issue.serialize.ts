@@ -1,22 +1,38 @@
 import type { EntityManager } from "@mikro-orm/postgresql";
 import type { components } from "@tracker/sdk/schema";
 import { sql } from "../../db/sql.js";
+import { q, raw, type SqlFragment } from "./sql-fragment.js";
 
 export type IssueOut = components["schemas"]["Issue"];
 type StateType = components["schemas"]["StateType"];
 type Priority = components["schemas"]["Priority"];
 
 /** Timestamps formatted by PostgreSQL exactly like `Date.prototype.toISOString()` (UTC, milliseconds). */
-const isoSql = (col: string) => `to_char(${col} at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`;
+export const isoSql = (col: string) => `to_char(${col} at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`;
+
+/** The issue's label names, sorted as the contract shows them. */
+const LABELS_OF_ISSUE = `(select array_agg(sl.name order by lower(sl.name), sl.name) from issue_labels sil
+              join labels sl on sl.id = sil.label_id where sil.issue_id = i.id)`;
 
 /**
- * The SELECT list of one contract `Issue` over `issues i` ({@link ISSUE_FROM}). References are scalar
+ * The label names of the labels `labelIds`, sorted like
+ * {@link ISSUE_COLUMNS} sorts an issue's labels: for {@link issueColumns} in the statement that writes
+ * the issue's labels, which cannot see its own writes.
+ */
+export const labelNamesSql = (labelIds: string[]): SqlFragment =>
+  q`(select array_agg(sl.name order by lower(sl.name), sl.name) from labels sl where sl.id = any(${labelIds}::uuid[]))`;
+
+/**
+ * The SELECT list of one contract `Issue` over `issues i` ({@link ISSUE_FROM}), or over any relation
+ * aliased `i` with the issues columns (e.g. a CTE `update issues ... returning *`). References are scalar
  * subqueries building their JSON object (null when absent), not joins: a page's statement then plans in
  * a fraction of a millisecond instead of several (join-order search over six tables), and each lookup is a
  * primary-key probe per returned row. Timestamps, due dates and sorted label names are formatted in SQL.
+ * `labels` replaces the subquery reading the issue's labels ({@link labelNamesSql}).
  * Map the rows with {@link issueFromRow}.
  */
-export const ISSUE_COLUMNS = `i.id as "id",
+export function issueColumns(labels: SqlFragment = raw(LABELS_OF_ISSUE)): SqlFragment {
+  return q`i.id as "id",
   i.number as "number",
   i.title as "title",
   i.description as "description",
@@ -31,12 +47,15 @@ export const ISSUE_COLUMNS = `i.id as "id",
     where su.id = i.assignee_id) as "assignee",
   (select json_build_object('id', sp.id, 'name', sp.name) from projects sp where sp.id = i.project_id) as "project",
   (select json_build_object('id', sc.id, 'number', sc.number) from cycles sc where sc.id = i.cycle_id) as "cycle",
-  coalesce((select array_agg(sl.name order by lower(sl.name), sl.name) from issue_labels sil
-              join labels sl on sl.id = sil.label_id where sil.issue_id = i.id), '{}') as "labels",
+  coalesce(${labels}, '{}') as "labels",
   i.parent_id as "parentId",
-  ${isoSql("i.created_at")} as "createdAt",
-  ${isoSql("i.updated_at")} as "updatedAt",
-  ${isoSql("i.completed_at")} as "completedAt"`;
+  ${raw(isoSql("i.created_at"))} as "createdAt",
+  ${raw(isoSql("i.updated_at"))} as "updatedAt",
+  ${raw(isoSql("i.completed_at"))} as "completedAt"`;
+}
+
+/** {@link issueColumns} reading the issue's own labels. */
+export const ISSUE_COLUMNS = issueColumns().sql;
 
 /** The FROM clause {@link ISSUE_COLUMNS} reads from. */
 export const ISSUE_FROM = "issues i";

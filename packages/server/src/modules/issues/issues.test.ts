@@ -1,4 +1,5 @@
 import type { components } from "@tracker/sdk/schema";
+import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type ApiClient, startTestServer, type TestServer } from "../../test/harness.js";
 import { seedDemoWorkspace } from "../dev/demo-seed.js";
@@ -167,6 +168,50 @@ describe("createIssue", () => {
     );
     expect(results.map((r) => r.response.status)).toEqual(Array(8).fill(201));
     expect(await count("labels", "workspace_id = $1 and name = 'Brand New'", [ws.id])).toBe(1);
+  });
+
+  it("uses a label another transaction commits while the write waits on it, creating no second one", async () => {
+    const { api, ws } = await workspace();
+    const issue = await create(api, { title: "Update target" });
+    for (const write of [
+      () => api.POST("/issues", { body: { team: "ENG", title: "Racer", priority: 0, labels: ["racing"] } }),
+      () =>
+        api.PATCH("/issues/{identifier}", {
+          params: { path: { identifier: issue.identifier } },
+          body: { addLabels: ["PACING"] },
+        }),
+    ]) {
+      const name = write.toString().includes("racing") ? "Racing" : "Pacing";
+      const other = new pg.Client({ connectionString: srv.databaseUrl });
+      await other.connect();
+      try {
+        await other.query("begin");
+        const [label] = (
+          await other.query(
+            `insert into labels (id, workspace_id, name, color, description, created_at, updated_at)
+             values (gen_random_uuid(), $1, $2, '#000000', null, now(), now()) returning id`,
+            [ws.id, name],
+          )
+        ).rows;
+        const pending = write();
+        // The write's insert of the same name waits for this transaction; commit once it does.
+        for (let i = 0; i < 200; i++) {
+          const [w] = await srv.query<{ n: string }>(
+            "select count(*) as n from pg_stat_activity where wait_event_type = 'Lock' and datname = current_database()",
+          );
+          if (Number(w!.n) > 0) break;
+          await new Promise((r) => setTimeout(r, 10));
+        }
+        await other.query("commit");
+        const res = await pending;
+        expect(res.response.status).toBeLessThan(300);
+        expect(res.data!.issue.labels).toEqual([name]);
+        expect(await count("labels", "workspace_id = $1 and lower(name) = lower($2)", [ws.id, name])).toBe(1);
+        expect(await count("change_events", "entity = 'label' and entity_id = $1", [label.id])).toBe(0);
+      } finally {
+        await other.end();
+      }
+    }
   });
 
   it("sets completedAt when created in a finished state", async () => {

@@ -5,13 +5,12 @@ import { recordChanges } from "../../events/record-change.js";
 import type { WorkspaceScope } from "../../http/handler.js";
 import { Conflict, Invalid, NotFound } from "../../http/problem.js";
 import { isUuid, resolveIssue, visibleTeamCondition } from "../shared/resolve.js";
-import type { StateType } from "../teams/team.entity.js";
 import { inTransaction } from "./in-transaction.js";
+import { q, raw, type SqlFragment } from "./sql-fragment.js";
 
 export type RelationOut = components["schemas"]["IssueRelation"];
 export type RelatedIssueOut = components["schemas"]["RelatedIssue"];
 type RelationType = components["schemas"]["IssueRelationType"];
-type RelationSide = components["schemas"]["IssueRelationSide"];
 
 /**
  * Relations are stored once, from the source issue's side (`A blocks B`, `A duplicates B`, `A related B`).
@@ -19,83 +18,74 @@ type RelationSide = components["schemas"]["IssueRelationSide"];
  */
 const REVERSE_SIDE = `case r.type when 'blocks' then 'blocked_by' when 'duplicate' then 'duplicated_by' else r.type end`;
 
-interface RelationRow {
-  id: string;
-  side: RelationSide;
-  other_id: string;
-  other_identifier: string;
-  other_title: string;
-  state_id: string;
-  state_name: string;
-  state_type: StateType;
+/**
+ * FROM and WHERE over the relations of the issue whose id is the SQL expression `issueId` (a column of the
+ * enclosing query, or a parameter's), with the other issue `o`, its team `ot` and state `os`; relations to
+ * issues the caller cannot see are left out.
+ */
+function relationsFrom(scope: WorkspaceScope, issueId: string): SqlFragment {
+  const vis = visibleTeamCondition(scope, "ot");
+  return q`issue_relations r
+       join issues o on o.id = case when r.issue_id = ${raw(issueId)} then r.related_issue_id else r.issue_id end
+       join teams ot on ot.id = o.team_id
+       join workflow_states os on os.id = o.state_id
+      where (r.issue_id = ${raw(issueId)} or r.related_issue_id = ${raw(issueId)}) and ${vis}`;
 }
 
-function relationFromRow(r: RelationRow): RelationOut {
-  return {
-    id: r.id,
-    type: r.side,
-    issue: {
-      id: r.other_id,
-      identifier: r.other_identifier,
-      title: r.other_title,
-      state: { id: r.state_id, name: r.state_name, type: r.state_type },
-    },
-  };
+/** One contract `IssueRelation` as JSON, from the side of the issue `issueId`, over {@link relationsFrom}. */
+const relationJson = (issueId: string) => `json_build_object(
+    'id', r.id,
+    'type', case when r.issue_id = ${issueId} then r.type else ${REVERSE_SIDE} end,
+    'issue', json_build_object('id', o.id, 'identifier', ot.key || '-' || o.number, 'title', o.title,
+                               'state', json_build_object('id', os.id, 'name', os.name, 'type', os.type)))`;
+
+const RELATION_ORDER = "r.created_at, r.id";
+
+/**
+ * A JSON array of the relations of the issue whose id is the SQL expression `issueId`, from its side
+ * (getIssue, page-data and listIssueRelations show the same), to embed in the issue's own statement.
+ */
+export function relationsJsonSql(scope: WorkspaceScope, issueId: string): SqlFragment {
+  return q`coalesce((select json_agg(${raw(relationJson(issueId))} order by ${raw(RELATION_ORDER)})
+                       from ${relationsFrom(scope, issueId)}), '[]'::json)`;
 }
 
 /**
- * The relations of one issue from its side, with the other issue; relations to issues the caller cannot
- * see are left out. One query. `where` narrows further (e.g. to one relation id).
+ * A JSON array of the open issues (not completed or canceled) that block the issue whose id is the SQL
+ * expression `issueId` and that the caller can see, as `RelatedIssue`s.
  */
-async function queryRelations(
-  scope: WorkspaceScope,
-  issueId: string,
-  extra: { sql: string; params: unknown[] } = { sql: "", params: [] },
-): Promise<RelationOut[]> {
+export function openBlockersJsonSql(scope: WorkspaceScope, issueId: string): SqlFragment {
   const vis = visibleTeamCondition(scope, "ot");
-  const rows = await sql<RelationRow>(
-    scope.em,
-    `select r.id,
-            case when r.issue_id = ? then r.type else ${REVERSE_SIDE} end as side,
-            o.id as other_id, ot.key || '-' || o.number as other_identifier, o.title as other_title,
-            os.id as state_id, os.name as state_name, os.type as state_type
-       from issue_relations r
-       join issues o on o.id = case when r.issue_id = ? then r.related_issue_id else r.issue_id end
-       join teams ot on ot.id = o.team_id
-       join workflow_states os on os.id = o.state_id
-      where (r.issue_id = ? or r.related_issue_id = ?) and ${vis.sql} ${extra.sql}
-      order by r.created_at, r.id`,
-    [issueId, issueId, issueId, issueId, ...vis.params, ...extra.params],
-  );
-  return rows.map(relationFromRow);
-}
-
-/** An issue's relations from its side (for getIssue, page-data and listIssueRelations). */
-export function relationsOf(scope: WorkspaceScope, issueId: string): Promise<RelationOut[]> {
-  return queryRelations(scope, issueId);
-}
-
-/** The open issues (not completed or canceled) that block this one and that the caller can see. */
-export async function openBlockersOf(scope: WorkspaceScope, issueId: string): Promise<RelatedIssueOut[]> {
-  const vis = visibleTeamCondition(scope, "ot");
-  return sql<RelatedIssueOut>(
-    scope.em,
-    `select o.id, ot.key || '-' || o.number as identifier, o.title,
-            json_build_object('id', os.id, 'name', os.name, 'type', os.type) as state
+  return q`coalesce((select json_agg(json_build_object(
+                        'id', o.id, 'identifier', ot.key || '-' || o.number, 'title', o.title,
+                        'state', json_build_object('id', os.id, 'name', os.name, 'type', os.type))
+                      order by ${raw(RELATION_ORDER)})
        from issue_relations r
        join issues o on o.id = r.issue_id
        join teams ot on ot.id = o.team_id
        join workflow_states os on os.id = o.state_id
-      where r.related_issue_id = ? and r.type = 'blocks'
-        and o.state_type not in ('completed', 'canceled') and ${vis.sql}
-      order by r.created_at, r.id`,
-    [issueId, ...vis.params],
-  );
+      where r.related_issue_id = ${raw(issueId)} and r.type = 'blocks'
+        and o.state_type not in ('completed', 'canceled') and ${vis}), '[]'::json)`;
+}
+
+/**
+ * The relations of one issue from its side, in one query. `extra` narrows further (e.g. to one relation).
+ */
+async function queryRelations(
+  scope: WorkspaceScope,
+  issueId: string,
+  extra: SqlFragment = raw(""),
+): Promise<RelationOut[]> {
+  const query = q`select ${raw(relationJson("x.id"))} as relation
+       from (select ${issueId}::uuid as id) x cross join ${relationsFrom(scope, "x.id")} ${extra}
+      order by ${raw(RELATION_ORDER)}`;
+  const rows = await sql<{ relation: RelationOut }>(scope.em, query.sql, query.params);
+  return rows.map((r) => r.relation);
 }
 
 export async function listRelations(scope: WorkspaceScope, ref: string): Promise<RelationOut[]> {
   const issue = await resolveIssue(scope, ref);
-  return relationsOf(scope, issue.id);
+  return queryRelations(scope, issue.id);
 }
 
 /**
@@ -151,10 +141,7 @@ export async function createRelation(
     ]);
     return { relationId, issueId: issue.id };
   });
-  const [relation] = await queryRelations(scope, id.issueId, {
-    sql: "and r.id = ?",
-    params: [id.relationId],
-  });
+  const [relation] = await queryRelations(scope, id.issueId, q`and r.id = ${id.relationId}`);
   return relation!;
 }
 

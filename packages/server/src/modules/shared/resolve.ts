@@ -102,39 +102,53 @@ export interface IssueKey {
   number: number;
 }
 
+const IDENTIFIER = /^([A-Za-z][A-Za-z0-9]{0,6})-(\d{1,9})$/;
+
+/**
+ * The SELECT behind {@link resolveIssue}, to embed (e.g. as a CTE) where resolving and reading in one
+ * statement saves a round trip: at most one row with the {@link IssueKey} columns (`id`, `identifier`,
+ * `teamId`, `teamKey`, `number`) of the issue `ref` names, if the caller can see it. An identifier the
+ * issue had before a move or a team key change resolves through the recorded redirect; an issue that holds
+ * the identifier now wins over a redirect. Undefined when `ref` cannot name an issue at all.
+ */
+export function issueKeyQuery(
+  scope: WorkspaceScope,
+  ref: string,
+): { sql: string; params: unknown[] } | undefined {
+  const vis = visibleTeamCondition(scope, "kt");
+  const columns = `ki.id, kt.key || '-' || ki.number as identifier, kt.id as "teamId", kt.key as "teamKey", ki.number`;
+  if (isUuid(ref)) {
+    return {
+      sql: `select ${columns} from issues ki join teams kt on kt.id = ki.team_id
+             where ki.workspace_id = ? and ki.id = ? and ${vis.sql}`,
+      params: [scope.workspace.id, ref, ...vis.params],
+    };
+  }
+  const m = IDENTIFIER.exec(ref.trim());
+  if (!m) return undefined;
+  const key = m[1]!.toUpperCase();
+  const number = Number(m[2]);
+  return {
+    sql: `select ${columns}
+            from (select hi.id, 1 as rank from issues hi join teams ht on ht.id = hi.team_id
+                   where hi.workspace_id = ? and ht.key = ? and hi.number = ?
+                  union all
+                  select hr.issue_id, 2 from issue_redirects hr
+                   where hr.workspace_id = ? and hr.team_key = ? and hr.number = ?) hit
+            join issues ki on ki.id = hit.id join teams kt on kt.id = ki.team_id
+           where ${vis.sql}
+           order by hit.rank limit 1`,
+    params: [scope.workspace.id, key, number, scope.workspace.id, key, number, ...vis.params],
+  };
+}
+
 /**
  * An issue by identifier (`ENG-123`, case-insensitive) or id. Identifiers that an issue had before a move
- * or a team key change resolve through the recorded redirect.
+ * or a team key change resolve through the recorded redirect. One query ({@link issueKeyQuery}).
  */
 export async function resolveIssue(scope: WorkspaceScope, ref: string): Promise<IssueKey> {
-  const vis = visibleTeamCondition(scope);
-  const select = `select i.id, t.key || '-' || i.number as identifier, t.id as "teamId", t.key as "teamKey", i.number
-                    from issues i join teams t on t.id = i.team_id`;
-  let row: IssueKey | undefined;
-  if (isUuid(ref)) {
-    row = await sqlOne<IssueKey>(scope.em, `${select} where i.workspace_id = ? and i.id = ? and ${vis.sql}`, [
-      scope.workspace.id,
-      ref,
-      ...vis.params,
-    ]);
-  } else {
-    const m = /^([A-Za-z][A-Za-z0-9]{0,6})-(\d{1,9})$/.exec(ref.trim());
-    if (m) {
-      const key = m[1]!.toUpperCase();
-      const number = Number(m[2]);
-      row = await sqlOne<IssueKey>(
-        scope.em,
-        `${select} where i.workspace_id = ? and t.key = ? and i.number = ? and ${vis.sql}`,
-        [scope.workspace.id, key, number, ...vis.params],
-      );
-      row ??= await sqlOne<IssueKey>(
-        scope.em,
-        `${select} join issue_redirects r on r.issue_id = i.id
-          where r.workspace_id = ? and r.team_key = ? and r.number = ? and ${vis.sql}`,
-        [scope.workspace.id, key, number, ...vis.params],
-      );
-    }
-  }
+  const query = issueKeyQuery(scope, ref);
+  const row = query && (await sqlOne<IssueKey>(scope.em, query.sql, query.params));
   if (!row) throw new NotFound(`No issue "${ref}" in this workspace.`);
   return row;
 }

@@ -1,0 +1,239 @@
+import { randomUUID } from "node:crypto";
+import type { EntityManager } from "@mikro-orm/postgresql";
+import type { components } from "@tracker/sdk/schema";
+import { sql } from "../../db/sql.js";
+import type { WorkspaceScope } from "../../http/handler.js";
+import { Invalid, NotFound } from "../../http/problem.js";
+import type { UserBrief } from "../activity/activity.service.js";
+import { type CycleRow, isUuid, type NamedRow, type StateRow } from "../shared/resolve.js";
+import { q, raw, type SqlFragment } from "./sql-fragment.js";
+
+/**
+ * The references an issue write names (state, assignee, project, cycle, labels), resolved in SQL as
+ * select-list columns (`newState`, `newAssignee`, ...: the issue's own columns may be selected beside them)
+ * of the write's one resolving statement instead of one query each. Each `…Column`
+ * builder reads them relative to a team (an SQL alias `t` of a teams row, or its id expression), and the
+ * matching `check…` turns the column into the row or throws the error the contract gives, with the same
+ * messages as the single resolvers of shared/resolve.ts. Callers run the checks in the contract's order.
+ */
+
+type CycleSelector = components["schemas"]["CycleSelector"];
+
+const withParams = (text: string, params: unknown[]): SqlFragment => ({ sql: text, params });
+
+/** Colour of labels created on the fly by naming them on an issue. */
+export const DEFAULT_LABEL_COLOR = "#bec2c8";
+
+// ---- State -------------------------------------------------------------------------------------
+
+const STATE_JSON =
+  "json_build_object('id', ws.id, 'name', ws.name, 'type', ws.type, 'color', ws.color, 'position', ws.position)";
+
+/**
+ * Columns `newState` and `stateNames` (to name the team's states when `ref` names none) for the team whose
+ * id is the SQL expression `teamId`. Without a `ref`: the team's default state, its first backlog state by
+ * position, else its first unstarted one, else its first state.
+ */
+export function stateColumns(teamId: string, ref: string | undefined): SqlFragment {
+  if (ref === undefined)
+    return raw(`(select ${STATE_JSON} from workflow_states ws where ws.team_id = ${teamId}
+       order by case ws.type when 'backlog' then 0 when 'unstarted' then 1 else 2 end, ws.position, ws.id
+       limit 1) as "newState", null as "stateNames"`);
+  return withParams(
+    `(select ${STATE_JSON} from workflow_states ws
+       where ws.team_id = ${teamId} and ${isUuid(ref) ? "ws.id = ?" : "lower(ws.name) = lower(?)"}) as "newState",
+     (select string_agg(ws.name, ', ' order by ws.position) from workflow_states ws
+       where ws.team_id = ${teamId}) as "stateNames"`,
+    [ref],
+  );
+}
+
+export interface StateColumns {
+  newState: StateRow | null;
+  stateNames: string | null;
+}
+
+/** A state named by `ref` must exist in the team: an unknown name is bad input (400), as the contract says. */
+export function checkState(row: StateColumns, ref: string | undefined): StateRow {
+  if (row.newState) return row.newState;
+  if (ref === undefined) throw new Invalid("The team has no workflow states.");
+  const message = `No state "${ref}" in this team. States: ${row.stateNames ?? ""}.`;
+  throw new Invalid(message, [{ path: "body.state", message }]);
+}
+
+// ---- Assignee ----------------------------------------------------------------------------------
+
+export interface AssigneeRow {
+  id: string;
+  name: string;
+  email: string;
+  allowed: boolean;
+}
+
+/**
+ * Column `newAssignee`: the workspace member `ref` names (email, id or `me`) and whether they can see the
+ * team `t` (a teams alias): the owner for a personal space; guests only if they joined it.
+ */
+export function assigneeColumn(scope: WorkspaceScope, ref: string): SqlFragment {
+  const [match, value] =
+    ref === "me" ? ["u.id = ?", scope.caller.userId] : [isUuid(ref) ? "u.id = ?" : "u.email = lower(?)", ref];
+  return withParams(
+    `(select json_build_object('id', u.id, 'name', u.name, 'email', u.email, 'allowed',
+               case when t.personal then t.owner_id is not distinct from u.id
+                    else m.role <> 'guest'
+                         or exists (select 1 from team_members tm where tm.team_id = t.id and tm.user_id = u.id)
+               end)
+        from users u join memberships m on m.user_id = u.id and m.workspace_id = ?
+       where ${match}) as "newAssignee"`,
+    [scope.workspace.id, value],
+  );
+}
+
+/** The assignee as `{id, name}`; an unknown member is 404, one who cannot see the team 400. */
+export function checkAssignee(
+  scope: WorkspaceScope,
+  row: AssigneeRow | null,
+  ref: string,
+  teamKey: string,
+): UserBrief {
+  if (!row) throw new NotFound(`No member "${ref}" in this workspace.`);
+  if (!row.allowed)
+    throw new Invalid(`${row.email} cannot see team ${teamKey}, so cannot be assigned its issues.`, [
+      { path: "body.assignee", message: "must be a member who can see the team" },
+    ]);
+  // `me` keeps the caller's own name, as the single resolver does.
+  return ref === "me" ? { id: scope.caller.userId, name: scope.caller.name } : { id: row.id, name: row.name };
+}
+
+// ---- Project -----------------------------------------------------------------------------------
+
+export interface ProjectRow extends NamedRow {
+  included: boolean;
+}
+
+/** Column `newProject`: the workspace's project by id or name (case-insensitive), and whether it includes `t`. */
+export function projectColumn(scope: WorkspaceScope, ref: string): SqlFragment {
+  return withParams(
+    `(select json_build_object('id', p.id, 'name', p.name, 'included',
+               exists (select 1 from project_teams ptm where ptm.project_id = p.id and ptm.team_id = t.id))
+        from projects p
+       where p.workspace_id = ? and ${isUuid(ref) ? "p.id = ?" : "lower(p.name) = lower(?)"}) as "newProject"`,
+    [scope.workspace.id, ref],
+  );
+}
+
+/** The project; unknown is 404, one that does not include the team 400. */
+export function checkProject(row: ProjectRow | null, ref: string, teamKey: string): NamedRow {
+  if (!row) throw new NotFound(`No project "${ref}" in this workspace.`);
+  if (!row.included)
+    throw new Invalid(`Project "${row.name}" does not include team ${teamKey}.`, [
+      { path: "body.project", message: "must include the issue's team" },
+    ]);
+  return { id: row.id, name: row.name };
+}
+
+// ---- Cycle -------------------------------------------------------------------------------------
+
+/** Column `newCycle`: the team `t`'s cycle by number, or `current` (the cycle whose dates contain now). */
+export function cycleColumn(ref: CycleSelector): SqlFragment {
+  return ref === "current"
+    ? raw(`(select json_build_object('id', cy.id, 'number', cy.number) from cycles cy
+             where cy.team_id = t.id and cy.starts_at <= now() and cy.ends_at > now()
+             order by cy.starts_at desc limit 1) as "newCycle"`)
+    : withParams(
+        `(select json_build_object('id', cy.id, 'number', cy.number) from cycles cy
+           where cy.team_id = t.id and cy.number = ?) as "newCycle"`,
+        [Number(ref)],
+      );
+}
+
+/** The cycle; `current` without an active cycle is bad input (400), an unknown number 404. */
+export function checkCycle(row: CycleRow | null, ref: CycleSelector): CycleRow {
+  if (row) return row;
+  if (ref === "current")
+    throw new Invalid("The team has no current cycle.", [
+      { path: "body.cycle", message: "the team has no active cycle" },
+    ]);
+  throw new NotFound(`No cycle ${ref} in this team.`);
+}
+
+// ---- Labels ------------------------------------------------------------------------------------
+
+export interface LabelRef {
+  id: string;
+  name: string;
+}
+
+/**
+ * Label names as a request gives them: trimmed, duplicates (case-insensitive) collapsed with the first
+ * spelling winning, keyed by lower case. A blank name is bad input.
+ */
+export function labelSpellings(names: string[]): Map<string, string> {
+  const wanted = new Map<string, string>();
+  for (const raw of names) {
+    const name = raw.trim();
+    if (!name)
+      throw new Invalid("Label names cannot be blank.", [{ path: "body.labels", message: "blank name" }]);
+    if (!wanted.has(name.toLowerCase())) wanted.set(name.toLowerCase(), name);
+  }
+  return wanted;
+}
+
+/**
+ * The CTE `label_ins` creating the workspace labels of `wanted` that do not exist yet, with the default
+ * colour. Concurrent requests creating the same new label both succeed: the unique index on
+ * (workspace_id, lower(name)) arbitrates via ON CONFLICT. `after` names a CTE computed in full before any
+ * label is created (each label row is produced from its count), so the locks it takes come first, as
+ * every writer's lock order requires.
+ */
+export function labelInsertCte(
+  workspaceId: string,
+  wanted: Map<string, string>,
+  after?: string,
+): SqlFragment {
+  const spellings = [...wanted.values()];
+  return q`label_ins as (
+    insert into labels (id, workspace_id, name, color, description, created_at, updated_at)
+    select x.id, ${workspaceId}, x.name, ${DEFAULT_LABEL_COLOR}, null, now(), now()
+      from unnest(${spellings.map(() => randomUUID())}::uuid[], ${spellings}::text[]) as x(id, name)
+           ${raw(after ? `, (select count(*) from ${after}) as after_locks` : "")}
+        on conflict (workspace_id, (lower(name))) do nothing
+    returning id, name)`;
+}
+
+/** Columns `labelsCreated` (by `label_ins`) and `labelsExisting` (the others, as of the statement's start). */
+export function labelColumns(workspaceId: string, wanted: Map<string, string>): SqlFragment {
+  return q`(select json_agg(json_build_object('id', li.id, 'name', li.name)) from label_ins li) as "labelsCreated",
+    (select json_agg(json_build_object('id', lx.id, 'name', lx.name)) from labels lx
+      where lx.workspace_id = ${workspaceId} and lower(lx.name) = any(${[...wanted.keys()]}::text[])) as "labelsExisting"`;
+}
+
+export interface LabelColumns {
+  labelsCreated: LabelRef[] | null;
+  labelsExisting: LabelRef[] | null;
+}
+
+/**
+ * The labels of `wanted` in input order, and the ids of those this request created. A label another
+ * transaction created and committed while this statement waited on it is in neither column (the statement
+ * reads as of its start), so then they are read again, which sees it.
+ */
+export async function labelsOf(
+  em: EntityManager,
+  workspaceId: string,
+  wanted: Map<string, string>,
+  row: LabelColumns,
+): Promise<{ labels: LabelRef[]; created: string[] }> {
+  const created = row.labelsCreated ?? [];
+  let rows = [...created, ...(row.labelsExisting ?? [])];
+  const byLower = new Map(rows.map((r) => [r.name.toLowerCase(), r]));
+  if ([...wanted.keys()].some((k) => !byLower.has(k))) {
+    rows = await sql<LabelRef>(
+      em,
+      "select id, name from labels where workspace_id = ? and lower(name) = any(?::text[])",
+      [workspaceId, [...wanted.keys()]],
+    );
+    for (const r of rows) byLower.set(r.name.toLowerCase(), r);
+  }
+  return { labels: [...wanted.keys()].map((k) => byLower.get(k)!), created: created.map((c) => c.id) };
+}
