@@ -139,6 +139,16 @@ export async function seedPlanningBench(
     // Vacuum too (not only analyze), as autovacuum would soon after a bulk load: progress is counted by
     // index-only scans, which need the visibility map.
     await q("vacuum (analyze) issues, projects, project_teams, initiatives, status_updates");
+    // A vacuum marks a page all-visible only once no snapshot older than the load is left; right after
+    // the issue seed one often still is (likely autovacuum's ANALYZE of the 100,000 issues), which left the
+    // planning issues' pages unmarked: a heap fetch per counted issue, 30,000 per computed project list.
+    // Vacuum again until the visibility map covers the table (bounded: a shared DATABASE_URL may not get there).
+    for (let attempt = 0; attempt < 20; attempt++) {
+      const { rows } = await q("select relallvisible, relpages from pg_class where oid = 'issues'::regclass");
+      if (rows[0].relallvisible >= rows[0].relpages) break;
+      await new Promise((r) => setTimeout(r, 250));
+      await q("vacuum issues");
+    }
 
     const counts: Record<string, number> = {};
     for (const [name, text] of Object.entries({

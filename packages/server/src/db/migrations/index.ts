@@ -6,6 +6,7 @@ import { Migration20261121053755_cycle_counters } from "./Migration2026112105375
 import { Migration20261121054917_issue_sort_indexes } from "./Migration20261121054917_issue_sort_indexes.js";
 import { Migration20261121060101_project_progress_index } from "./Migration20261121060101_project_progress_index.js";
 import { Migration20261121060327_drop_redundant_issue_project_index } from "./Migration20261121060327_drop_redundant_issue_project_index.js";
+import { Migration20261121064542_list_query_indexes } from "./Migration20261121064542_list_query_indexes.js";
 
 /** Applied in this order on every start. Add each new migration here (npm run migration:create). */
 export const migrationsList: MigrationObject[] = [
@@ -25,4 +26,5 @@ export const migrationsList: MigrationObject[] = [
     name: "Migration20261121060327_drop_redundant_issue_project_index",
     class: Migration20261121060327_drop_redundant_issue_project_index,
   },
+  { name: "Migration20261121064542_list_query_indexes", class: Migration20261121064542_list_query_indexes },
 ];

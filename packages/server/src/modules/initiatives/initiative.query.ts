@@ -53,7 +53,8 @@ interface InitiativeRow {
   percent: number;
   excluded: number;
   health: Health;
-  projects: InitiativeOut["projects"];
+  /** [id, name, status, done, total, percent] per visible project, in list order. */
+  projects: [string, string, InitiativeOut["projects"][number]["status"], number, number, number][];
 }
 
 const SORTS: Record<string, string> = {
@@ -179,10 +180,8 @@ export async function queryInitiatives(
               (count(pr.id) filter (where pr.status in ('paused', 'canceled')))::int as excluded,
               count(pr.id)::int as project_count,
               greatest(i.updated_at, max(pr.updated_at), max(pr.last_issue_change)) as last_change,
-              coalesce(json_agg(json_build_object(
-                  'id', pr.id, 'name', pr.name, 'status', pr.status,
-                  'progress', json_build_object('done', pr.done, 'total', pr.total, 'percent', pr.percent,
-                                                'excludedProjects', 0))
+              -- Arrays, shaped into objects in JavaScript: json_build_object per project cost twice as much.
+              coalesce(json_agg(json_build_array(pr.id, pr.name, pr.status, pr.done, pr.total, pr.percent)
                 order by lower(pr.name), pr.id) filter (where pr.id is not null and ${projectVis.sql}), '[]') as projects
          from initiatives i left join pr on pr.initiative_id = i.id
         where i.workspace_id = ?
@@ -212,7 +211,12 @@ export async function queryInitiatives(
       health: r.health,
       lead: r.lead_id ? { id: r.lead_id, name: r.lead_name!, email: r.lead_email! } : null,
       targetDate: r.target_date,
-      projects: r.projects,
+      projects: r.projects.map(([id, name, status, done, total, percent]) => ({
+        id,
+        name,
+        status,
+        progress: { done, total, percent, excludedProjects: 0 },
+      })),
       progress: { done: r.done, total: r.total, percent: r.percent, excludedProjects: r.excluded },
     })),
     nextOffset: more ? offset + q.limit! : null,

@@ -12,7 +12,7 @@ import {
   visibleTeamIdCondition,
 } from "../shared/resolve.js";
 import { STATE_TYPES } from "../teams/team.entity.js";
-import { ISSUE_SEARCH_VECTOR } from "./issue.entity.js";
+import { OPEN_STATE_TYPES_SQL } from "./issue.entity.js";
 
 /**
  * The issue list query (`listIssues`), which is also what a saved view stores in `filters`. References
@@ -67,9 +67,8 @@ export interface CompiledIssueFilter {
 
 /** "today" is the UTC date (decisions.md), whatever the session time zone. */
 const TODAY = "(now() at time zone 'UTC')::date";
-const OPEN = "i.state_type in ('backlog', 'unstarted', 'started')";
-/** The index expression, qualified for statements that join other tables with `title`/`description`. */
-export const ISSUE_SEARCH_VECTOR_I = ISSUE_SEARCH_VECTOR.replace(/\b(title|description)\b/g, "i.$1");
+/** Spelled as the predicate of `issues_open_updated_index`, so the planner can prove the partial index applies. */
+const OPEN = `i.state_type in ${OPEN_STATE_TYPES_SQL}`;
 
 /** Each computed filter as a condition on `issues i`; `?` is the caller's user id where used. */
 const SPECIAL_SQL: Record<IssueSpecial, string> = {
@@ -82,13 +81,14 @@ const SPECIAL_SQL: Record<IssueSpecial, string> = {
   no_estimate: "i.estimate is null",
   no_project: "i.project_id is null",
   no_labels: "not exists (select 1 from issue_labels nl where nl.issue_id = i.id)",
-  // Relations are stored from the blocker's side: issue_id blocks related_issue_id.
+  // Relations are stored from the blocker's side: issue_id blocks related_issue_id. Both are probed per
+  // candidate row, index-only (bench/README.md: why not a semi-join against the set of blocked ids).
   blocked: `exists (select 1 from issue_relations br join issues bi on bi.id = br.issue_id
                      where br.related_issue_id = i.id and br.type = 'blocks'
-                       and bi.state_type in ('backlog', 'unstarted', 'started'))`,
+                       and bi.state_type in ${OPEN_STATE_TYPES_SQL})`,
   blocking: `exists (select 1 from issue_relations gr join issues gi on gi.id = gr.related_issue_id
                       where gr.issue_id = i.id and gr.type = 'blocks'
-                        and gi.state_type in ('backlog', 'unstarted', 'started'))`,
+                        and gi.state_type in ${OPEN_STATE_TYPES_SQL})`,
   unstarted_overdue: `i.state_type in ('backlog', 'unstarted') and i.due_date < ${TODAY}`,
   mine: "i.assignee_id = ?",
   created_by_me: "i.creator_id = ?",
@@ -276,7 +276,8 @@ export async function compileIssueFilter(
   const q = filter.q?.trim();
   if (q) {
     // websearch syntax: "quoted phrase", -excluded, or. An exact identifier also matches its issue.
-    const search = `${ISSUE_SEARCH_VECTOR_I} @@ websearch_to_tsquery('english', ?)`;
+    // The stored column, not the expression: rechecks and filters read the vector instead of re-parsing text.
+    const search = "i.search_vector @@ websearch_to_tsquery('english', ?)";
     const m = IDENTIFIER.exec(q);
     if (m)
       add(

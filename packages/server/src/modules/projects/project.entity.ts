@@ -12,6 +12,11 @@ export const Project = defineEntity({
   tableName: "projects",
   indexes: [
     { properties: ["initiative"] },
+    // The list's default sort (-updated): an ordered scan that stops after the page.
+    { properties: ["workspace", "updatedAt"] },
+    // Sort by target date, and filters under it (`health=at_risk,off_track&sort=target`): an ordered scan
+    // that computes progress only for the projects it reads.
+    { properties: ["workspace", "targetDate"] },
     {
       name: "projects_workspace_lower_name_unique",
       expression: `create unique index "projects_workspace_lower_name_unique" on "projects" ("workspace_id", lower("name"))`,

@@ -98,6 +98,10 @@ interface ProjectRow {
   health: Health;
 }
 
+/** What the page reads of `h`: naming them (not `h.*`) lets the planner skip the aggregates nobody reads. */
+const PAGE_COLUMNS = `h.id, h.name, h.description, h.status, h.initiative_id, h.lead_id, h.start_date, h.target_date,
+  h.created_at, h.updated_at, h.done, h.total, h.percent, h.health`;
+
 const SORTS: Record<string, string> = {
   name: "lower(h.name)",
   target: "h.target_date",
@@ -178,7 +182,9 @@ export async function projectListQuery(
         break;
       case "stale":
         computed = true;
-        where.push(`${open} and greatest(h.updated_at, h.last_issue_change) < now() - interval '14 days'`);
+        // The first condition is implied by the second; it is checked before the project's issues are counted.
+        where.push(`${open} and h.updated_at < now() - interval '14 days'
+                    and greatest(h.updated_at, h.last_issue_change) < now() - interval '14 days'`);
         break;
       case "no_lead":
         where.push("h.lead_id is null");
@@ -230,14 +236,21 @@ export async function projectListQuery(
             ${dateText("h.target_date")} as target_date, h.created_at, h.updated_at,
             h.done, h.total, h.percent, h.health`;
   if (computed) {
+    // Progress and health of every visible project (the filter or sort reads them), then the page, and only
+    // then the page's initiative and lead names. The inner join to users is removed by the planner unless
+    // the lead sort or a lead email filter reads it.
     return {
-      text: `with h as (${projectMetricsSql()})
+      text: `with h as (${projectMetricsSql()}),
+       pg as (
+         select ${PAGE_COLUMNS} from h left join users lu on lu.id = h.lead_id
+          where ${where.join(" and ")}
+          order by ${order}${page}
+       )
        select ${columns}
-         from h
+         from pg h
          left join initiatives ini on ini.id = h.initiative_id
          left join users lu on lu.id = h.lead_id
-        where ${where.join(" and ")}
-        order by ${order}${page}`,
+        order by ${order}`,
       params,
     };
   }
