@@ -188,9 +188,12 @@ export async function runEventsCase(options: EventsCaseOptions): Promise<EventsC
   let connected = 0;
   /** First and last arrival of each change across the streams: the fan-out spread, clients included. */
   const arrivals = new Map<number, [number, number]>();
+  /** Deliveries per change id, to name the changes that did not reach every stream. */
+  const reached = new Map<number, number>();
   const onChanged = (id: number, at: number) => {
     const committed = commits.get(id);
     if (committed === undefined) return; // not one of ours
+    reached.set(id, (reached.get(id) ?? 0) + 1);
     histogram.add(at - committed);
     const seen = arrivals.get(id);
     if (seen) seen[1] = at;
@@ -282,6 +285,17 @@ export async function runEventsCase(options: EventsCaseOptions): Promise<EventsC
     sampler = undefined;
 
     result.deliveries = histogram.count;
+    const short = [...commits.keys()]
+      .filter((id) => (reached.get(id) ?? 0) < connected)
+      .sort((a, b) => a - b);
+    if (short.length > 0) {
+      process.stderr.write(
+        `[bench]   changes short of every stream: ${short
+          .slice(0, 20)
+          .map((id) => `${id} (${reached.get(id) ?? 0})`)
+          .join(", ")}` + ` of ids ${Math.min(...commits.keys())}..${Math.max(...commits.keys())}\n`,
+      );
+    }
     result.streamsEnded = streams.filter((s) => s.ended).length;
     result.p50Ms = histogram.percentile(50);
     result.p99Ms = histogram.percentile(99);

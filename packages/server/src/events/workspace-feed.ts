@@ -10,16 +10,24 @@ export const PAGE_SIZE = 500;
 const SETTLE_DELAYS_MS = [2, 4, 8, 16, 32, 64, 125, 250];
 const MAX_CHECKPOINTS = 16;
 
-/** The ids of the transactions running in the statement's snapshot, as text (xid8). */
-const XIP_SQL = "array(select x::text from pg_snapshot_xip(pg_current_snapshot()) x)";
+/**
+ * What a read needs to know about transactions, as text (xid8): the oldest one still running in the
+ * statement's snapshot (`xmin`), and a fresh id drawn by the reader after the snapshot was taken
+ * (`horizon`). Every writer that drew an event id before the snapshot got its transaction id before that
+ * (recordChanges takes it first), so its id is below the horizon. The snapshot's own list of running
+ * transactions is not enough: it leaves out running ones above the newest *completed* id, and missing one
+ * of those is how an event would be lost.
+ */
+const TXN_SQL = `pg_snapshot_xmin(pg_current_snapshot())::text as xmin, pg_current_xact_id()::text as horizon`;
 
 /**
- * Transactions that were running when rows up to `max` were read: once none of them runs any more, every
- * event with an id up to `max` is either visible or will never exist.
+ * Rows up to `max` were read while transactions below `horizon` might still commit an older id: once no
+ * transaction below the horizon runs (a later snapshot's xmin has reached it), every event with an id up
+ * to `max` is either visible or will never exist.
  */
 interface Checkpoint {
   max: number;
-  xip: string[];
+  horizon: bigint;
 }
 
 export interface FeedHooks {
@@ -36,13 +44,15 @@ export interface FeedHooks {
  * Ids come from a sequence when a row is inserted, but transactions commit in any order: id 41 may become
  * visible after id 42. Delivering 42 first would lose 41 for a client that resumes after 42, so the feed
  * only hands out ids up to a *settled* bound. recordChanges takes its transaction id before drawing an
- * event id, so an event id drawn before a snapshot belongs to a transaction that, in that snapshot, is
- * committed (visible), aborted (never visible), or listed as running (`pg_snapshot_xip`). Each read
- * returns the rows after the cursor together with its snapshot's running transactions; the rows up to the
- * highest id read are settled once all of those transactions have ended (usually at once: the list is
- * empty). Until then they are held and re-read a few milliseconds later. The cursor only moves over
- * settled ids, so `id > cursor` never misses a late committer. Sequence caching must stay at 1 (the
- * default of bigserial) for this to hold.
+ * event id, so an event id drawn before a snapshot belongs to a transaction whose id is below a fresh
+ * transaction id the reader draws right after the snapshot (the horizon). Each read returns the rows after
+ * the cursor with the snapshot's xmin and that horizon; the rows up to the highest id read are settled once
+ * no transaction below the horizon runs any more, i.e. once a snapshot's xmin reaches it (at once when
+ * nothing was running). Until then they are held and re-read a few milliseconds later. The snapshot's own
+ * list of running transactions (xip) is not enough: it omits running transactions above the newest
+ * completed one, and an event of such a writer would be skipped. The cursor only moves over settled ids,
+ * so `id > cursor` never misses a late committer. Sequence caching must stay at 1 (the default of
+ * bigserial) for this to hold.
  */
 export class WorkspaceFeed {
   readonly streams = new Set<EventStream>();
@@ -86,16 +96,18 @@ export class WorkspaceFeed {
    * has ended: a stream opened now then misses nothing committed after it opened.
    */
   private async init(): Promise<void> {
-    const [start] = await this.hooks.query<{ max: number; xip: string[] }>(
-      `select coalesce(max(id), 0)::float8 as max, ${XIP_SQL} as xip from change_events where workspace_id = ?`,
+    const [start] = await this.hooks.query<{ max: number; xmin: string; horizon: string }>(
+      `select coalesce(max(id), 0)::float8 as max, ${TXN_SQL} from change_events where workspace_id = ?`,
       [this.workspaceId],
     );
-    let waiting = start!.xip;
-    for (let step = 0; waiting.length > 0 && !this.closed; step++) {
+    const horizon = BigInt(start!.horizon);
+    let xmin = BigInt(start!.xmin);
+    for (let step = 0; xmin < horizon && !this.closed; step++) {
       await sleep(SETTLE_DELAYS_MS[Math.min(step, SETTLE_DELAYS_MS.length - 1)]!);
-      const [now] = await this.hooks.query<{ xip: string[] }>(`select ${XIP_SQL} as xip`);
-      const running = new Set(now!.xip);
-      waiting = waiting.filter((x) => running.has(x));
+      const [now] = await this.hooks.query<{ xmin: string }>(
+        "select pg_snapshot_xmin(pg_current_snapshot())::text as xmin",
+      );
+      xmin = BigInt(now!.xmin);
     }
     this.cursor = Number(start!.max);
     // Anything committed while we waited is read now.
@@ -145,8 +157,8 @@ export class WorkspaceFeed {
   }
 
   private async readOnce(): Promise<void> {
-    const [res] = await this.hooks.query<{ xip: string[]; rows: unknown }>(
-      `select ${XIP_SQL} as xip,
+    const [res] = await this.hooks.query<{ xmin: string; horizon: string; rows: unknown }>(
+      `select ${TXN_SQL},
               coalesce((select json_agg(r order by r.id)
                           from (${CHANGE_ROW_SQL} where e.workspace_id = ? and e.id > ? order by e.id limit ?) r),
                        '[]'::json) as rows`,
@@ -154,26 +166,32 @@ export class WorkspaceFeed {
     );
     if (this.closed) return;
     const rows = toChangeRows(res!.rows);
-    const running = new Set(res!.xip);
+    const xmin = BigInt(res!.xmin);
+    const horizon = BigInt(res!.horizon);
     let bound = this.cursor;
 
-    // The newest checkpoint whose transactions have all ended settles everything up to its max.
+    // The newest checkpoint whose horizon the oldest running transaction has passed settles everything up
+    // to its max (and every older checkpoint, whose horizon is lower).
     for (let i = this.checkpoints.length - 1; i >= 0; i--) {
       const cp = this.checkpoints[i]!;
-      if (cp.xip.every((x) => !running.has(x))) {
+      if (xmin >= cp.horizon) {
         bound = Math.max(bound, cp.max);
         this.checkpoints.splice(0, i + 1);
+        // Progress: under steady writes some checkpoint is always pending, so back off afresh.
+        this.settleStep = 0;
         break;
       }
     }
     const max = rows.length > 0 ? rows[rows.length - 1]!.id : 0;
     if (max > bound) {
-      if (running.size === 0) bound = max;
-      else if (max > (this.checkpoints.at(-1)?.max ?? 0)) this.checkpoints.push({ max, xip: [...running] });
+      // No transaction below our own fresh id was running when the snapshot was taken (xmin reached it, so
+      // no id was even handed out between the snapshot's newest completed one and ours): the read is complete.
+      if (xmin === horizon) bound = max;
+      else if (max > (this.checkpoints.at(-1)?.max ?? 0)) this.checkpoints.push({ max, horizon });
       while (this.checkpoints.length > MAX_CHECKPOINTS) {
-        // Merge the two oldest: waiting for both sets before releasing the later max is still safe.
-        const [a, b] = this.checkpoints.splice(0, 2) as [Checkpoint, Checkpoint];
-        this.checkpoints.unshift({ max: b.max, xip: [...new Set([...a.xip, ...b.xip])] });
+        // Merge the two oldest: waiting for the later horizon before releasing the later max is still safe.
+        const [, b] = this.checkpoints.splice(0, 2) as [Checkpoint, Checkpoint];
+        this.checkpoints.unshift(b);
       }
     }
     if (rows.length === PAGE_SIZE) {
