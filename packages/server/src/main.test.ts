@@ -1,6 +1,5 @@
 import { type ChildProcess, spawn } from "node:child_process";
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
-import { createServer } from "node:net";
 import os from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
@@ -13,15 +12,6 @@ import { afterAll, describe, expect, it } from "vitest";
 const dist = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../dist");
 const root = mkdtempSync(path.join(os.tmpdir(), "tracker-e2e-"));
 afterAll(() => rmSync(root, { recursive: true, force: true }));
-
-function freePort(): Promise<number> {
-  return new Promise((resolve) => {
-    const s = createServer().listen(0, "127.0.0.1", () => {
-      const { port } = s.address() as { port: number };
-      s.close(() => resolve(port));
-    });
-  });
-}
 
 function postgresProcessesFor(dataDir: string): number {
   let n = 0;
@@ -52,7 +42,7 @@ async function output(child: ChildProcess): Promise<{ code: number | null; stdou
   return { code, stdout, stderr };
 }
 
-function waitFor(child: ChildProcess, pattern: RegExp, timeoutMs = 60_000): Promise<string> {
+function waitFor(child: ChildProcess, pattern: RegExp, timeoutMs = 60_000): Promise<RegExpExecArray> {
   return new Promise((resolve, reject) => {
     let seen = "";
     const timer = setTimeout(
@@ -64,7 +54,7 @@ function waitFor(child: ChildProcess, pattern: RegExp, timeoutMs = 60_000): Prom
       const m = pattern.exec(seen);
       if (m) {
         clearTimeout(timer);
-        resolve(m[1] ?? m[0]);
+        resolve(m);
       }
     });
     child.on("exit", () => reject(new Error(`exited before ${pattern}; saw:\n${seen}`)));
@@ -96,13 +86,9 @@ describe("the built commands", { timeout: 120_000 }, () => {
     expect(printed.user.email).toBe("ada@example.com");
     expect(printed.apiKey.scope).toBe("account");
 
-    const port = await freePort();
-    const server = run("main.js", [], {
-      TRACKER_DATA_DIR: dataDir,
-      PORT: String(port),
-      NODE_ENV: "production",
-    });
-    await waitFor(server, /"msg":"listening"/);
+    // PORT=0: the server takes a free port and logs it (a port picked here could be taken meanwhile).
+    const server = run("main.js", [], { TRACKER_DATA_DIR: dataDir, PORT: "0", NODE_ENV: "production" });
+    const [, port] = await waitFor(server, /"msg":"listening".*?localhost:(\d+)/);
     const res = await fetch(`http://127.0.0.1:${port}/api/v1/users`, {
       headers: { authorization: `Bearer ${printed.apiKey.token}` },
     });
@@ -118,14 +104,8 @@ describe("the built commands", { timeout: 120_000 }, () => {
   it("npm start in development mode prints a demo key that works, on the first start and the next", async () => {
     const dataDir = path.join(root, "dev-data");
     for (let start = 0; start < 2; start++) {
-      const port = await freePort();
-      const server = run("main.js", [], {
-        TRACKER_DATA_DIR: dataDir,
-        PORT: String(port),
-        NODE_ENV: "development",
-      });
-      const key = await waitFor(server, /API key: (trk_\S+)/);
-      await waitFor(server, /"msg":"listening"/).catch(() => undefined);
+      const server = run("main.js", [], { TRACKER_DATA_DIR: dataDir, PORT: "0", NODE_ENV: "development" });
+      const [, key, port] = await waitFor(server, /API key: (trk_\S+)\s+Try: curl .*?localhost:(\d+)/);
       const res = await fetch(`http://127.0.0.1:${port}/api/v1/users`, {
         headers: { authorization: `Bearer ${key}` },
       });

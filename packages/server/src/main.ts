@@ -21,11 +21,13 @@ try {
   process.exit(1);
 }
 const { orm } = running;
+// The port actually bound: PORT=0 asks the system for a free one.
+const port = Number(new URL(running.url).port);
 
 if (config.nodeEnv === "development") await announceDemoKey();
 logger.info("listening", {
-  url: `http://localhost:${config.port}/api/v1`,
-  docs: `http://localhost:${config.port}/docs`,
+  url: `http://localhost:${port}/api/v1`,
+  docs: `http://localhost:${port}/docs`,
 });
 
 let stopping = false;
@@ -66,7 +68,7 @@ async function announceDemoKey() {
     process.stdout.write(
       `\nDemo workspace "${creds.workspace}" is ready. Admin: ${creds.email}\n` +
         `API key: ${creds.apiKey}\n` +
-        `Try: curl -H "Authorization: Bearer ${creds.apiKey}" http://localhost:${config.port}/api/v1/users\n\n`,
+        `Try: curl -H "Authorization: Bearer ${creds.apiKey}" http://localhost:${port}/api/v1/users\n\n`,
     );
   }
 }
