@@ -9,6 +9,8 @@ export const PAGE_SIZE = 500;
 /** How long to wait before checking again whether the transactions holding back events have ended. */
 const SETTLE_DELAYS_MS = [2, 4, 8, 16, 32, 64, 125, 250];
 const MAX_CHECKPOINTS = 16;
+/** Longest id range (across all workspaces) checked for gaps in one read. */
+const GAP_CHECK_LIMIT = 50_000;
 
 /**
  * What a read needs to know about transactions, as text (xid8): the oldest one still running in the
@@ -157,12 +159,24 @@ export class WorkspaceFeed {
   }
 
   private async readOnce(): Promise<void> {
-    const [res] = await this.hooks.query<{ xmin: string; horizon: string; rows: unknown }>(
-      `select ${TXN_SQL},
-              coalesce((select json_agg(r order by r.id)
-                          from (${CHANGE_ROW_SQL} where e.workspace_id = ? and e.id > ? order by e.id limit ?) r),
-                       '[]'::json) as rows`,
-      [this.workspaceId, this.cursor, PAGE_SIZE],
+    // `first_gap`: the lowest id after the cursor that no workspace's visible row has (ids are dense, from
+    // a sequence with cache 1). Below it nothing can still appear, whatever is running; only what follows a
+    // gap (a change still being committed, or one rolled back) waits for the horizon. Over a very long range
+    // the check is skipped (as if the gap were right after the cursor).
+    const [res] = await this.hooks.query<{
+      xmin: string;
+      horizon: string;
+      rows: unknown;
+      first_gap: number | null;
+    }>(
+      `with mine as (${CHANGE_ROW_SQL} where e.workspace_id = ? and e.id > ? order by e.id limit ?)
+       select ${TXN_SQL},
+              coalesce((select json_agg(r order by r.id) from mine r), '[]'::json) as rows,
+              (select case when top.max - ?::bigint > ${GAP_CHECK_LIMIT} then ?::bigint + 1
+                           else (select min(g) from generate_series(?::bigint + 1, top.max) g
+                                  where not exists (select 1 from change_events c where c.id = g)) end
+                 from (select max(id) as max from mine) top)::float8 as first_gap`,
+      [this.workspaceId, this.cursor, PAGE_SIZE, this.cursor, this.cursor, this.cursor],
     );
     if (this.closed) return;
     const rows = toChangeRows(res!.rows);
@@ -186,8 +200,12 @@ export class WorkspaceFeed {
     if (max > bound) {
       // No transaction below our own fresh id was running when the snapshot was taken (xmin reached it, so
       // no id was even handed out between the snapshot's newest completed one and ours): the read is complete.
-      if (xmin === horizon) bound = max;
-      else if (max > (this.checkpoints.at(-1)?.max ?? 0)) this.checkpoints.push({ max, horizon });
+      if (xmin === horizon || res!.first_gap === null) bound = max;
+      else {
+        // Deliver the dense run below the first gap now; hold the rest until the horizon is passed.
+        bound = Math.max(bound, Math.min(max, res!.first_gap - 1));
+        if (max > bound && max > (this.checkpoints.at(-1)?.max ?? 0)) this.checkpoints.push({ max, horizon });
+      }
       while (this.checkpoints.length > MAX_CHECKPOINTS) {
         // Merge the two oldest: waiting for the later horizon before releasing the later max is still safe.
         const [, b] = this.checkpoints.splice(0, 2) as [Checkpoint, Checkpoint];
