@@ -1,7 +1,7 @@
 import type { EntityManager } from "@mikro-orm/postgresql";
 import { sql } from "../db/sql.js";
 import type { WorkspaceScope } from "../http/handler.js";
-import type { IssueFilter } from "../modules/issues/issue-filter.js";
+import { ISSUE_SPECIALS, type IssueFilter } from "../modules/issues/issue-filter.js";
 import { issueListQuery } from "../modules/issues/issue-list.service.js";
 import type { Seeded } from "./seed.js";
 
@@ -35,22 +35,7 @@ export function listShapes(seeded: Seeded): { name: string; filter: IssueFilter 
     { name: "label x2", filter: { label: ["bug", "frontend"] } },
     { name: "deep page (offset 5000)", filter: { offset: 5000 } },
   ];
-  for (const special of [
-    "overdue",
-    "due_today",
-    "due_week",
-    "no_due_date",
-    "stale",
-    "unassigned",
-    "no_estimate",
-    "no_project",
-    "no_labels",
-    "blocked",
-    "blocking",
-    "unstarted_overdue",
-    "mine",
-    "created_by_me",
-  ] as const)
+  for (const special of ISSUE_SPECIALS)
     shapes.push({ name: `special ${special}`, filter: { special: [special] } });
   for (const sort of SORTS)
     for (const s of [sort, `-${sort}`] as IssueFilter["sort"][]) {

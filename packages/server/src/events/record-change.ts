@@ -16,6 +16,23 @@ export interface Change {
 }
 
 /** The channel every server instance LISTENs on; the payload is the workspace id. */
+/** An `issue updated` change from an issue row as SQL returns it (snake_case team columns). */
+export function issueRowChange(row: {
+  id: string;
+  number: number;
+  team_key: string;
+  team_id: string;
+}): Change {
+  return {
+    entity: "issue",
+    action: "updated",
+    id: row.id,
+    identifier: `${row.team_key}-${row.number}`,
+    teamKey: row.team_key,
+    teamId: row.team_id,
+  };
+}
+
 export const CHANGE_CHANNEL = "tracker_changes";
 /**
  * The channel that tells every instance someone's access changed outside a workspace's change log:

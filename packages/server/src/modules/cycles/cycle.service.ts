@@ -2,7 +2,7 @@ import { randomUUID } from "node:crypto";
 import type { EntityManager } from "@mikro-orm/postgresql";
 import type { components } from "@tracker/sdk/schema";
 import { iso, sql, sqlOne } from "../../db/sql.js";
-import { type Change, recordChanges } from "../../events/record-change.js";
+import { type Change, issueRowChange, recordChanges } from "../../events/record-change.js";
 import type { WorkspaceScope } from "../../http/handler.js";
 import { Conflict, Forbidden, Invalid, NotFound } from "../../http/problem.js";
 import { type ActivityInput, recordActivities } from "../activity/activity.service.js";
@@ -139,18 +139,7 @@ export async function createCycle(scope: WorkspaceScope, input: Schemas["CycleCr
         [id, previous.id],
       );
       rolledOver = moved.length;
-      changes.push(
-        ...moved.map(
-          (i): Change => ({
-            entity: "issue",
-            action: "updated",
-            id: i.id,
-            identifier: `${i.team_key}-${i.number}`,
-            teamKey: i.team_key,
-            teamId: i.team_id,
-          }),
-        ),
-      );
+      changes.push(...moved.map(issueRowChange));
       await recordActivities(
         em,
         moved.map(
@@ -244,16 +233,7 @@ export async function deleteCycle(scope: WorkspaceScope, id: string) {
     );
     await recordChanges(em, scope.workspace.id, [
       cycleChange(cycle.team_key, cycle.team_id, cycle.id, "deleted"),
-      ...cleared.map(
-        (i): Change => ({
-          entity: "issue",
-          action: "updated",
-          id: i.id,
-          identifier: `${i.team_key}-${i.number}`,
-          teamKey: i.team_key,
-          teamId: i.team_id,
-        }),
-      ),
+      ...cleared.map(issueRowChange),
     ]);
   });
 }

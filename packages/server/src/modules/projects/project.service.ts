@@ -2,7 +2,7 @@ import { randomUUID } from "node:crypto";
 import type { EntityManager } from "@mikro-orm/postgresql";
 import type { components } from "@tracker/sdk/schema";
 import { sql, sqlOne } from "../../db/sql.js";
-import { type Change, recordChanges } from "../../events/record-change.js";
+import { type Change, issueRowChange, recordChanges } from "../../events/record-change.js";
 import type { WorkspaceScope } from "../../http/handler.js";
 import { Conflict, Forbidden, Invalid, NotFound } from "../../http/problem.js";
 import { type ActivityInput, recordActivities } from "../activity/activity.service.js";
@@ -174,18 +174,7 @@ export async function updateProject(
           returning i.id, i.number, i.team_id, t.key as team_key`,
         [project.id, pgArray(teamIds)],
       );
-      changes.push(
-        ...cleared.map(
-          (i): Change => ({
-            entity: "issue",
-            action: "updated",
-            id: i.id,
-            identifier: `${i.team_key}-${i.number}`,
-            teamKey: i.team_key,
-            teamId: i.team_id,
-          }),
-        ),
-      );
+      changes.push(...cleared.map(issueRowChange));
       await recordActivities(
         em,
         cleared.map(
