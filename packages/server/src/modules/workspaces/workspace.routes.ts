@@ -5,7 +5,7 @@ import * as workspaces from "./workspace.service.js";
 export const workspaceHandlers = [
   handle("listWorkspaces", async (scope) => ({
     status: 200,
-    body: { workspaces: await workspaces.listWorkspaces(scope.em, scope.caller!) },
+    body: { workspaces: workspaces.listWorkspaces(scope.caller!) },
   })),
 
   handle("createWorkspace", async (scope, { body }) => ({

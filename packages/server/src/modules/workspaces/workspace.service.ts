@@ -73,7 +73,7 @@ export function defaultWorkspaceId(caller: Caller, reachable: { id: string }[]):
   return reachable.length === 1 ? reachable[0]!.id : null;
 }
 
-export async function listWorkspaces(em: EntityManager, caller: Caller) {
+export function listWorkspaces(caller: Caller) {
   const reachable = caller.workspaces;
   const active = defaultWorkspaceId(caller, reachable);
   return reachable.map((w) => ({
