@@ -103,6 +103,21 @@ function matches(ws: { id: string; slug: string; name: string }, ref: string): b
 }
 
 /**
+ * The workspace `ref` (slug, name or id) names among those the caller's key reaches; anything else, existing
+ * or not, is 403 `workspace_forbidden` (a pinned key's other workspaces included).
+ */
+export function reachableWorkspace(caller: Caller, ref: string): WorkspaceAccess {
+  const ws = caller.workspaces.find((w) => matches(w, ref));
+  if (ws) return ws;
+  throw new Forbidden(
+    "workspace_forbidden",
+    caller.keyScope === "workspace"
+      ? "This workspace key is pinned to its own workspace and reaches no other."
+      : `You are not a member of a workspace named "${ref}".`,
+  );
+}
+
+/**
  * Resolves the workspace a request acts in (decisions.md, "Authentication" in the contract):
  * header, then query parameter, then the key's active workspace, then the owner's only workspace.
  * Membership is checked on every call (the memberships are read with the key, per request), so losing
@@ -125,16 +140,7 @@ export function resolveWorkspace(
       );
     }
   }
-  if (named) {
-    const ws = pick(named);
-    if (ws) return ws;
-    throw new Forbidden(
-      "workspace_forbidden",
-      caller.keyScope === "workspace"
-        ? "This workspace key is pinned to its own workspace and reaches no other."
-        : `You are not a member of a workspace named "${named}".`,
-    );
-  }
+  if (named) return reachableWorkspace(caller, named);
   if (caller.keyScope === "workspace") {
     const ws = reachable[0];
     if (!ws)

@@ -2,7 +2,7 @@ import { randomUUID } from "node:crypto";
 import type { EntityManager } from "@mikro-orm/postgresql";
 import { sql, sqlOne } from "../../db/sql.js";
 import { recordChanges } from "../../events/record-change.js";
-import type { Caller } from "../../http/auth.js";
+import { type Caller, reachableWorkspace } from "../../http/auth.js";
 import { Conflict, Forbidden, Invalid } from "../../http/problem.js";
 import type { MemberRole } from "./workspace.entity.js";
 
@@ -100,17 +100,7 @@ export async function createWorkspace(em: EntityManager, caller: Caller, name: s
 }
 
 export async function setActiveWorkspace(em: EntityManager, caller: Caller, ref: string) {
-  const reachable = caller.workspaces;
-  const lower = ref.toLowerCase();
-  const ws = reachable.find((w) => w.id === ref || w.slug === lower || w.name.toLowerCase() === lower);
-  if (!ws) {
-    throw new Forbidden(
-      "workspace_forbidden",
-      caller.keyScope === "workspace"
-        ? "This workspace key is pinned to its own workspace and reaches no other."
-        : `You are not a member of a workspace named "${ref}".`,
-    );
-  }
+  const ws = reachableWorkspace(caller, ref);
   if (caller.keyScope === "account") {
     await sql(em, "update api_keys set active_workspace_id = ? where id = ?", [ws.id, caller.keyId]);
   }
