@@ -71,6 +71,26 @@ export type ActivityInput = {
   };
 }[ActivityType];
 
+/**
+ * One `issue_updated` event per issue for the same change of one field, as bulk operations make them
+ * (cycle rollover and delete, a project losing a team, a parent left behind by a move).
+ */
+export function fieldChangedActivities(
+  workspaceId: string,
+  actorId: string | null,
+  issueIds: string[],
+  field: IssueUpdatedField,
+  change: FieldChange,
+): ActivityInput[] {
+  return issueIds.map((issueId) => ({
+    workspaceId,
+    issueId,
+    actorId,
+    type: "issue_updated",
+    payload: { changes: { [field]: change } },
+  }));
+}
+
 /** Records one activity event in the caller's transaction. */
 export async function recordActivity(em: EntityManager, event: ActivityInput): Promise<void> {
   await recordActivities(em, [event]);

@@ -5,7 +5,7 @@ import { iso, sql, sqlOne } from "../../db/sql.js";
 import { type Change, issueRowChange, recordChanges } from "../../events/record-change.js";
 import type { WorkspaceScope } from "../../http/handler.js";
 import { Conflict, Forbidden, Invalid, NotFound } from "../../http/problem.js";
-import { type ActivityInput, recordActivities } from "../activity/activity.service.js";
+import { fieldChangedActivities, recordActivities } from "../activity/activity.service.js";
 import { isUuid, resolveTeam, visibleTeamCondition } from "../shared/resolve.js";
 
 type Schemas = components["schemas"];
@@ -142,16 +142,12 @@ export async function createCycle(scope: WorkspaceScope, input: Schemas["CycleCr
       changes.push(...moved.map(issueRowChange));
       await recordActivities(
         em,
-        moved.map(
-          (i): ActivityInput => ({
-            workspaceId: scope.workspace.id,
-            issueId: i.id,
-            actorId: scope.caller.userId,
-            type: "issue_updated",
-            payload: {
-              changes: { cycle: { from: { id: previous.id, number: previous.number }, to: { id, number } } },
-            },
-          }),
+        fieldChangedActivities(
+          scope.workspace.id,
+          scope.caller.userId,
+          moved.map((i) => i.id),
+          "cycle",
+          { from: { id: previous.id, number: previous.number }, to: { id, number } },
         ),
       );
     }
@@ -221,14 +217,12 @@ export async function deleteCycle(scope: WorkspaceScope, id: string) {
     await sql(em, "delete from cycles where id = ?", [cycle.id]);
     await recordActivities(
       em,
-      cleared.map(
-        (i): ActivityInput => ({
-          workspaceId: scope.workspace.id,
-          issueId: i.id,
-          actorId: scope.caller.userId,
-          type: "issue_updated",
-          payload: { changes: { cycle: { from: { id: cycle.id, number: cycle.number }, to: null } } },
-        }),
+      fieldChangedActivities(
+        scope.workspace.id,
+        scope.caller.userId,
+        cleared.map((i) => i.id),
+        "cycle",
+        { from: { id: cycle.id, number: cycle.number }, to: null },
       ),
     );
     await recordChanges(em, scope.workspace.id, [

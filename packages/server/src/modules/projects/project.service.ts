@@ -5,7 +5,7 @@ import { sql, sqlOne } from "../../db/sql.js";
 import { type Change, issueRowChange, recordChanges } from "../../events/record-change.js";
 import type { WorkspaceScope } from "../../http/handler.js";
 import { Conflict, Forbidden, Invalid, NotFound } from "../../http/problem.js";
-import { type ActivityInput, recordActivities } from "../activity/activity.service.js";
+import { fieldChangedActivities, recordActivities } from "../activity/activity.service.js";
 import { pgArray } from "../shared/pg-array.js";
 import { isUuid, resolveInitiative, resolveTeam, resolveUser, type TeamRow } from "../shared/resolve.js";
 import { type ProjectOut, projectById, visibleProjectCondition } from "./project.query.js";
@@ -177,14 +177,12 @@ export async function updateProject(
       changes.push(...cleared.map(issueRowChange));
       await recordActivities(
         em,
-        cleared.map(
-          (i): ActivityInput => ({
-            workspaceId: scope.workspace.id,
-            issueId: i.id,
-            actorId: scope.caller.userId,
-            type: "issue_updated",
-            payload: { changes: { project: { from: { id: project.id, name: project.name }, to: null } } },
-          }),
+        fieldChangedActivities(
+          scope.workspace.id,
+          scope.caller.userId,
+          cleared.map((i) => i.id),
+          "project",
+          { from: { id: project.id, name: project.name }, to: null },
         ),
       );
     }
