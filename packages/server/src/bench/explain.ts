@@ -68,20 +68,7 @@ export async function explainListShapes(em: EntityManager, seeded: Seeded): Prom
   const scope = adminScope(em, seeded);
   const reports: PlanReport[] = [];
   for (const shape of listShapes(seeded)) {
-    const query = await issueListQuery(scope, shape.filter);
-    const runs: { ms: number; plan: string }[] = [];
-    for (let i = 0; i < 3; i++) {
-      const rows = await sql<{ "QUERY PLAN": string }>(
-        em,
-        `explain (analyze, buffers) ${query.text}`,
-        query.params,
-      );
-      const plan = rows.map((r) => r["QUERY PLAN"]).join("\n");
-      const ms = Number(/Execution Time: ([\d.]+) ms/.exec(plan)?.[1] ?? Number.NaN);
-      runs.push({ ms, plan });
-    }
-    runs.sort((a, b) => a.ms - b.ms);
-    const median = runs[1]!;
+    const median = await explainMedian(em, await issueListQuery(scope, shape.filter));
     reports.push({ name: shape.name, filter: shape.filter, ms: median.ms, plan: median.plan });
   }
   return reports;
@@ -102,4 +89,23 @@ export function plansMarkdown(reports: PlanReport[], seeded: Seeded): string {
   for (const r of reports)
     lines.push(`## ${r.name}`, "", `\`${JSON.stringify(r.filter)}\``, "", "```", r.plan, "```", "");
   return lines.join("\n");
+}
+
+/** EXPLAIN (ANALYZE, BUFFERS) of a statement three times; the run with the median execution time. */
+export async function explainMedian(
+  em: EntityManager,
+  query: { text: string; params: unknown[] },
+): Promise<{ ms: number; plan: string }> {
+  const runs: { ms: number; plan: string }[] = [];
+  for (let i = 0; i < 3; i++) {
+    const rows = await sql<{ "QUERY PLAN": string }>(
+      em,
+      `explain (analyze, buffers) ${query.text}`,
+      query.params,
+    );
+    const plan = rows.map((r) => r["QUERY PLAN"]).join("\n");
+    runs.push({ ms: Number(/Execution Time: ([\d.]+) ms/.exec(plan)?.[1] ?? Number.NaN), plan });
+  }
+  runs.sort((a, b) => a.ms - b.ms);
+  return runs[1]!;
 }

@@ -1,11 +1,9 @@
 import type { EntityManager } from "@mikro-orm/postgresql";
 import pg from "pg";
-import { sql } from "../db/sql.js";
-import { bootstrapWorkspace } from "../modules/dev/bootstrap.js";
 import { queryInitiatives } from "../modules/initiatives/initiative.query.js";
 import { type ProjectQuery, projectListQuery } from "../modules/projects/project.query.js";
-import { insertTeam } from "../modules/teams/team.service.js";
-import { adminScope } from "./explain.js";
+import { adminScope, explainMedian } from "./explain.js";
+import { benchWorkspace } from "./seed.js";
 
 /**
  * The planning part of the bench: a workspace of its own (so the issue list's data stays as it is) with
@@ -31,18 +29,11 @@ export async function seedPlanningBench(
   sizes = PLANNING_SIZES,
 ): Promise<PlanningSeeded> {
   const started = Date.now();
-  const run = Date.now().toString(36);
-  const boot = await bootstrapWorkspace(em, {
-    workspaceName: `Bench planning ${run}`,
-    email: `bench-planner-${run}@example.com`,
-    name: "Bench Planner",
-  });
-  const ws = boot.workspace.id;
-  const teamKeys = Array.from({ length: sizes.teams }, (_, i) => `P${String(i + 1).padStart(2, "0")}`);
-  const teamIds: string[] = [];
-  await em.transactional(async (tem) => {
-    for (const key of teamKeys)
-      teamIds.push((await insertTeam(tem, ws, { key, name: `Planning team ${key}` }, boot.user.id)).id);
+  const { boot, ws, teamKeys, teamIds, run } = await benchWorkspace(em, {
+    label: "Bench planning",
+    admin: "Bench Planner",
+    teamPrefix: "P",
+    teams: sizes.teams,
   });
 
   const client = new pg.Client({ connectionString: databaseUrl });
@@ -223,26 +214,15 @@ export async function explainPlanning(em: EntityManager, seeded: PlanningSeeded)
   const sections: string[] = [];
   const table: string[] = ["| shape | execution ms |", "|---|---:|"];
   for (const shape of PROJECT_SHAPES) {
-    const query = await projectListQuery(scope, shape.query);
-    const runs: { ms: number; plan: string }[] = [];
-    for (let i = 0; i < 3; i++) {
-      const rows = await sql<{ "QUERY PLAN": string }>(
-        em,
-        `explain (analyze, buffers) ${query.text}`,
-        query.params,
-      );
-      const plan = rows.map((r) => r["QUERY PLAN"]).join("\n");
-      runs.push({ ms: Number(/Execution Time: ([\d.]+) ms/.exec(plan)?.[1] ?? Number.NaN), plan });
-    }
-    runs.sort((a, b) => a.ms - b.ms);
-    table.push(`| ${shape.name} | ${runs[1]!.ms.toFixed(2)} |`);
+    const median = await explainMedian(em, await projectListQuery(scope, shape.query));
+    table.push(`| ${shape.name} | ${median.ms.toFixed(2)} |`);
     sections.push(
       `## ${shape.name}`,
       "",
       `\`${JSON.stringify(shape.query)}\``,
       "",
       "```",
-      runs[1]!.plan,
+      median.plan,
       "```",
       "",
     );

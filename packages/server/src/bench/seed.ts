@@ -51,18 +51,11 @@ export async function seedBench(
   sizes = DEFAULT_SIZES,
 ): Promise<Seeded> {
   const started = Date.now();
-  const run = Date.now().toString(36);
-  const boot = await bootstrapWorkspace(em, {
-    workspaceName: `Bench ${run}`,
-    email: `bench-admin-${run}@example.com`,
-    name: "Bench Admin",
-  });
-  const ws = boot.workspace.id;
-  const teamKeys = Array.from({ length: sizes.teams }, (_, i) => `B${String(i + 1).padStart(2, "0")}`);
-  const teamIds: string[] = [];
-  await em.transactional(async (tem) => {
-    for (const key of teamKeys)
-      teamIds.push((await insertTeam(tem, ws, { key, name: `Bench team ${key}` }, boot.user.id)).id);
+  const { boot, ws, teamKeys, teamIds, run } = await benchWorkspace(em, {
+    label: "Bench",
+    admin: "Bench Admin",
+    teamPrefix: "B",
+    teams: sizes.teams,
   });
 
   const client = new pg.Client({ connectionString: databaseUrl });
@@ -273,4 +266,31 @@ export async function seedBench(
   } finally {
     await client.end();
   }
+}
+
+/**
+ * A fresh workspace (unique per run) with its admin and `teams` teams keyed `<prefix>01`, `<prefix>02`, …,
+ * made through the same code as the product; both seeds start from it.
+ */
+export async function benchWorkspace(
+  em: EntityManager,
+  o: { label: string; admin: string; teamPrefix: string; teams: number },
+) {
+  const run = Date.now().toString(36);
+  const boot = await bootstrapWorkspace(em, {
+    workspaceName: `${o.label} ${run}`,
+    email: `${o.label.toLowerCase().replace(/\W+/g, "-")}-${run}@example.com`,
+    name: o.admin,
+  });
+  const ws = boot.workspace.id;
+  const teamKeys = Array.from(
+    { length: o.teams },
+    (_, i) => `${o.teamPrefix}${String(i + 1).padStart(2, "0")}`,
+  );
+  const teamIds: string[] = [];
+  await em.transactional(async (tem) => {
+    for (const key of teamKeys)
+      teamIds.push((await insertTeam(tem, ws, { key, name: `${o.label} team ${key}` }, boot.user.id)).id);
+  });
+  return { boot, ws, teamKeys, teamIds, run };
 }
