@@ -16,6 +16,7 @@ import { parseArgs } from "node:util";
 import autocannon from "autocannon";
 import { type EmbeddedPostgres, startEmbeddedPostgres } from "../db/embedded-postgres.js";
 import { openOrm } from "../db/orm.js";
+import { type CpuShare, cpuPerRequest, cpuSnapshot } from "./cpu.js";
 import {
   EVENTS_CASE,
   type EventsCaseResult,
@@ -72,6 +73,8 @@ interface CaseResult {
   non2xx?: number;
   errors?: number;
   targets?: { name: string; target: string; value: number; met: boolean }[];
+  /** CPU ms per request spent by the server, PostgreSQL and the load generator (bench/cpu.ts). */
+  cpu?: CpuShare;
 }
 
 const log = (msg: string) => process.stderr.write(`[bench] ${msg}\n`);
@@ -202,7 +205,7 @@ function rssMb(pid: number): { peak: number; current: number } | undefined {
   }
 }
 
-async function runCase(base: string, token: string, spec: CaseSpec): Promise<CaseResult> {
+async function runCase(base: string, token: string, serverPid: number, spec: CaseSpec): Promise<CaseResult> {
   const headers = { authorization: `Bearer ${spec.token ?? token}`, "content-type": "application/json" };
   const first = spec.next();
   const result: CaseResult = {
@@ -235,7 +238,9 @@ async function runCase(base: string, token: string, spec: CaseSpec): Promise<Cas
     },
   ];
   await autocannon({ url: base, connections: CONNECTIONS, duration: WARMUP, headers, requests });
+  const cpuBefore = cpuSnapshot(serverPid);
   const r = await autocannon({ url: base, connections: CONNECTIONS, duration: DURATION, headers, requests });
+  const cpu = cpuPerRequest(cpuBefore, cpuSnapshot(serverPid), r.requests.total);
   const rps = r.requests.average;
   const targets =
     spec.kind === "read"
@@ -258,6 +263,7 @@ async function runCase(base: string, token: string, spec: CaseSpec): Promise<Cas
     requests: r.requests.total,
     non2xx: r.non2xx,
     errors: r.errors + r.timeouts,
+    cpu,
     targets: ok ? targets : targets.map((t) => ({ ...t, met: false })),
     ...(ok ? {} : { note: `${r.non2xx} non-2xx responses, ${r.errors} errors, ${r.timeouts} timeouts` }),
   };
@@ -279,14 +285,15 @@ function markdown(report: Report): string {
       .map(([k, v]) => `${v.toLocaleString("en-US")} ${k}`)
       .join(", ")} in ${report.seed.seconds.toFixed(1)} s.`,
     "",
-    "| case | status | req/s | p50 ms | p99 ms | targets |",
-    "|---|---|---:|---:|---:|---|",
+    "| case | status | req/s | p50 ms | p99 ms | CPU ms/req: server / PG / load | targets |",
+    "|---|---|---:|---:|---:|---|---|",
   ];
   for (const c of report.cases) {
     const targets = c.targets?.map((t) => `${t.name} ${t.target}: ${yes(t.met)}`).join("; ") ?? c.note ?? "";
     lines.push(
       `| ${c.name} | ${c.status === "ran" ? "ran" : c.status === "not_built" ? "not built (501)" : "failed"} | ` +
-        `${c.requestsPerSec ?? "-"} | ${c.p50Ms ?? "-"} | ${c.p99Ms ?? "-"} | ${targets}${c.status === "ran" && c.note ? ` (${c.note})` : ""} |`,
+        `${c.requestsPerSec ?? "-"} | ${c.p50Ms ?? "-"} | ${c.p99Ms ?? "-"} | ` +
+        `${c.cpu ? `${c.cpu.serverMs} / ${c.cpu.postgresMs} / ${c.cpu.loadGeneratorMs}` : "-"} | ${targets}${c.status === "ran" && c.note ? ` (${c.note})` : ""} |`,
     );
   }
   lines.push(
@@ -417,11 +424,12 @@ async function main() {
     for (const spec of [...cases(seeded), ...planningCases(planning)]) {
       if (args.only && !spec.name.includes(args.only)) continue;
       log(`case: ${spec.name}`);
-      const r = await runCase(base, seeded.adminToken, spec);
+      const r = await runCase(base, seeded.adminToken, pid, spec);
       results.push(r);
       log(
         r.status === "ran"
-          ? `  ${r.requestsPerSec} req/s, p50 ${r.p50Ms} ms, p99 ${r.p99Ms} ms${r.note ? ` (${r.note})` : ""}`
+          ? `  ${r.requestsPerSec} req/s, p50 ${r.p50Ms} ms, p99 ${r.p99Ms} ms; CPU ms/request server ${r.cpu?.serverMs}, ` +
+              `postgres ${r.cpu?.postgresMs}, load generator ${r.cpu?.loadGeneratorMs}${r.note ? ` (${r.note})` : ""}`
           : `  ${r.status}: ${r.note}`,
       );
     }

@@ -1,26 +1,95 @@
-import type { EntityManager } from "@mikro-orm/postgresql";
+import { createHash } from "node:crypto";
+import type { EntityManager, Knex } from "@mikro-orm/postgresql";
 import { pgArray } from "../modules/shared/pg-array.js";
 
+/** The driver connection underneath the ORM: node-postgres's `Client#query` with a query config. */
+interface PgConnection {
+  query(config: { text: string; values: unknown[]; name?: string }): Promise<{ rows: unknown[] }>;
+}
+interface ConnectionSource {
+  acquireConnection(): Promise<PgConnection>;
+  releaseConnection(connection: PgConnection): Promise<unknown>;
+}
+
+interface Numbered {
+  text: string;
+  count: number;
+  /** The prepared statement's name, derived from the text so one name never means two texts. */
+  name?: string;
+}
+
+/** `?` placeholders numbered `$1..$n`, memoised per query text (bounded: filter shapes are many). */
+const numbered = new Map<string, Numbered>();
+const NUMBERED_MAX = 2000;
+
 /**
- * Runs SQL in the EntityManager's transaction, when it has one. Positional `?` parameters. A JavaScript
- * array is sent as ONE PostgreSQL array value (cast it: `= any(?::uuid[])`), empty arrays included: the
- * layer below would otherwise splice it into a comma list, which breaks `any`, `unnest` and empty lists.
+ * Texts prepared so far, capped: a hot statement whose text varied per request (a value spliced into the
+ * text by mistake) would otherwise make every connection keep an unbounded number of plans. Past the cap,
+ * new texts run unprepared.
  */
-export function sql<T = Record<string, unknown>>(
+const preparedNames = new Set<string>();
+const PREPARED_MAX = 500;
+
+function numberPlaceholders(query: string): Numbered {
+  let hit = numbered.get(query);
+  if (!hit) {
+    let count = 0;
+    const text = query.replace(/\?/g, () => `$${++count}`);
+    hit = { text, count };
+    if (numbered.size >= NUMBERED_MAX) numbered.clear();
+    numbered.set(query, hit);
+  }
+  return hit;
+}
+
+/**
+ * Runs SQL in the EntityManager's transaction, when it has one, with positional `?` parameters sent as bind
+ * parameters (never spliced into the text). A JavaScript array is sent as ONE PostgreSQL array value (cast
+ * it: `= any(?::uuid[])`), empty arrays included.
+ *
+ * `prepare` makes it a named prepared statement: parsed once per connection and, after a few runs,
+ * executed with a cached generic plan instead of being planned again. Worth it on hot paths whose statements
+ * cost more to plan than to run (authentication, the issue read, page data, create), and only for a
+ * bounded number of statement texts, as each connection keeps every text it prepared.
+ */
+export async function sql<T = Record<string, unknown>>(
   em: EntityManager,
   query: string,
   params: unknown[] = [],
+  options: { prepare?: boolean } = {},
 ): Promise<T[]> {
+  const statement = numberPlaceholders(query);
+  const { text, count } = statement;
+  if (count !== params.length) {
+    throw new Error(`sql: ${count} placeholders but ${params.length} parameters`);
+  }
+  let name: string | undefined;
+  if (options.prepare) {
+    statement.name ??= `p_${createHash("sha1").update(text).digest("base64url")}`;
+    if (preparedNames.has(statement.name) || preparedNames.size < PREPARED_MAX) {
+      preparedNames.add(statement.name);
+      name = statement.name;
+    }
+  }
   const values = params.map((p) => (Array.isArray(p) ? pgArray(p) : p));
-  return em.execute<T[]>(query, values as never[]);
+  const trx = em.getTransactionContext<Knex.Transaction>();
+  const source = (trx ?? em.getConnection().getKnex()).client as unknown as ConnectionSource;
+  const connection = await source.acquireConnection();
+  try {
+    const result = await connection.query(name ? { name, text, values } : { text, values });
+    return result.rows as T[];
+  } finally {
+    await source.releaseConnection(connection);
+  }
 }
 
 export async function sqlOne<T = Record<string, unknown>>(
   em: EntityManager,
   query: string,
   params: unknown[] = [],
+  options: { prepare?: boolean } = {},
 ): Promise<T | undefined> {
-  return (await sql<T>(em, query, params))[0];
+  return (await sql<T>(em, query, params, options))[0];
 }
 
 /** Timestamps go out as ISO 8601 strings; the driver gives Date objects. */

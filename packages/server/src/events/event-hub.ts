@@ -5,7 +5,6 @@ import { sql } from "../db/sql.js";
 import type { WorkspaceScope } from "../http/handler.js";
 import { HttpProblem } from "../http/problem.js";
 import type { Logger } from "../logger.js";
-import { pgArray } from "../modules/shared/pg-array.js";
 import type { MemberRole } from "../modules/workspaces/workspace.entity.js";
 import { CHANGE_ROW_SQL, type StreamAccess, toChangeRows } from "./change-row.js";
 import { type CloseReason, EventStream } from "./event-stream.js";
@@ -44,11 +43,8 @@ export class EventHub {
   private readonly query: Query;
 
   constructor(private readonly deps: EventHubDeps) {
-    this.query = (text, params = []) =>
-      deps.orm.em
-        .fork()
-        .getConnection()
-        .execute(text, params as never[]);
+    // The feed's statements are few and fixed, and run on every batch of changes: prepared.
+    this.query = (text, params = []) => sql(deps.orm.em.fork(), text, params, { prepare: true });
   }
 
   async start(): Promise<void> {
@@ -310,7 +306,7 @@ export class EventHub {
                      where tm.user_id = m.user_id and t.workspace_id = m.workspace_id) as teams
          from memberships m
         where m.workspace_id = ? and m.user_id = any(?::uuid[])`,
-      [workspaceId, pgArray(userIds)],
+      [workspaceId, userIds],
     );
     return rows.map((r) => ({ userId: r.userId, role: r.role, teams: new Set(r.teams) }));
   }
@@ -337,7 +333,7 @@ export class EventHub {
   private async existingKeys(keyIds: string[]): Promise<Set<string>> {
     const rows = await this.query<{ id: string }>(
       "select id::text as id from api_keys where id = any(?::uuid[])",
-      [pgArray(keyIds)],
+      [keyIds],
     );
     return new Set(rows.map((r) => r.id));
   }

@@ -1,5 +1,6 @@
 import { createHash, randomBytes } from "node:crypto";
 import type { EntityManager } from "@mikro-orm/postgresql";
+import { sql } from "../db/sql.js";
 import type { ApiKeyScope } from "../modules/api-keys/api-key.entity.js";
 import type { MemberRole } from "../modules/workspaces/workspace.entity.js";
 import { Forbidden, Invalid, Unauthenticated, WorkspaceRequired } from "./problem.js";
@@ -40,19 +41,18 @@ export async function authenticate(em: EntityManager, authorization: string | un
   if (!match) throw new Unauthenticated();
   const token = match[1]!;
   if (!token.startsWith(TOKEN_PREFIX)) throw new Unauthenticated("The API key is not valid.");
-  const rows = await em.execute<
-    {
-      key_id: string;
-      scope: ApiKeyScope;
-      workspace_id: string | null;
-      active_workspace_id: string | null;
-      user_id: string;
-      name: string;
-      email: string;
-      stale: boolean;
-      workspaces: WorkspaceAccess[];
-    }[]
-  >(
+  const rows = await sql<{
+    key_id: string;
+    scope: ApiKeyScope;
+    workspace_id: string | null;
+    active_workspace_id: string | null;
+    user_id: string;
+    name: string;
+    email: string;
+    stale: boolean;
+    workspaces: WorkspaceAccess[];
+  }>(
+    em,
     // One round trip for the key, its owner and the workspaces it reaches: every request pays for this.
     `select k.id as key_id, k.scope, k.workspace_id, k.active_workspace_id, u.id as user_id, u.name, u.email,
             (k.last_used_at is null or k.last_used_at < now() - interval '1 minute') as stale,
@@ -64,12 +64,13 @@ export async function authenticate(em: EntityManager, authorization: string | un
        from api_keys k join users u on u.id = k.user_id
       where k.token_hash = ?`,
     [hashToken(token)],
+    { prepare: true },
   );
   const row = rows[0];
   if (!row) throw new Unauthenticated("The API key is not valid: unknown or deleted.");
   if (row.stale) {
     // At most one write a minute per key: lastUsedAt is informative, not worth a write on every request.
-    await em.execute("update api_keys set last_used_at = now() where id = ?", [row.key_id]);
+    await sql(em, "update api_keys set last_used_at = now() where id = ?", [row.key_id]);
   }
   return {
     userId: row.user_id,
@@ -88,14 +89,14 @@ export async function authenticate(em: EntityManager, authorization: string | un
  * own view, read at authentication, is `caller.workspaces`.
  */
 export async function reachableWorkspaces(em: EntityManager, caller: Caller): Promise<WorkspaceAccess[]> {
-  const rows = await em.execute<WorkspaceAccess[]>(
+  return sql<WorkspaceAccess>(
+    em,
     `select w.id, w.slug, w.name, m.role
        from memberships m join workspaces w on w.id = m.workspace_id
       where m.user_id = ? ${caller.keyWorkspaceId ? "and w.id = ?" : ""}
       order by w.created_at, w.id`,
     caller.keyWorkspaceId ? [caller.userId, caller.keyWorkspaceId] : [caller.userId],
   );
-  return rows;
 }
 
 function matches(ws: { id: string; slug: string; name: string }, ref: string): boolean {

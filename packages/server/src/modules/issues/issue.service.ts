@@ -91,6 +91,12 @@ const EMPTY = raw("");
 
 /** Runs a composed statement; one round trip. */
 const run = <T>(scope: WorkspaceScope, f: SqlFragment) => sqlOne<T>(scope.em, f.sql, f.params);
+/**
+ * The same as a prepared statement (see `sql`): for the hot statements of reads and creates, whose few
+ * shapes cost more to plan than to run.
+ */
+const runPrepared = <T>(scope: WorkspaceScope, f: SqlFragment) =>
+  sqlOne<T>(scope.em, f.sql, f.params, { prepare: true });
 
 /**
  * Labels named by a write, validated up front (a blank name is 400) but refused only after the other
@@ -134,7 +140,7 @@ export async function createIssue(scope: WorkspaceScope, input: IssueCreateInput
     // Lock order, as every writer takes them: the parent's key-share lock (which inserting the child takes
     // anyway; a move of the parent takes its locks in this order too), then new labels, then (in the write)
     // the team row.
-    const refs = (await run<CreateRefs>(
+    const refs = (await runPrepared<CreateRefs>(
       tx,
       q`with team as (
           select t.id, t.key, t.name, t.personal, t.owner_id, t.cycles_enabled, t.cycle_length_weeks, t.estimate_scale
@@ -192,7 +198,7 @@ export async function createIssue(scope: WorkspaceScope, input: IssueCreateInput
           from ins
         ${labels.created.length ? q`union all ${changeValues(labelChanges(labels.created))}` : EMPTY}`,
     );
-    const row = await run<IssueRow>(
+    const row = await runPrepared<IssueRow>(
       tx,
       q`with counter as (
           update teams set issue_counter = issue_counter + 1 where id = ${team.id} returning issue_counter),
@@ -466,7 +472,7 @@ export async function getIssueDetail(scope: WorkspaceScope, ref: string): Promis
   const target = issueKeyQuery(scope, ref);
   const row =
     target &&
-    (await run<IssueDetailRow>(
+    (await runPrepared<IssueDetailRow>(
       scope,
       q`with target as (${target})
         select ${issueColumns()},
@@ -555,7 +561,7 @@ export async function getIssuePageData(scope: WorkspaceScope, ref: string): Prom
   // joined the team.
   const issue =
     target &&
-    (await run<PageDataRow>(
+    (await runPrepared<PageDataRow>(
       scope,
       q`with target as (${target})
         select i.id, t.key || '-' || i.number as identifier, i.title, i.description, i.priority, i.estimate,

@@ -1,0 +1,64 @@
+/**
+ * CPU time spent by each party of a bench case, read from /proc: the server process, every PostgreSQL
+ * process, and the bench process itself (the load generator). Per request, this says where the two cores went.
+ */
+import { readdirSync, readFileSync } from "node:fs";
+
+const TICKS_PER_SECOND = 100; // USER_HZ on Linux
+
+/** utime + stime of one process in ms, or 0 when it is gone. */
+function processCpuMs(pid: number): number {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
+    // Fields after the command name (which may contain spaces) start after the last ')'.
+    const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+    return ((Number(fields[11]) + Number(fields[12])) * 1000) / TICKS_PER_SECOND;
+  } catch {
+    return 0;
+  }
+}
+
+function postgresPids(): number[] {
+  const pids: number[] = [];
+  for (const entry of readdirSync("/proc")) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      if (readFileSync(`/proc/${entry}/comm`, "utf8").trim() === "postgres") pids.push(Number(entry));
+    } catch {
+      // exited meanwhile
+    }
+  }
+  return pids;
+}
+
+export interface CpuSnapshot {
+  server: number;
+  postgres: Map<number, number>;
+  bench: number;
+}
+
+export function cpuSnapshot(serverPid: number): CpuSnapshot {
+  const postgres = new Map<number, number>();
+  for (const pid of postgresPids()) postgres.set(pid, processCpuMs(pid));
+  const own = process.cpuUsage();
+  return { server: processCpuMs(serverPid), postgres, bench: (own.user + own.system) / 1000 };
+}
+
+export interface CpuShare {
+  /** CPU ms per request, by party. */
+  serverMs: number;
+  postgresMs: number;
+  loadGeneratorMs: number;
+}
+
+/** CPU per request between two snapshots; a PostgreSQL process that started in between counts from zero. */
+export function cpuPerRequest(before: CpuSnapshot, after: CpuSnapshot, requests: number): CpuShare {
+  let postgres = 0;
+  for (const [pid, ms] of after.postgres) postgres += ms - (before.postgres.get(pid) ?? 0);
+  const per = (ms: number) => Math.round((ms / Math.max(1, requests)) * 100) / 100;
+  return {
+    serverMs: per(after.server - before.server),
+    postgresMs: per(postgres),
+    loadGeneratorMs: per(after.bench - before.bench),
+  };
+}
