@@ -15,7 +15,12 @@ import {
   IssueRelation,
 } from "../modules/issues/issue.entity.js";
 import { Label } from "../modules/labels/label.entity.js";
-import { Project, ProjectMember, ProjectTeam } from "../modules/projects/project.entity.js";
+import {
+  Project,
+  ProjectIssueCounts,
+  ProjectMember,
+  ProjectTeam,
+} from "../modules/projects/project.entity.js";
 import { Team, TeamMember, WorkflowRule, WorkflowState } from "../modules/teams/team.entity.js";
 import { StatusUpdate, StatusUpdateIssue } from "../modules/updates/status-update.entity.js";
 import { User } from "../modules/users/user.entity.js";
@@ -38,6 +43,7 @@ export const entities: EntitySchema[] = [
   Project,
   ProjectTeam,
   ProjectMember,
+  ProjectIssueCounts,
   Cycle,
   CycleCounter,
   Issue,

@@ -7,6 +7,7 @@ import { Migration20261121054917_issue_sort_indexes } from "./Migration202611210
 import { Migration20261121060101_project_progress_index } from "./Migration20261121060101_project_progress_index.js";
 import { Migration20261121060327_drop_redundant_issue_project_index } from "./Migration20261121060327_drop_redundant_issue_project_index.js";
 import { Migration20261121064542_list_query_indexes } from "./Migration20261121064542_list_query_indexes.js";
+import { Migration20261121074305_project_issue_counts } from "./Migration20261121074305_project_issue_counts.js";
 
 /** Applied in this order on every start. Add each new migration here (npm run migration:create). */
 export const migrationsList: MigrationObject[] = [
@@ -27,4 +28,8 @@ export const migrationsList: MigrationObject[] = [
     class: Migration20261121060327_drop_redundant_issue_project_index,
   },
   { name: "Migration20261121064542_list_query_indexes", class: Migration20261121064542_list_query_indexes },
+  {
+    name: "Migration20261121074305_project_issue_counts",
+    class: Migration20261121074305_project_issue_counts,
+  },
 ];

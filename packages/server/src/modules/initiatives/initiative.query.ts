@@ -124,7 +124,10 @@ export async function queryInitiatives(
         where.push("h.target_date is null");
         break;
       case "stale":
-        where.push(`${open} and h.last_change < now() - interval '14 days'`);
+        // No change to it or its projects, then none to their issues.
+        where.push(`${open} and h.last_change < now() - interval '14 days'
+                    and not exists (select 1 from projects sp join issues si on si.project_id = sp.id
+                                     where sp.initiative_id = h.id and si.updated_at >= now() - interval '14 days')`);
         break;
       case "no_lead":
         where.push("h.lead_id is null");
@@ -179,7 +182,7 @@ export async function queryInitiatives(
               coalesce(sum(pr.issue_count) filter (where ${COUNTED}), 0)::int as counted_issues,
               (count(pr.id) filter (where pr.status in ('paused', 'canceled')))::int as excluded,
               count(pr.id)::int as project_count,
-              greatest(i.updated_at, max(pr.updated_at), max(pr.last_issue_change)) as last_change,
+              greatest(i.updated_at, max(pr.updated_at)) as last_change,
               -- Arrays, shaped into objects in JavaScript: json_build_object per project cost twice as much.
               coalesce(json_agg(json_build_array(pr.id, pr.name, pr.status, pr.done, pr.total, pr.percent)
                 order by lower(pr.name), pr.id) filter (where pr.id is not null and ${projectVis.sql}), '[]') as projects
@@ -198,6 +201,7 @@ export async function queryInitiatives(
       where ${where.join(" and ")}
       order by ${order.join(", ")}${page}`,
     params,
+    { prepare: true },
   );
   const more = q.limit !== undefined && rows.length > q.limit;
   const pageRows = more ? rows.slice(0, q.limit) : rows;

@@ -60,3 +60,20 @@ export const ProjectMember = defineEntity({
     user: () => p.manyToOne(User).primary().deleteRule("cascade"),
   },
 });
+
+/**
+ * Each project's issue counts for progress and health: completed, not canceled, all. Kept by triggers on
+ * `issues` (every insert, delete, and change of project or state type, however it is written) and created
+ * with the project by a trigger on `projects`; see the migration `project_issue_counts`. Lists then read one
+ * row per project instead of counting its issues.
+ */
+export const ProjectIssueCounts = defineEntity({
+  name: "ProjectIssueCounts",
+  tableName: "project_issue_counts",
+  properties: {
+    project: () => p.manyToOne(Project).primary().deleteRule("cascade"),
+    done: p.integer().default(0),
+    total: p.integer().default(0),
+    issueCount: p.integer().default(0),
+  },
+});

@@ -35,10 +35,11 @@ export function visibleProjectCondition(
 }
 
 /**
- * Projects with their progress counts, percent and health, as a CTE body. One lateral aggregate per
- * project over the issues index; callers filter, sort and page the result in the same statement.
- * `from` names the rows: by default every project of the workspace (one `?` parameter). Columns: every
- * projects column plus done, total, issue_count, last_issue_change, percent, health.
+ * Projects with their progress counts, percent and health, as a CTE body. The counts come from
+ * `project_issue_counts` (one primary-key read per project; triggers keep it exact), so a computed sort or
+ * filter costs one row per project, not one count over its issues. Callers filter, sort and page the result
+ * in the same statement. `from` names the rows: by default every project of the workspace (one `?`
+ * parameter). Columns: every projects column plus done, total, issue_count, percent, health.
  */
 export function projectMetricsSql(
   rows: { from: string; where?: string } = { from: "projects p", where: "p.workspace_id = ?" },
@@ -47,17 +48,11 @@ export function projectMetricsSql(
   return `
     select m.*, ${healthSql({ done: "m.done", total: "m.total", percent: "m.percent", start, target: "m.target_date" })} as health
       from (
-        select p.*, coalesce(st.done, 0)::int as done, coalesce(st.total, 0)::int as total,
-               coalesce(st.issue_count, 0)::int as issue_count, st.last_issue_change,
+        select p.*, coalesce(st.done, 0) as done, coalesce(st.total, 0) as total,
+               coalesce(st.issue_count, 0) as issue_count,
                ${percentSql("coalesce(st.done, 0)", "coalesce(st.total, 0)")} as percent
           from ${rows.from}
-          left join lateral (
-            select count(*) filter (where i.state_type = 'completed') as done,
-                   count(*) filter (where i.state_type <> 'canceled') as total,
-                   count(*) as issue_count,
-                   max(i.updated_at) as last_issue_change
-              from issues i where i.project_id = p.id
-          ) st on true
+          left join project_issue_counts st on st.project_id = p.id
          ${rows.where ? `where ${rows.where}` : ""}
       ) m`;
 }
@@ -182,9 +177,10 @@ export async function projectListQuery(
         break;
       case "stale":
         computed = true;
-        // The first condition is implied by the second; it is checked before the project's issues are counted.
+        // No project change, then no issue change (an index-only probe of the project's issues).
         where.push(`${open} and h.updated_at < now() - interval '14 days'
-                    and greatest(h.updated_at, h.last_issue_change) < now() - interval '14 days'`);
+                    and not exists (select 1 from issues si where si.project_id = h.id
+                                       and si.updated_at >= now() - interval '14 days')`);
         break;
       case "no_lead":
         where.push("h.lead_id is null");
@@ -318,7 +314,8 @@ async function teamsOf(scope: WorkspaceScope, projectIds: string[]) {
        from project_teams pt join teams t on t.id = pt.team_id
       where pt.project_id = any(?::uuid[]) and ${vis.sql}
       order by t.key`,
-    [pgArray(projectIds), ...vis.params],
+    [projectIds, ...vis.params],
+    { prepare: true },
   );
   for (const r of rows) {
     const list = out.get(r.project_id) ?? [];
