@@ -13,6 +13,7 @@ import { performance } from "node:perf_hooks";
 import { openOrm } from "../db/orm.js";
 import { sql, sqlOne } from "../db/sql.js";
 import { recordChanges } from "../events/record-change.js";
+import { cpuSnapshot } from "./cpu.js";
 
 export const EVENTS_CASE = "events: open streams, commit-to-delivery delay";
 export const EVENTS_TARGETS = { p99Ms: 100, rssMb: 400 };
@@ -52,6 +53,8 @@ export interface EventsCaseResult {
   /** Time between the first and the last stream receiving the same change (fan-out plus the clients' own work). */
   spreadP50Ms?: number;
   rssBeforeMb?: number;
+  /** CPU cores in use during the writes: the server, PostgreSQL, and the bench process (clients and writer). */
+  cores?: { server: number; postgres: number; bench: number };
   targets?: { name: string; target: string; value: number; met: boolean }[];
 }
 
@@ -260,6 +263,7 @@ export async function runEventsCase(options: EventsCaseOptions): Promise<EventsC
     };
 
     const total = Math.round(rate * seconds);
+    const cpuBefore = cpuSnapshot(options.pid);
     const started = performance.now();
     const inFlight = new Set<Promise<void>>();
     let failed = 0;
@@ -276,6 +280,16 @@ export async function runEventsCase(options: EventsCaseOptions): Promise<EventsC
       inFlight.add(p);
     }
     await Promise.all(inFlight);
+    const cpuAfter = cpuSnapshot(options.pid);
+    const elapsedMs = performance.now() - started;
+    const cores = (ms: number) => Math.round((ms / elapsedMs) * 100) / 100;
+    let postgresMs = 0;
+    for (const [pid, ms] of cpuAfter.postgres) postgresMs += ms - (cpuBefore.postgres.get(pid) ?? 0);
+    result.cores = {
+      server: cores(cpuAfter.server - cpuBefore.server),
+      postgres: cores(postgresMs),
+      bench: cores(cpuAfter.bench - cpuBefore.bench),
+    };
     result.writes = total - failed;
     result.expectedDeliveries = result.writes * connected;
     // Stragglers: wait until every stream has every change, or 10 s.
@@ -347,7 +361,8 @@ export function eventsSummary(r: EventsCaseResult): string {
     `${r.connected} streams, ${r.writes} writes at ${r.writesPerSecond}/s: ${r.deliveries}/${r.expectedDeliveries} ` +
     `deliveries, p50 ${r.p50Ms} ms, p99 ${r.p99Ms} ms, max ${r.maxMs} ms (first stream p50 ${r.firstDeliveryP50Ms} ms, ` +
     `p99 ${r.firstDeliveryP99Ms} ms; first-to-last spread p50 ${r.spreadP50Ms} ms); server RSS ${r.rssBeforeMb} MB idle, ` +
-    `${r.rssPeakMb} MB peak${r.note ? ` (${r.note})` : ""}`
+    `${r.rssPeakMb} MB peak; cores in use: server ${r.cores?.server}, postgres ${r.cores?.postgres}, ` +
+    `bench clients ${r.cores?.bench}${r.note ? ` (${r.note})` : ""}`
   );
 }
 
@@ -368,7 +383,11 @@ export function eventsMarkdown(r: EventsCaseResult): string[] {
       `${r.p99Ms} | ${r.maxMs} | ${r.firstDeliveryP50Ms} / ${r.firstDeliveryP99Ms} | ${r.spreadP50Ms} | ${r.rssBeforeMb} / ${r.rssPeakMb} MB |`,
     "",
     "The spread between the first and the last stream includes the bench client's own work: one process " +
-      "parses every stream's HTTP response on the same two cores.",
+      "parses every stream's HTTP response on the same two cores." +
+      (r.cores
+        ? ` Cores in use while writing: server ${r.cores.server}, PostgreSQL ${r.cores.postgres}, bench ` +
+          `(clients and writer) ${r.cores.bench}, of 2.`
+        : ""),
     "",
     `Targets: ${(r.targets ?? []).map((t) => `${t.name} ${t.target}: ${yes(t.met)}`).join("; ")}.` +
       (r.note ? ` Note: ${r.note}.` : ""),

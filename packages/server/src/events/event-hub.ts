@@ -7,7 +7,7 @@ import { HttpProblem } from "../http/problem.js";
 import type { Logger } from "../logger.js";
 import type { MemberRole } from "../modules/workspaces/workspace.entity.js";
 import { CHANGE_ROW_SQL, type StreamAccess, toChangeRows } from "./change-row.js";
-import { type CloseReason, EventStream } from "./event-stream.js";
+import { type CloseReason, EventStream, openEventStreamHead } from "./event-stream.js";
 import type { EventsConfig } from "./events-config.js";
 import { ACCESS_CHANNEL, CHANGE_CHANNEL } from "./record-change.js";
 import { PAGE_SIZE, type Query, WorkspaceFeed } from "./workspace-feed.js";
@@ -139,12 +139,7 @@ export class EventHub {
     socket.prependListener("error", (err: NodeJS.ErrnoException) => {
       if (err.code === "ECONNRESET" || err.code === "EPIPE") Object.assign(err, { expose: true });
     });
-    ctx.res.writeHead(200, {
-      "Content-Type": "text/event-stream; charset=utf-8",
-      "Cache-Control": "no-cache, no-transform",
-      Connection: "keep-alive",
-      "X-Accel-Buffering": "no",
-    });
+    openEventStreamHead(ctx.res);
     stream.opened = true;
     stream.write(`retry: ${this.deps.config.retryMs}\n\n`);
 

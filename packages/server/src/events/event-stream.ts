@@ -1,4 +1,5 @@
 import type { ServerResponse } from "node:http";
+import type { Socket } from "node:net";
 import {
   type ChangeBatch,
   type ChangeRow,
@@ -30,6 +31,10 @@ export interface StreamLimits {
  * One open `GET /events` response. Live changes come from its workspace's feed in id order; while the
  * stream replays missed changes from the database it holds the live ones and then sends those it has not
  * sent yet, so the switch-over has no gap and no duplicate.
+ *
+ * The response head goes out through `res` (see {@link openEventStreamHead}); the body is written straight to
+ * the socket. A change reaches thousands of streams, and the response object's per-write work (chunk framing,
+ * corking until the next tick) cost as much as the write itself.
  */
 export class EventStream {
   /** The highest change id this stream has dealt with (sent, or skipped as not visible). */
@@ -61,8 +66,9 @@ export class EventStream {
   /** Writes SSE text; a client whose unsent output passes the limit is cut off (it resumes by id). */
   write(text: string | Buffer): boolean {
     if (this.closed || !this.opened) return false;
-    this.res.write(text);
-    if (this.res.writableLength > this.limits.maxBufferBytes) {
+    const socket = this.socket;
+    socket.write(text);
+    if (socket.writableLength > this.limits.maxBufferBytes) {
       this.close("slow");
       return false;
     }
@@ -87,7 +93,7 @@ export class EventStream {
       if (this.closed) return;
       if (row.id <= this.lastSent) continue;
       this.lastSent = row.id;
-      if (isVisible(row, this.access)) this.res.write(changedFrame(row));
+      if (isVisible(row, this.access)) this.socket.write(changedFrame(row));
     }
   }
 
@@ -104,19 +110,20 @@ export class EventStream {
 
   /** Resolves once the unsent output is below `bytes`, or when the stream closes or `timeoutMs` passes. */
   async waitBelow(bytes: number, timeoutMs: number): Promise<boolean> {
-    if (this.res.writableLength <= bytes) return true;
+    const socket = this.socket;
+    if (socket.writableLength <= bytes) return true;
     return new Promise((resolve) => {
       const done = (ok: boolean) => {
         clearTimeout(timer);
-        this.res.off("drain", onDrain);
-        this.res.off("close", onClose);
+        socket.off("drain", onDrain);
+        socket.off("close", onClose);
         resolve(ok);
       };
       const onDrain = () => done(true);
       const onClose = () => done(false);
       const timer = setTimeout(() => done(false), timeoutMs);
-      this.res.once("drain", onDrain);
-      this.res.once("close", onClose);
+      socket.once("drain", onDrain);
+      socket.once("close", onClose);
     });
   }
 
@@ -130,20 +137,19 @@ export class EventStream {
     this.closeReason = reason;
     this.pending = [];
     this.onClose(this, reason);
-    const { res } = this;
-    if (reason !== "client" && this.opened && !res.writableEnded && !res.destroyed) {
-      const socket = res.socket;
-      const timer = setTimeout(() => socket?.destroy(), this.limits.closeGraceMs);
+    const socket = this.res.socket;
+    if (reason !== "client" && this.opened && socket && !socket.destroyed && socket.writable) {
+      // The closing comment, then the end of the body, which is the end of the connection.
+      const timer = setTimeout(() => socket.destroy(), this.limits.closeGraceMs);
       timer.unref();
-      res.once("finish", () => {
-        clearTimeout(timer);
-        // An event stream is not reused for another request: close the connection so shutdown is not held.
-        socket?.end();
-      });
-      res.once("close", () => clearTimeout(timer));
-      res.end(CLOSING[reason]);
+      socket.once("close", () => clearTimeout(timer));
+      socket.end(CLOSING[reason]);
     }
     this.resolveFinished();
+  }
+
+  private get socket(): Socket {
+    return this.res.socket as Socket;
   }
 
   /** One write per batch: the shared buffer when this stream sees all of it, else its visible frames. */
@@ -166,4 +172,19 @@ export class EventStream {
     }
     if (out) this.write(out);
   }
+}
+
+/**
+ * Sends the head of an event stream. The body is not chunk-encoded: it ends when the connection does
+ * (`Connection: close`), so changes can be written to the socket as they are.
+ */
+export function openEventStreamHead(res: ServerResponse): void {
+  res.useChunkedEncodingByDefault = false;
+  res.writeHead(200, {
+    "Content-Type": "text/event-stream; charset=utf-8",
+    "Cache-Control": "no-cache, no-transform",
+    Connection: "close",
+    "X-Accel-Buffering": "no",
+  });
+  res.flushHeaders();
 }
