@@ -34,10 +34,30 @@ export async function issueListQuery(scope: WorkspaceScope, filter: IssueFilter)
   };
 }
 
+/**
+ * Filter keys whose values do not change which plan is best: the workspace, the caller, teams (an index
+ * prefix whatever the team's size), state types, specials, sort and paging. A list filtered by nothing else
+ * is a prepared statement, so its plan is reused instead of being made on every request. Words, states,
+ * people, labels, projects and cycles can match a handful of issues or most of them, so those lists are
+ * planned for their values each time.
+ */
+const PLAN_FREE_KEYS: ReadonlySet<string> = new Set([
+  "team",
+  "stateType",
+  "special",
+  "sort",
+  "limit",
+  "offset",
+]);
+
+function planIsValueFree(filter: IssueFilter): boolean {
+  return Object.entries(filter).every(([key, value]) => value === undefined || PLAN_FREE_KEYS.has(key));
+}
+
 /** One page of the issues matching `filter`, filtered, sorted and paged in SQL. */
 export async function listIssues(scope: WorkspaceScope, filter: IssueFilter): Promise<IssuePage> {
   const query = await issueListQuery(scope, filter);
-  const rows = await sql<IssueRow>(scope.em, query.text, query.params);
+  const rows = await sql<IssueRow>(scope.em, query.text, query.params, { prepare: planIsValueFree(filter) });
   // An empty page may be a reference naming nothing: that is a 404/400, not an empty list.
   if (rows.length === 0) await query.check();
   const more = rows.length > query.limit;
