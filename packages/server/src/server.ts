@@ -3,6 +3,7 @@ import type { AddressInfo } from "node:net";
 import type { Config } from "./config.js";
 import { type EmbeddedPostgres, startEmbeddedPostgres } from "./db/embedded-postgres.js";
 import { type Orm, openOrm } from "./db/orm.js";
+import { closeGenericPlanPool } from "./db/sql.js";
 import { EventHub } from "./events/event-hub.js";
 import { loadEventsConfig } from "./events/events-config.js";
 import { allHandlers } from "./handlers.js";
@@ -78,6 +79,7 @@ export async function startHttp(
           // Requests still running after 10 s are cut off rather than holding shutdown forever.
           setTimeout(() => server.closeAllConnections(), 10_000).unref();
         });
+        await closeGenericPlanPool(orm.em);
         await orm.close(true);
       })();
       return closing;

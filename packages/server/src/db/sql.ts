@@ -1,5 +1,6 @@
 import { createHash } from "node:crypto";
 import type { EntityManager, Knex } from "@mikro-orm/postgresql";
+import pg from "pg";
 import { pgArray } from "../modules/shared/pg-array.js";
 
 /** The driver connection underneath the ORM: node-postgres's `Client#query` with a query config. */
@@ -48,15 +49,20 @@ function numberPlaceholders(query: string): Numbered {
  * it: `= any(?::uuid[])`), empty arrays included.
  *
  * `prepare` makes it a named prepared statement: parsed once per connection and, after a few runs,
- * executed with a cached generic plan instead of being planned again. Worth it on hot paths whose statements
- * cost more to plan than to run (authentication, the issue read, page data, create), and only for a
- * bounded number of statement texts, as each connection keeps every text it prepared.
+ * executed with a cached generic plan instead of being planned again, when PostgreSQL judges that plan as
+ * good as one made for the values. Worth it on hot paths whose statements cost more to plan than to run
+ * (authentication, the issue read, page data, create), and only for a bounded number of statement texts,
+ * as each connection keeps every text it prepared.
+ *
+ * `prepare: "generic"` always uses the generic plan, planned once per connection: for statements whose best
+ * plan is the same whatever the values, which PostgreSQL's estimate would still replan every time. Outside
+ * a transaction they run on a small pool of their own, whose sessions force generic plans.
  */
 export async function sql<T = Record<string, unknown>>(
   em: EntityManager,
   query: string,
   params: unknown[] = [],
-  options: { prepare?: boolean } = {},
+  options: { prepare?: boolean | "generic" } = {},
 ): Promise<T[]> {
   const statement = numberPlaceholders(query);
   const { text, count } = statement;
@@ -73,6 +79,10 @@ export async function sql<T = Record<string, unknown>>(
   }
   const values = params.map((p) => (Array.isArray(p) ? pgArray(p) : p));
   const trx = em.getTransactionContext<Knex.Transaction>();
+  if (name && options.prepare === "generic" && !trx) {
+    const result = await genericPlanPool(em).query({ name, text, values });
+    return result.rows as T[];
+  }
   const source = (trx ?? em.getConnection().getKnex()).client as unknown as ConnectionSource;
   const connection = await source.acquireConnection();
   try {
@@ -87,9 +97,43 @@ export async function sqlOne<T = Record<string, unknown>>(
   em: EntityManager,
   query: string,
   params: unknown[] = [],
-  options: { prepare?: boolean } = {},
+  options: { prepare?: boolean | "generic" } = {},
 ): Promise<T | undefined> {
   return (await sql<T>(em, query, params, options))[0];
+}
+
+/** Per ORM connection, the pool of `prepare: "generic"` statements; opened on first use. */
+const genericPools = new WeakMap<object, pg.Pool>();
+const GENERIC_POOL_SIZE = 8;
+
+function genericPlanPool(em: EntityManager): pg.Pool {
+  const connection = em.getConnection();
+  let pool = genericPools.get(connection);
+  if (!pool) {
+    // The ORM's own connection settings (host, port, user, database, and its type parsers).
+    const settings = (
+      connection as unknown as { getConnectionOptions(): pg.PoolConfig }
+    ).getConnectionOptions();
+    pool = new pg.Pool({
+      ...settings,
+      max: GENERIC_POOL_SIZE,
+      idleTimeoutMillis: 30_000,
+      allowExitOnIdle: true,
+      options: "-c plan_cache_mode=force_generic_plan",
+    });
+    // An idle session that dies is replaced on the next checkout; the error is not the caller's.
+    pool.on("error", () => undefined);
+    genericPools.set(connection, pool);
+  }
+  return pool;
+}
+
+/** Closes the pool of `prepare: "generic"` statements, if one was opened; with the ORM, on shutdown. */
+export async function closeGenericPlanPool(em: EntityManager): Promise<void> {
+  const connection = em.getConnection();
+  const pool = genericPools.get(connection);
+  genericPools.delete(connection);
+  await pool?.end();
 }
 
 /** Timestamps go out as ISO 8601 strings; the driver gives Date objects. */
