@@ -267,13 +267,19 @@ export async function projectListQuery(
   };
 }
 
+/** Keys whose values do not change the best plan: a list filtered by nothing else runs on a generic plan. */
+const PLAN_FREE_KEYS: ReadonlySet<string> = new Set(["special", "sort", "limit", "offset"]);
+
 /** One page of projects with their progress, health and visible teams (one statement plus one for teams). */
 export async function queryProjects(
   scope: WorkspaceScope,
   q: ProjectQuery,
 ): Promise<{ projects: ProjectOut[]; nextOffset: number | null }> {
   const query = await projectListQuery(scope, q);
-  const rows = await sql<ProjectRow>(scope.em, query.text, query.params);
+  const planFree = Object.entries(q).every(([key, value]) => value === undefined || PLAN_FREE_KEYS.has(key));
+  const rows = await sql<ProjectRow>(scope.em, query.text, query.params, {
+    prepare: planFree ? "generic" : false,
+  });
   const limit = q.limit;
   const offset = q.offset ?? 0;
 
