@@ -8,6 +8,7 @@ import { Migration20261121060101_project_progress_index } from "./Migration20261
 import { Migration20261121060327_drop_redundant_issue_project_index } from "./Migration20261121060327_drop_redundant_issue_project_index.js";
 import { Migration20261121064542_list_query_indexes } from "./Migration20261121064542_list_query_indexes.js";
 import { Migration20261121074305_project_issue_counts } from "./Migration20261121074305_project_issue_counts.js";
+import { Migration20261121080229_issue_blockers } from "./Migration20261121080229_issue_blockers.js";
 
 /** Applied in this order on every start. Add each new migration here (npm run migration:create). */
 export const migrationsList: MigrationObject[] = [
@@ -32,4 +33,5 @@ export const migrationsList: MigrationObject[] = [
     name: "Migration20261121074305_project_issue_counts",
     class: Migration20261121074305_project_issue_counts,
   },
+  { name: "Migration20261121080229_issue_blockers", class: Migration20261121080229_issue_blockers },
 ];

@@ -81,14 +81,10 @@ const SPECIAL_SQL: Record<IssueSpecial, string> = {
   no_estimate: "i.estimate is null",
   no_project: "i.project_id is null",
   no_labels: "not exists (select 1 from issue_labels nl where nl.issue_id = i.id)",
-  // Relations are stored from the blocker's side: issue_id blocks related_issue_id. Both are probed per
-  // candidate row, index-only (bench/README.md: why not a semi-join against the set of blocked ids).
-  blocked: `exists (select 1 from issue_relations br join issues bi on bi.id = br.issue_id
-                     where br.related_issue_id = i.id and br.type = 'blocks'
-                       and bi.state_type in ${OPEN_STATE_TYPES_SQL})`,
-  blocking: `exists (select 1 from issue_relations gr join issues gi on gi.id = gr.related_issue_id
-                      where gr.issue_id = i.id and gr.type = 'blocks'
-                        and gi.state_type in ${OPEN_STATE_TYPES_SQL})`,
+  // Counters kept by the database on every relation and state change (migration `issue_blockers`), each
+  // with a partial index of the few issues it is positive for.
+  blocked: "i.open_blockers > 0",
+  blocking: "i.open_blocking > 0",
   unstarted_overdue: `i.state_type in ('backlog', 'unstarted') and i.due_date < ${TODAY}`,
   mine: "i.assignee_id = ?",
   created_by_me: "i.creator_id = ?",
