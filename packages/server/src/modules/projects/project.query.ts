@@ -267,8 +267,20 @@ export async function projectListQuery(
   };
 }
 
-/** Keys whose values do not change the best plan: a list filtered by nothing else runs on a generic plan. */
-const PLAN_FREE_KEYS: ReadonlySet<string> = new Set(["special", "sort", "limit", "offset"]);
+/**
+ * Keys whose values do not change the best plan: a list filtered by nothing else runs on a generic plan.
+ * Status and health are a handful of values over the workspace's projects, which every such plan reads in
+ * full or in sort order anyway; a team, a lead or an initiative can select a few projects, so those lists
+ * are planned for their values.
+ */
+const PLAN_FREE_KEYS: ReadonlySet<string> = new Set([
+  "special",
+  "sort",
+  "status",
+  "health",
+  "limit",
+  "offset",
+]);
 
 /** One page of projects with their progress, health and visible teams (one statement plus one for teams). */
 export async function queryProjects(
