@@ -127,9 +127,11 @@ export async function seedPlanningBench(
       [ws],
     );
     await q("commit");
-    // Vacuum too (not only analyze), as autovacuum would soon after a bulk load: progress is counted by
-    // index-only scans, which need the visibility map.
-    await q("vacuum (analyze) issues, projects, project_teams, initiatives, status_updates");
+    // Vacuum too (not only analyze), as autovacuum would soon after a bulk load: index-only scans need the
+    // visibility map, and the load updated each project's counts row once per issue (30 dead versions each).
+    await q(
+      "vacuum (analyze) issues, projects, project_teams, project_issue_counts, initiatives, status_updates",
+    );
     // A vacuum marks a page all-visible only once no snapshot older than the load is left; right after
     // the issue seed one often still is (likely autovacuum's ANALYZE of the 100,000 issues), which left the
     // planning issues' pages unmarked: a heap fetch per counted issue, 30,000 per computed project list.
