@@ -70,4 +70,28 @@ describe("project progress counts", () => {
     expect(await driftedCounts()).toEqual([]);
     expect(await listed()).toEqual({ Solo: [0, 1], Shared: [0, 0] });
   });
+
+  it("stay exact under concurrent creates and state changes in one project", async () => {
+    const { apiKey } = await srv.bootstrap({ team: { key: "WEB", name: "Web" } });
+    const api = srv.client(apiKey.token);
+    await api.POST("/projects", { body: { name: "Busy", teams: ["WEB"] } });
+    const created = await Promise.all(
+      Array.from({ length: 40 }, (_, i) =>
+        api.POST("/issues", { body: { team: "WEB", title: `Busy ${i}`, project: "Busy" } }),
+      ),
+    );
+    expect(created.map((r) => r.response.status)).toEqual(Array(40).fill(201));
+    const done = await Promise.all(
+      created.slice(0, 15).map((r) =>
+        api.PATCH("/issues/{identifier}", {
+          params: { path: { identifier: r.data!.issue.identifier } },
+          body: { state: "Done" },
+        }),
+      ),
+    );
+    expect(done.map((r) => r.response.status)).toEqual(Array(15).fill(200));
+    const busy = (await api.GET("/projects")).data!.projects.find((p) => p.name === "Busy")!;
+    expect(busy.progress).toMatchObject({ done: 15, total: 40 });
+    expect(await driftedCounts()).toEqual([]);
+  });
 });
