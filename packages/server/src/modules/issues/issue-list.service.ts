@@ -1,6 +1,6 @@
 import { sql } from "../../db/sql.js";
 import type { WorkspaceScope } from "../../http/handler.js";
-import type { IssueOut } from "./issue.serialize.js";
+import { type IssueOut, type IssueRow, isoSql } from "./issue.serialize.js";
 import { compileIssueFilter, type IssueFilter, issuePage } from "./issue-filter.js";
 
 export interface IssuePage {
@@ -12,25 +12,27 @@ type Priority = IssueOut["priority"];
 type StateType = IssueOut["state"]["type"];
 
 /** A row of the list statement: the issue's own columns, and on the first row the page's references. */
-interface ListRow {
-  id: string;
-  number: number;
-  title: string;
-  description: string | null;
-  priority: number;
-  estimate: number | null;
-  dueDate: string | null;
+type ListRow = Pick<
+  IssueRow,
+  | "id"
+  | "number"
+  | "title"
+  | "description"
+  | "priority"
+  | "estimate"
+  | "dueDate"
+  | "parentId"
+  | "createdAt"
+  | "updatedAt"
+  | "completedAt"
+> & {
   teamId: string;
   stateId: string;
   assigneeId: string | null;
   projectId: string | null;
   cycleId: string | null;
-  parentId: string | null;
-  createdAt: string;
-  updatedAt: string;
-  completedAt: string | null;
   refs: PageRefs | null;
-}
+};
 
 /** Everything the page's issues refer to, once each, keyed by id (labels: by issue id). */
 interface PageRefs {
@@ -41,8 +43,6 @@ interface PageRefs {
   cycles: Record<string, number> | null;
   labels: Record<string, string[]> | null;
 }
-
-const iso = (col: string) => `to_char(${col} at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`;
 
 /**
  * The one statement of a list page. The inner select filters, sorts and pages over `issues` alone (plus the
@@ -85,8 +85,8 @@ export async function issueListQuery(scope: WorkspaceScope, filter: IssueFilter)
      select page.id, page.number, page.title, page.description, page.priority, page.estimate,
             to_char(page.due_date, 'YYYY-MM-DD') as "dueDate", page.team_id as "teamId", page.state_id as "stateId",
             page.assignee_id as "assigneeId", page.project_id as "projectId", page.cycle_id as "cycleId",
-            page.parent_id as "parentId", ${iso("page.created_at")} as "createdAt",
-            ${iso("page.updated_at")} as "updatedAt", ${iso("page.completed_at")} as "completedAt",
+            page.parent_id as "parentId", ${isoSql("page.created_at")} as "createdAt",
+            ${isoSql("page.updated_at")} as "updatedAt", ${isoSql("page.completed_at")} as "completedAt",
             case when page.ord = 1 then (select refs from refs) end as refs
        from page
       order by page.ord`,
