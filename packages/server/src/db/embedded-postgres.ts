@@ -463,6 +463,9 @@ function serverArgs(dataDir: string, port: number, durable: boolean): string[] {
     max_parallel_workers_per_gather: 0,
     // The data set fits in memory; index lookups by primary key are as cheap as sequential reads.
     random_page_cost: 1.1,
+    // Deadlocks between short transactions are resolved by retrying the victim (http/app.ts): find them
+    // after 100 ms instead of the default second.
+    deadlock_timeout: "100ms",
     logging_collector: "off",
     log_destination: "stderr",
   };

@@ -29,6 +29,26 @@ interface State {
 
 const PG_INVALID_TEXT = "22P02";
 const PG_UNIQUE_VIOLATION = "23505";
+/**
+ * PostgreSQL's "try again": the victim of a deadlock, or a serialization failure. Its transaction was rolled
+ * back whole, so the operation is run again (a few times, after a short random pause) instead of failing.
+ * Deadlocks happen between writes to related rows taken in different orders, e.g. two issues that block
+ * each other changing state at once (each adjusts the other's counters).
+ */
+const PG_RETRYABLE = new Set(["40P01", "40001"]);
+const RETRY_ATTEMPTS = 4;
+
+async function retryingConflicts<T>(run: (attempt: number) => Promise<T>): Promise<T> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await run(attempt);
+    } catch (err) {
+      const code = (err as { code?: string }).code;
+      if (attempt >= RETRY_ATTEMPTS || !code || !PG_RETRYABLE.has(code)) throw err;
+      await new Promise((resolve) => setTimeout(resolve, 5 * attempt + Math.random() * 20));
+    }
+  }
+}
 
 /** Maps anything thrown to one problem+json body; never leaks a stack trace or SQL. */
 function toProblem(err: unknown, logger: Logger, requestId: string): HttpProblem {
@@ -224,10 +244,10 @@ export function createApp(deps: AppDeps): Koa<State> {
         throw new Invalid("Invalid request body.", fieldErrors("body", op.validateBody.errors));
     }
 
-    const result = (await handler(scope, { body, params, query } as never)) as {
-      status: number;
-      body: unknown;
-    };
+    const result = (await retryingConflicts((attempt) =>
+      // A fresh unit of work for each attempt: nothing of the rolled-back one carries over.
+      handler(attempt === 1 ? scope : { ...scope, em: orm.em.fork() }, { body, params, query } as never),
+    )) as { status: number; body: unknown };
     // The event stream wrote its own response (ctx.respond is off): leave status and body alone.
     if (ctx.respond === false) return;
     ctx.status = result.status;
