@@ -130,6 +130,9 @@ describe("GET /events", () => {
     expect(res.headers.get("content-type")).toBe("text/event-stream; charset=utf-8");
     expect(res.headers.get("cache-control")).toBe("no-cache, no-transform");
     expect(res.headers.get("x-accel-buffering")).toBe("no");
+    // Not chunk-encoded: the body ends with the connection, as the contract says.
+    expect(res.headers.get("transfer-encoding")).toBeNull();
+    expect(res.headers.get("connection")).toBe("close");
     expect(res.headers.get("x-request-id")).toBe("sse-test-1");
     expect(res.headers.get("x-service-workspace")).toBe(admin.workspace.slug);
     const reader = res.body!.getReader();
