@@ -46,7 +46,8 @@ function numberPlaceholders(query: string): Numbered {
 /**
  * Runs SQL in the EntityManager's transaction, when it has one, with positional `?` parameters sent as bind
  * parameters (never spliced into the text). A JavaScript array is sent as ONE PostgreSQL array value (cast
- * it: `= any(?::uuid[])`), empty arrays included.
+ * it: `= any(?::uuid[])`), empty arrays included. Every `?` in the text is a placeholder: write jsonb's `?`
+ * operators as functions (`jsonb_exists`) and keep question marks out of SQL literals (pass them as values).
  *
  * `prepare` makes it a named prepared statement: parsed once per connection and, after a few runs,
  * executed with a cached generic plan instead of being planned again, when PostgreSQL judges that plan as
