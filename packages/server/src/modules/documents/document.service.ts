@@ -3,7 +3,6 @@ import { iso, sql, sqlOne } from "../../db/sql.js";
 import { type Change, recordChanges } from "../../events/record-change.js";
 import type { WorkspaceScope } from "../../http/handler.js";
 import { Forbidden, NotFound } from "../../http/problem.js";
-import { pgArray } from "../shared/pg-array.js";
 import { isUuid, resolveIssue, resolveIssues, resolveTeam, visibleTeamCondition } from "../shared/resolve.js";
 import { DOCUMENT_SEARCH_VECTOR } from "./document.entity.js";
 
@@ -143,7 +142,7 @@ async function issueChanges(em: EntityManager, issueIds: string[]): Promise<Chan
     em,
     `select i.id, t.key || '-' || i.number as identifier, t.id as team_id, t.key as team_key
        from issues i join teams t on t.id = i.team_id where i.id = any(?::uuid[])`,
-    [pgArray(issueIds)],
+    [issueIds],
   );
   return rows.map((k) => ({
     entity: "issue",
@@ -161,7 +160,7 @@ async function linkIssues(em: EntityManager, documentId: string, issueIds: strin
     em,
     `insert into document_issues (document_id, issue_id)
      select ?, x from unnest(?::uuid[]) x on conflict do nothing`,
-    [documentId, pgArray(issueIds)],
+    [documentId, issueIds],
   );
 }
 
@@ -211,13 +210,13 @@ export async function updateDocument(
         em,
         `delete from document_issues where document_id = ? and not (issue_id = any(?::uuid[]))
          returning issue_id`,
-        [doc.id, pgArray(wantedIds)],
+        [doc.id, wantedIds],
       );
       const linked = await sql<{ issue_id: string }>(
         em,
         `insert into document_issues (document_id, issue_id)
          select ?, x from unnest(?::uuid[]) x on conflict do nothing returning issue_id`,
-        [doc.id, pgArray(wantedIds)],
+        [doc.id, wantedIds],
       );
       changes.push(
         ...(await issueChanges(em, [...new Set([...unlinked, ...linked].map((r) => r.issue_id))])),

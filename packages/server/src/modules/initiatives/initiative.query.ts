@@ -3,7 +3,6 @@ import { sql } from "../../db/sql.js";
 import type { WorkspaceScope } from "../../http/handler.js";
 import { dateText, HEALTH_RANK, healthSql, orderTerm, percentSql, TODAY } from "../projects/progress.js";
 import { projectMetricsSql, visibleProjectCondition } from "../projects/project.query.js";
-import { pgArray } from "../shared/pg-array.js";
 import { isUuid } from "../shared/resolve.js";
 import { INITIATIVE_STATUSES } from "./initiative.entity.js";
 
@@ -85,11 +84,11 @@ export async function queryInitiatives(
 
   if (q.ids) {
     where.push("h.id = any(?::uuid[])");
-    params.push(pgArray(q.ids));
+    params.push(q.ids);
   }
   if (q.status?.length) {
     where.push("h.status = any(?::text[])");
-    params.push(pgArray(q.status));
+    params.push(q.status);
   }
   if (q.lead?.length) {
     const refs = q.lead.filter((l) => l !== "none").map((l) => (l === "me" ? scope.caller.userId : l));
@@ -99,17 +98,17 @@ export async function queryInitiatives(
     if (q.lead.includes("none")) alts.push("h.lead_id is null");
     if (ids.length) {
       alts.push("h.lead_id = any(?::uuid[])");
-      params.push(pgArray(ids));
+      params.push(ids);
     }
     if (emails.length) {
       alts.push("lu.email = any(?::text[])");
-      params.push(pgArray(emails));
+      params.push(emails);
     }
     where.push(`(${alts.join(" or ")})`);
   }
   if (q.health?.length) {
     where.push("h.health = any(?::text[])");
-    params.push(pgArray(q.health));
+    params.push(q.health);
   }
   const open = "h.status not in ('completed', 'canceled')";
   for (const special of new Set(q.special ?? [])) {

@@ -12,7 +12,6 @@ import {
   resolveTargetWorkspace,
   type WorkspaceMoveReport,
 } from "../projects/project-move.service.js";
-import { pgArray } from "../shared/pg-array.js";
 import { isUuid, resolveUser } from "../shared/resolve.js";
 import { visibleInitiativeCondition } from "./initiative.query.js";
 
@@ -207,7 +206,7 @@ export async function moveInitiative(
     if (projects.length) {
       await sql(em, "update projects set initiative_id = ? where id = any(?::uuid[])", [
         newId,
-        pgArray(projects.map((p) => p.id)),
+        projects.map((p) => p.id),
       ]);
     }
     await sql(em, "update initiatives set status = 'canceled', updated_at = now() where id = ?", [

@@ -6,7 +6,6 @@ import { requireAdmin } from "../../http/auth.js";
 import type { WorkspaceScope } from "../../http/handler.js";
 import { Conflict, Forbidden, Invalid, NotFound } from "../../http/problem.js";
 import { type ActivityInput, recordActivities } from "../activity/activity.service.js";
-import { pgArray } from "../shared/pg-array.js";
 import { isUuid } from "../shared/resolve.js";
 import { rewriteLabelFilters } from "../views/label-filters.js";
 
@@ -227,7 +226,7 @@ export async function mergeLabel(
     const locked = await sql<LabelOut>(
       em,
       "select id, name, color, description from labels where id = any(?::uuid[]) order by id for update",
-      [pgArray([sourceRef.id, targetRef.id])],
+      [[sourceRef.id, targetRef.id]],
     );
     const source = locked.find((l) => l.id === sourceRef.id);
     const target = locked.find((l) => l.id === targetRef.id);

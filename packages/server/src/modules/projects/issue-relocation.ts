@@ -2,7 +2,6 @@ import type { EntityManager } from "@mikro-orm/postgresql";
 import { sql } from "../../db/sql.js";
 import type { Change } from "../../events/record-change.js";
 import type { ActivityInput, TeamBrief } from "../activity/activity.service.js";
-import { pgArray } from "../shared/pg-array.js";
 
 export interface RelocatedIssue {
   id: string;
@@ -43,7 +42,7 @@ export async function relocateIssues(
   const toMove = await sql<{ id: string }>(
     em,
     `select i.id from issues i where i.id = any(?::uuid[]) and i.team_id <> ? order by i.id for update`,
-    [pgArray(r.issueIds), r.team.id],
+    [r.issueIds, r.team.id],
   );
   if (toMove.length === 0) return { issues: [], changes: [], activity: [] };
   const counter = await sql<{ issue_counter: number }>(
@@ -99,7 +98,7 @@ export async function relocateIssues(
     [
       crossWorkspace,
       r.targetWorkspaceId,
-      pgArray(toMove.map((t) => t.id)),
+      toMove.map((t) => t.id),
       r.team.id,
       r.team.id,
       r.targetWorkspaceId,
@@ -118,10 +117,10 @@ export async function relocateIssues(
        select gen_random_uuid(), ?, r.team_key, r.number, r.issue_id, r.created_at
          from issue_redirects r where r.issue_id = any(?::uuid[]) and r.workspace_id = ?
        on conflict (workspace_id, team_key, number) do nothing`,
-      [r.targetWorkspaceId, pgArray(ids), r.sourceWorkspaceId],
+      [r.targetWorkspaceId, ids, r.sourceWorkspaceId],
     );
     await sql(em, "delete from issue_redirects where issue_id = any(?::uuid[]) and workspace_id = ?", [
-      pgArray(ids),
+      ids,
       r.sourceWorkspaceId,
     ]);
   }

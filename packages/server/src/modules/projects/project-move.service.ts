@@ -5,7 +5,6 @@ import { reachableWorkspaces, requireAdmin, type WorkspaceAccess } from "../../h
 import type { WorkspaceScope } from "../../http/handler.js";
 import { Forbidden, Invalid, NotFound } from "../../http/problem.js";
 import { type ActivityInput, recordActivities, type TeamBrief } from "../activity/activity.service.js";
-import { pgArray } from "../shared/pg-array.js";
 import { resolveTeam } from "../shared/resolve.js";
 import { relocateIssues } from "./issue-relocation.js";
 import { findProject, guardProjectName } from "./project.service.js";
@@ -129,7 +128,6 @@ export async function moveProjectToWorkspace(
       project.id,
     ])
   ).map((r) => r.id);
-  const ids = pgArray(issueIds);
 
   // Labels first: the target gets every label the issues carry, by name, before the links are remapped.
   const labelsCreated = issueIds.length
@@ -143,7 +141,7 @@ export async function moveProjectToWorkspace(
                   order by lower(l.name), l.name) x
          on conflict (workspace_id, lower(name)) do nothing
          returning id, name`,
-        [target.id, ids, source.id],
+        [target.id, issueIds, source.id],
       )
     : [];
   if (issueIds.length) {
@@ -153,7 +151,7 @@ export async function moveProjectToWorkspace(
          from labels sl, labels tl
         where il.issue_id = any(?::uuid[]) and sl.id = il.label_id and sl.workspace_id = ?
           and tl.workspace_id = ? and lower(tl.name) = lower(sl.name)`,
-      [ids, source.id, target.id],
+      [issueIds, source.id, target.id],
     );
   }
 
@@ -169,12 +167,12 @@ export async function moveProjectToWorkspace(
             returning id, case when issue_id = any(?::uuid[]) then related_issue_id else issue_id end as stays)
          select gone.id, t.id as team_id, t.key as team_key
            from gone join issues i on i.id = gone.stays join teams t on t.id = i.team_id`,
-        [ids, ids, ids],
+        [issueIds, issueIds, issueIds],
       )
     : [];
   await sql(em, "update issue_relations set workspace_id = ? where issue_id = any(?::uuid[])", [
     target.id,
-    ids,
+    issueIds,
   ]);
   const leftChildren = issueIds.length
     ? await sql<{ id: string; number: number; team_id: string; team_key: string; parent: string }>(
@@ -184,7 +182,7 @@ export async function moveProjectToWorkspace(
           where c.parent_id = any(?::uuid[]) and not (c.id = any(?::uuid[])) and t.id = c.team_id
             and p.id = c.parent_id and pt.id = p.team_id
           returning c.id, c.number, c.team_id, t.key as team_key, pt.key || '-' || p.number as parent`,
-        [ids, ids],
+        [issueIds, issueIds],
       )
     : [];
   const orphaned = issueIds.length
@@ -192,7 +190,7 @@ export async function moveProjectToWorkspace(
         em,
         `update issues set parent_id = null
           where id = any(?::uuid[]) and parent_id is not null and not (parent_id = any(?::uuid[])) returning id`,
-        [ids, ids],
+        [issueIds, issueIds],
       )
     : [];
   const documentLinks = issueIds.length
@@ -201,7 +199,7 @@ export async function moveProjectToWorkspace(
         `delete from document_issues di using documents d, teams t
           where d.id = di.document_id and t.id = d.team_id and di.issue_id = any(?::uuid[])
           returning di.document_id as id, t.id as team_id, t.key as team_key`,
-        [ids],
+        [issueIds],
       )
     : [];
   const projectUpdates = await sql<{ id: string }>(
@@ -215,7 +213,7 @@ export async function moveProjectToWorkspace(
         `delete from status_update_issues sui using status_updates su
           where su.id = sui.update_id and sui.issue_id = any(?::uuid[]) and su.workspace_id <> ?
           returning sui.update_id as id`,
-        [ids, target.id],
+        [issueIds, target.id],
       )
     : [];
   const workflowRules = await sql<Tie>(
@@ -227,7 +225,7 @@ export async function moveProjectToWorkspace(
   );
   await sql(em, "update activity_events set workspace_id = ? where issue_id = any(?::uuid[])", [
     target.id,
-    ids,
+    issueIds,
   ]);
 
   const relocated = await relocateIssues(em, {

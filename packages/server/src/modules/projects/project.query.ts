@@ -1,7 +1,6 @@
 import type { components } from "@tracker/sdk/schema";
 import { iso, sql } from "../../db/sql.js";
 import type { WorkspaceScope } from "../../http/handler.js";
-import { pgArray } from "../shared/pg-array.js";
 import { isUuid, resolveInitiative, visibleTeamCondition } from "../shared/resolve.js";
 import { dateText, HEALTH_RANK, healthSql, orderTerm, percentSql, TODAY } from "./progress.js";
 import { PROJECT_STATUSES } from "./project.entity.js";
@@ -121,11 +120,11 @@ export async function projectListQuery(
 
   if (q.ids) {
     where.push("h.id = any(?::uuid[])");
-    params.push(pgArray(q.ids));
+    params.push(q.ids);
   }
   if (q.initiativeIds) {
     where.push("h.initiative_id = any(?::uuid[])");
-    params.push(pgArray(q.initiativeIds));
+    params.push(q.initiativeIds);
   }
   if (q.initiative !== undefined) {
     const initiative = await resolveInitiative(scope, q.initiative);
@@ -134,7 +133,7 @@ export async function projectListQuery(
   }
   if (q.status?.length) {
     where.push("h.status = any(?::text[])");
-    params.push(pgArray(q.status));
+    params.push(q.status);
   }
   if (q.lead?.length) {
     const none = q.lead.includes("none");
@@ -145,23 +144,23 @@ export async function projectListQuery(
     if (none) alts.push("h.lead_id is null");
     if (ids.length) {
       alts.push("h.lead_id = any(?::uuid[])");
-      params.push(pgArray(ids));
+      params.push(ids);
     }
     if (emails.length) {
       alts.push("lu.email = any(?::text[])");
-      params.push(pgArray(emails));
+      params.push(emails);
     }
     where.push(`(${alts.join(" or ")})`);
   }
   if (q.team?.length) {
     where.push(`exists (select 1 from project_teams ft join teams ftt on ftt.id = ft.team_id
                          where ft.project_id = h.id and (ftt.id::text = any(?::text[]) or ftt.key = any(?::text[])))`);
-    params.push(pgArray(q.team), pgArray(q.team));
+    params.push(q.team, q.team);
   }
   if (q.health?.length) {
     computed = true;
     where.push("h.health = any(?::text[])");
-    params.push(pgArray(q.health));
+    params.push(q.health);
   }
   const open = "h.status not in ('completed', 'canceled')";
   for (const special of new Set(q.special ?? [])) {

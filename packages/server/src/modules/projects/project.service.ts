@@ -6,7 +6,6 @@ import { type Change, issueRowChange, recordChanges } from "../../events/record-
 import type { WorkspaceScope } from "../../http/handler.js";
 import { Conflict, Forbidden, Invalid, NotFound } from "../../http/problem.js";
 import { fieldChangedActivities, recordActivities } from "../activity/activity.service.js";
-import { pgArray } from "../shared/pg-array.js";
 import { isUuid, resolveInitiative, resolveTeam, resolveUser, type TeamRow } from "../shared/resolve.js";
 import { type ProjectOut, projectById, visibleProjectCondition } from "./project.query.js";
 
@@ -157,7 +156,7 @@ export async function updateProject(
       const teamIds = teams.map((t) => t.id);
       await sql(em, "delete from project_teams where project_id = ? and not (team_id = any(?::uuid[]))", [
         project.id,
-        pgArray(teamIds),
+        teamIds,
       ]);
       await sql(
         em,
@@ -172,7 +171,7 @@ export async function updateProject(
            from teams t
           where t.id = i.team_id and i.project_id = ? and not (i.team_id = any(?::uuid[]))
           returning i.id, i.number, i.team_id, t.key as team_key`,
-        [project.id, pgArray(teamIds)],
+        [project.id, teamIds],
       );
       changes.push(...cleared.map(issueRowChange));
       await recordActivities(

@@ -1,6 +1,6 @@
 /**
  * A PostgreSQL array literal (`{"a","b",NULL}`) for one `?` placeholder, cast in SQL (`?::uuid[]`).
- * `sql()` applies it to every array parameter; call it directly only when bypassing `sql()`.
+ * `sql()` applies it to every array parameter, so callers pass plain arrays.
  */
 export function pgArray(values: readonly (string | number | null | undefined)[]): string {
   const items = values.map((v) =>

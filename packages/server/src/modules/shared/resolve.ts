@@ -2,7 +2,6 @@ import { sql, sqlOne } from "../../db/sql.js";
 import type { WorkspaceScope } from "../../http/handler.js";
 import { NotFound } from "../../http/problem.js";
 import type { StateType } from "../teams/team.entity.js";
-import { pgArray } from "./pg-array.js";
 
 /**
  * Turns the human references people use (ENG, ENG-123, "In Progress", ada@example.org, `me`, cycle 3 or
@@ -274,10 +273,10 @@ export async function resolveIssues(scope: WorkspaceScope, refs: string[]): Prom
        join teams t on t.id = i.team_id
       where ${vis.sql}`,
     [
-      pgArray(parsed.map((p) => p.pos)),
-      pgArray(parsed.map((p) => p.id)),
-      pgArray(parsed.map((p) => p.key)),
-      pgArray(parsed.map((p) => p.number)),
+      parsed.map((p) => p.pos),
+      parsed.map((p) => p.id),
+      parsed.map((p) => p.key),
+      parsed.map((p) => p.number),
       scope.workspace.id,
       scope.workspace.id,
       scope.workspace.id,

@@ -8,7 +8,6 @@ import { findInitiative } from "../initiatives/initiative.service.js";
 import { healthSql, percentSql } from "../projects/progress.js";
 import { projectById } from "../projects/project.query.js";
 import { findProject } from "../projects/project.service.js";
-import { pgArray } from "../shared/pg-array.js";
 import { resolveIssues, resolveTeam, visibleTeamCondition } from "../shared/resolve.js";
 import type { HEALTH_VALUES } from "./status-update.entity.js";
 
@@ -182,7 +181,7 @@ export async function createUpdate(
         em,
         `insert into status_update_issues (update_id, issue_id)
          select ?, x from unnest(?::uuid[]) x on conflict do nothing`,
-        [id, pgArray(issues.map((i) => i.id))],
+        [id, issues.map((i) => i.id)],
       );
     }
     await recordChanges(em, scope.workspace.id, [
