@@ -51,14 +51,23 @@ export interface CpuShare {
   loadGeneratorMs: number;
 }
 
-/** CPU per request between two snapshots; a PostgreSQL process that started in between counts from zero. */
-export function cpuPerRequest(before: CpuSnapshot, after: CpuSnapshot, requests: number): CpuShare {
+/** CPU ms each party spent between two snapshots; a PostgreSQL process started in between counts from zero. */
+export function cpuSpent(
+  before: CpuSnapshot,
+  after: CpuSnapshot,
+): { server: number; postgres: number; bench: number } {
   let postgres = 0;
   for (const [pid, ms] of after.postgres) postgres += ms - (before.postgres.get(pid) ?? 0);
+  return { server: after.server - before.server, postgres, bench: after.bench - before.bench };
+}
+
+/** CPU per request between two snapshots. */
+export function cpuPerRequest(before: CpuSnapshot, after: CpuSnapshot, requests: number): CpuShare {
+  const spent = cpuSpent(before, after);
   const per = (ms: number) => Math.round((ms / Math.max(1, requests)) * 100) / 100;
   return {
-    serverMs: per(after.server - before.server),
-    postgresMs: per(postgres),
-    loadGeneratorMs: per(after.bench - before.bench),
+    serverMs: per(spent.server),
+    postgresMs: per(spent.postgres),
+    loadGeneratorMs: per(spent.bench),
   };
 }

@@ -13,7 +13,7 @@ import { performance } from "node:perf_hooks";
 import { openOrm } from "../db/orm.js";
 import { sql, sqlOne } from "../db/sql.js";
 import { recordChanges } from "../events/record-change.js";
-import { cpuSnapshot } from "./cpu.js";
+import { cpuSnapshot, cpuSpent } from "./cpu.js";
 
 export const EVENTS_CASE = "events: open streams, commit-to-delivery delay";
 export const EVENTS_TARGETS = { p99Ms: 100, rssMb: 400 };
@@ -280,15 +280,13 @@ export async function runEventsCase(options: EventsCaseOptions): Promise<EventsC
       inFlight.add(p);
     }
     await Promise.all(inFlight);
-    const cpuAfter = cpuSnapshot(options.pid);
+    const spent = cpuSpent(cpuBefore, cpuSnapshot(options.pid));
     const elapsedMs = performance.now() - started;
     const cores = (ms: number) => Math.round((ms / elapsedMs) * 100) / 100;
-    let postgresMs = 0;
-    for (const [pid, ms] of cpuAfter.postgres) postgresMs += ms - (cpuBefore.postgres.get(pid) ?? 0);
     result.cores = {
-      server: cores(cpuAfter.server - cpuBefore.server),
-      postgres: cores(postgresMs),
-      bench: cores(cpuAfter.bench - cpuBefore.bench),
+      server: cores(spent.server),
+      postgres: cores(spent.postgres),
+      bench: cores(spent.bench),
     };
     result.writes = total - failed;
     result.expectedDeliveries = result.writes * connected;
