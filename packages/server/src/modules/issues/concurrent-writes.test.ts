@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { driftedBlockers, driftedProjectCounts } from "../../test/derived-counts.js";
 import { startTestServer, type TestServer } from "../../test/harness.js";
 
 let srv: TestServer;
@@ -44,15 +45,7 @@ describe("concurrent writes to related issues", () => {
       statuses.push(...results.map((r) => r.response.status));
     }
     expect(statuses.filter((s) => s !== 200)).toEqual([]);
-    const drift = await srv.query(
-      `select i.id from issues i
-        where i.open_blockers <> (select count(*) from issue_relations r join issues b on b.id = r.issue_id
-                                   where r.related_issue_id = i.id and r.type = 'blocks'
-                                     and b.state_type in ('backlog', 'unstarted', 'started'))
-       union all
-       select c.project_id from project_issue_counts c
-        where c.total <> (select count(*) from issues i where i.project_id = c.project_id and i.state_type <> 'canceled')`,
-    );
-    expect(drift).toEqual([]);
+    expect(await driftedBlockers(srv)).toEqual([]);
+    expect(await driftedProjectCounts(srv)).toEqual([]);
   });
 });

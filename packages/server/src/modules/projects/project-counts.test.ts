@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { driftedProjectCounts } from "../../test/derived-counts.js";
 import { startTestServer, type TestServer } from "../../test/harness.js";
 
 let srv: TestServer;
@@ -7,23 +8,6 @@ beforeAll(async () => {
 });
 afterAll(() => srv.close());
 
-/**
- * Projects whose stored counts differ from a fresh count of their issues (progress reads the stored ones).
- * Empty when every write path kept them exact.
- */
-async function driftedCounts() {
-  return srv.query(
-    `select p.name, c.done, c.total, c.issue_count, f.done as fresh_done, f.total as fresh_total, f.n as fresh_n
-       from projects p
-       left join project_issue_counts c on c.project_id = p.id
-       cross join lateral (
-         select count(*) filter (where i.state_type = 'completed')::int as done,
-                count(*) filter (where i.state_type <> 'canceled')::int as total, count(*)::int as n
-           from issues i where i.project_id = p.id) f
-      where c.project_id is null or (c.done, c.total, c.issue_count) <> (f.done, f.total, f.n)`,
-  );
-}
-
 describe("project progress counts", () => {
   it("stay equal to the project's issues through creates, state changes, project changes, moves and team deletes", async () => {
     const { apiKey } = await srv.bootstrap({ team: { key: "ENG", name: "Engineering" } });
@@ -31,7 +15,7 @@ describe("project progress counts", () => {
     await api.POST("/teams", { body: { key: "OPS", name: "Operations" } as never });
     await api.POST("/projects", { body: { name: "Solo", teams: ["ENG"] } });
     await api.POST("/projects", { body: { name: "Shared", teams: ["ENG", "OPS"] } });
-    expect(await driftedCounts()).toEqual([]);
+    expect(await driftedProjectCounts(srv)).toEqual([]);
 
     const create = async (state: string, project = "Solo") =>
       (await api.POST("/issues", { body: { team: "ENG", title: state, state, project } })).data!.issue;
@@ -39,7 +23,7 @@ describe("project progress counts", () => {
     const done = await create("Done");
     const canceled = await create("Canceled");
     const started = await create("In Progress");
-    expect(await driftedCounts()).toEqual([]);
+    expect(await driftedProjectCounts(srv)).toEqual([]);
 
     const patch = (identifier: string, body: Record<string, unknown>) =>
       api.PATCH("/issues/{identifier}", { params: { path: { identifier } }, body: body as never });
@@ -47,14 +31,14 @@ describe("project progress counts", () => {
     await patch(done.identifier, { state: "In Progress" });
     await patch(canceled.identifier, { project: "Shared" });
     await patch(started.identifier, { project: null });
-    expect(await driftedCounts()).toEqual([]);
+    expect(await driftedProjectCounts(srv)).toEqual([]);
 
     // Solo does not belong to OPS: the move clears it. Shared does: the issue keeps it.
     const moved = await api.POST("/issues/move", {
       body: { identifiers: [backlog.identifier, canceled.identifier], team: "OPS" },
     });
     expect(moved.data!.moved.map((m) => m.clearedProject)).toEqual([true, false]);
-    expect(await driftedCounts()).toEqual([]);
+    expect(await driftedProjectCounts(srv)).toEqual([]);
 
     const listed = async () =>
       Object.fromEntries(
@@ -67,7 +51,7 @@ describe("project progress counts", () => {
     await patch(canceled.identifier, { state: "Done" });
     expect(await listed()).toEqual({ Solo: [0, 1], Shared: [1, 1] });
     await api.DELETE("/teams/{key}", { params: { path: { key: "OPS" }, query: { deleteProjects: true } } });
-    expect(await driftedCounts()).toEqual([]);
+    expect(await driftedProjectCounts(srv)).toEqual([]);
     expect(await listed()).toEqual({ Solo: [0, 1], Shared: [0, 0] });
   });
 
@@ -92,6 +76,6 @@ describe("project progress counts", () => {
     expect(done.map((r) => r.response.status)).toEqual(Array(15).fill(200));
     const busy = (await api.GET("/projects")).data!.projects.find((p) => p.name === "Busy")!;
     expect(busy.progress).toMatchObject({ done: 15, total: 40 });
-    expect(await driftedCounts()).toEqual([]);
+    expect(await driftedProjectCounts(srv)).toEqual([]);
   });
 });

@@ -1,0 +1,34 @@
+import type { TestServer } from "./harness.js";
+
+const OPEN = "('backlog', 'unstarted', 'started')";
+
+/**
+ * Projects whose stored counts (`project_issue_counts`, kept by triggers; progress reads them) differ from
+ * a fresh count of their issues. Empty when every write path kept them exact.
+ */
+export function driftedProjectCounts(srv: TestServer) {
+  return srv.query(
+    `select p.name, c.done, c.total, c.issue_count, f.done as fresh_done, f.total as fresh_total, f.n as fresh_n
+       from projects p
+       left join project_issue_counts c on c.project_id = p.id
+       cross join lateral (
+         select count(*) filter (where i.state_type = 'completed')::int as done,
+                count(*) filter (where i.state_type <> 'canceled')::int as total, count(*)::int as n
+           from issues i where i.project_id = p.id) f
+      where c.project_id is null or (c.done, c.total, c.issue_count) <> (f.done, f.total, f.n)`,
+  );
+}
+
+/** Issues whose stored blocked/blocking counters differ from their relations and states right now. */
+export function driftedBlockers(srv: TestServer) {
+  return srv.query(
+    `select i.id, i.open_blockers, i.open_blocking, f.blockers, f.blocking
+       from issues i
+       cross join lateral (
+         select (select count(*) from issue_relations r join issues b on b.id = r.issue_id
+                  where r.related_issue_id = i.id and r.type = 'blocks' and b.state_type in ${OPEN})::int as blockers,
+                (select count(*) from issue_relations r join issues t on t.id = r.related_issue_id
+                  where r.issue_id = i.id and r.type = 'blocks' and t.state_type in ${OPEN})::int as blocking) f
+      where (i.open_blockers, i.open_blocking) <> (f.blockers, f.blocking)`,
+  );
+}
