@@ -103,6 +103,15 @@ export async function sqlOne<T = Record<string, unknown>>(
   return (await sql<T>(em, query, params, options))[0];
 }
 
+/**
+ * `prepare` for a list whose plan may depend on its filter: `"generic"` when the filter sets nothing but
+ * `planFreeKeys` (keys whose values never change the best plan), else planned for its values each time.
+ */
+export function genericPlanWhenOnly(filter: object, planFreeKeys: ReadonlySet<string>): "generic" | false {
+  const free = Object.entries(filter).every(([key, value]) => value === undefined || planFreeKeys.has(key));
+  return free ? "generic" : false;
+}
+
 /** Per ORM connection, the pool of `prepare: "generic"` statements; opened on first use. */
 const genericPools = new WeakMap<object, pg.Pool>();
 const GENERIC_POOL_SIZE = 8;

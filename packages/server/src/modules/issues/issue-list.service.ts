@@ -1,4 +1,4 @@
-import { sql } from "../../db/sql.js";
+import { genericPlanWhenOnly, sql } from "../../db/sql.js";
 import type { WorkspaceScope } from "../../http/handler.js";
 import { type IssueOut, type IssueRow, isoSql } from "./issue.serialize.js";
 import { compileIssueFilter, type IssueFilter, issuePage } from "./issue-filter.js";
@@ -149,15 +149,11 @@ const PLAN_FREE_KEYS: ReadonlySet<string> = new Set([
   "offset",
 ]);
 
-function planIsValueFree(filter: IssueFilter): boolean {
-  return Object.entries(filter).every(([key, value]) => value === undefined || PLAN_FREE_KEYS.has(key));
-}
-
 /** One page of the issues matching `filter`, filtered, sorted and paged in SQL. */
 export async function listIssues(scope: WorkspaceScope, filter: IssueFilter): Promise<IssuePage> {
   const query = await issueListQuery(scope, filter);
   const rows = await sql<ListRow>(scope.em, query.text, query.params, {
-    prepare: planIsValueFree(filter) ? "generic" : false,
+    prepare: genericPlanWhenOnly(filter, PLAN_FREE_KEYS),
   });
   // An empty page may be a reference naming nothing: that is a 404/400, not an empty list.
   if (rows.length === 0) await query.check();

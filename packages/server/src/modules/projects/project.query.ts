@@ -1,5 +1,5 @@
 import type { components } from "@tracker/sdk/schema";
-import { iso, sql } from "../../db/sql.js";
+import { genericPlanWhenOnly, iso, sql } from "../../db/sql.js";
 import type { WorkspaceScope } from "../../http/handler.js";
 import { isUuid, resolveInitiative, visibleTeamCondition } from "../shared/resolve.js";
 import { dateText, HEALTH_RANK, healthSql, orderTerm, percentSql, TODAY } from "./progress.js";
@@ -287,9 +287,8 @@ export async function queryProjects(
   q: ProjectQuery,
 ): Promise<{ projects: ProjectOut[]; nextOffset: number | null }> {
   const query = await projectListQuery(scope, q);
-  const planFree = Object.entries(q).every(([key, value]) => value === undefined || PLAN_FREE_KEYS.has(key));
   const rows = await sql<ProjectRow>(scope.em, query.text, query.params, {
-    prepare: planFree ? "generic" : false,
+    prepare: genericPlanWhenOnly(q, PLAN_FREE_KEYS),
   });
   const limit = q.limit;
   const offset = q.offset ?? 0;
