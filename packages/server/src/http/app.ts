@@ -6,7 +6,13 @@ import { HttpMethodEnum, koaBody } from "koa-body";
 import type { Config } from "../config.js";
 import type { Logger } from "../logger.js";
 import { authenticate, resolveWorkspace } from "./auth.js";
-import { type Contract, fieldErrors, type OperationSpec, WORKSPACE_HEADER } from "./contract.js";
+import {
+  type Contract,
+  fieldErrors,
+  nulCharacterErrors,
+  type OperationSpec,
+  WORKSPACE_HEADER,
+} from "./contract.js";
 import { renderDocs } from "./docs.js";
 import type { HandlerEntry, RequestScope } from "./handler.js";
 import { HttpProblem, Invalid, NotFound, NotImplemented } from "./problem.js";
@@ -27,7 +33,12 @@ interface State {
   route?: string;
 }
 
-const PG_INVALID_TEXT = "22P02";
+/**
+ * PostgreSQL's data exceptions that only a request's value can cause (the input is checked before any of
+ * them can happen; these are the backstop): text that is not valid for its type, a number or date out of
+ * range, a character text cannot hold.
+ */
+const PG_INVALID_VALUE = new Set(["22P02", "22003", "22008", "22007", "22021", "22P05"]);
 const PG_UNIQUE_VIOLATION = "23505";
 /**
  * PostgreSQL's "try again": the victim of a deadlock, or a serialization failure. Its transaction was rolled
@@ -60,7 +71,10 @@ function toProblem(err: unknown, logger: Logger, requestId: string): HttpProblem
   if (e.status === 415) {
     return new HttpProblem(400, "invalid_request", "Invalid request", "Send the body as application/json.");
   }
-  if (e.code === PG_INVALID_TEXT) return new Invalid("A value in the request is not valid for its field.");
+  if (e.code && PG_INVALID_VALUE.has(e.code)) {
+    logger.warn("request value refused by the database", { requestId, code: e.code, error: e.message });
+    return new Invalid("A value in the request is not valid for its field.");
+  }
   if (e.code === PG_UNIQUE_VIOLATION) {
     return new HttpProblem(
       409,
@@ -218,6 +232,8 @@ export function createApp(deps: AppDeps): Koa<State> {
     if (!handler) throw new NotImplemented(op.operationId);
 
     const params = { ...ctx.params };
+    const nul = nulCharacterErrors({ path: params, query: ctx.query, body: ctx.request.body });
+    if (nul.length) throw new Invalid("Text cannot contain the NUL character.", nul);
     if (!op.validatePath(params))
       throw new Invalid("Invalid path parameter.", fieldErrors("path", op.validatePath.errors));
     const query: Record<string, unknown> = { ...ctx.query };

@@ -219,3 +219,26 @@ export function fieldErrors(
     return { path: `${where}${p ? `.${p}` : ""}`, message };
   });
 }
+
+/**
+ * Where a request carries the NUL character, which PostgreSQL text cannot hold: one error per field (keys
+ * included), so such input is refused up front as the client's instead of failing in the database.
+ */
+export function nulCharacterErrors(parts: Record<"path" | "query" | "body", unknown>): FieldError[] {
+  const errors: FieldError[] = [];
+  const visit = (value: unknown, at: string) => {
+    if (typeof value === "string") {
+      if (value.includes("\u0000")) errors.push({ path: at, message: "must not contain the NUL character" });
+    } else if (Array.isArray(value)) {
+      for (const [i, v] of value.entries()) visit(v, `${at}.${i}`);
+    } else if (value && typeof value === "object") {
+      for (const [k, v] of Object.entries(value)) {
+        if (k.includes("\u0000"))
+          errors.push({ path: at, message: "has a key containing the NUL character" });
+        else visit(v, `${at}.${k}`);
+      }
+    }
+  };
+  for (const [where, value] of Object.entries(parts)) visit(value, where);
+  return errors;
+}
