@@ -1,0 +1,143 @@
+/**
+ * Every operation of the contract, fed hostile values (malformed ids, NUL characters, huge numbers and
+ * strings, wrong types for each body field, broken JSON), answers a problem+json 4xx or a success: never a
+ * 5xx. The operations run against real resources of one workspace, reads first and deletes last.
+ */
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { addTeam } from "../modules/projects/planning.fixtures.js";
+import { startTestServer, type TestServer, testContract } from "../test/harness.js";
+
+type Json = Record<string, unknown>;
+
+let srv: TestServer;
+let headers: Record<string, string>;
+const ids: Record<string, string> = {};
+
+async function send(method: string, path: string, body?: unknown) {
+  return fetch(`${srv.url}/api/v1${path}`, {
+    method,
+    headers,
+    body: body === undefined ? undefined : typeof body === "string" ? body : JSON.stringify(body),
+  });
+}
+
+/** Creates a resource and returns its id (answers wrap the resource in one key). */
+async function create(path: string, body: Json): Promise<string> {
+  const res = await send("POST", path, body);
+  const json = (await res.json()) as Json;
+  const inner = Object.values(json)[0] as { id?: string } | undefined;
+  if (!res.ok || !inner?.id) throw new Error(`POST ${path}: ${res.status} ${JSON.stringify(json)}`);
+  return inner.id;
+}
+
+beforeAll(async () => {
+  srv = await startTestServer();
+  const { apiKey, workspace, user } = await srv.bootstrap();
+  headers = {
+    authorization: `Bearer ${apiKey.token}`,
+    "content-type": "application/json",
+    // Pinned, so an operation that switches the active workspace does not move the rest elsewhere.
+    "x-service-workspace": workspace.slug,
+  };
+  await addTeam(srv, workspace.id, "ENG", [user.id]);
+  for (let i = 0; i < 3; i++) await create("/issues", { team: "ENG", title: `Issue ${i}`, labels: ["bug"] });
+  ids.projects = await create("/projects", { name: "Apollo", teams: ["ENG"] });
+  ids.initiatives = await create("/initiatives", { name: "Grow" });
+  ids.cycles = await create("/cycles", { team: "ENG" });
+  ids.labels = await create("/labels", { name: "feature" });
+  ids.documents = await create("/documents", { title: "Spec", team: "ENG" });
+  ids.views = await create("/views", { name: "Mine", filters: { assignee: "me" } });
+  ids.invites = await create("/invites", { email: "someone@example.com" });
+  ids["api-keys"] = await create("/api-keys", { name: "spare" });
+  ids.commentId = await create("/issues/ENG-1/comments", { body: "hello" });
+  ids.relationId = await create("/issues/ENG-1/relations", { type: "related", issue: "ENG-2" });
+  ids.userId = (await srv.addMember(apiKey.token)).userId;
+}, 60_000);
+afterAll(() => srv.close());
+
+const PATH_VALUES = ["x", "00000000-0000-0000-0000-000000000000", "ENG-99999999999999999999", "%00", "a%00b"];
+const QUERY_VALUES = ["", "x", "-5", "99999999999999999999", "a,b,,", "a%00b", "1e309"];
+const FIELD_VALUES: unknown[] = [
+  "a\u0000b",
+  null,
+  5,
+  -1,
+  1e20,
+  true,
+  "x",
+  "2026-02-30",
+  [],
+  ["x"],
+  [null],
+  {},
+];
+const BODIES: unknown[] = [{}, [], null, "text", 5, { "a\u0000": 1 }, "{not json"];
+const METHOD_ORDER = ["get", "post", "put", "patch", "delete"];
+
+function resolve(doc: Json, schema: unknown): Json | undefined {
+  const s = schema as Json | undefined;
+  if (!s?.$ref) return s;
+  const target = (s.$ref as string)
+    .split("/")
+    .slice(1)
+    .reduce<unknown>((o, k) => (o as Json)[k], doc);
+  return resolve(doc, target);
+}
+
+describe("hostile input", () => {
+  it("never gets a 5xx or a body that is not problem+json", async () => {
+    const doc = testContract().document as Json;
+    const failures: string[] = [];
+    let requests = 0;
+    const check = async (method: string, path: string, body?: unknown) => {
+      requests++;
+      const res = await send(method, path, body);
+      const type = res.headers.get("content-type") ?? "";
+      const text = await res.text();
+      if (res.status >= 500 || (res.status >= 400 && !type.includes("application/problem+json")))
+        failures.push(
+          `${method} ${path} ${JSON.stringify(body)?.slice(0, 60)} -> ${res.status} ${text.slice(0, 120)}`,
+        );
+    };
+
+    for (const [path, item] of Object.entries(doc.paths as Record<string, Json>)) {
+      if (path === "/events" || path.startsWith("/dev/")) continue;
+      const resource = path.split("/")[1]!;
+      const real = path.replace(/\{([^}]+)\}/g, (_, name: string) => {
+        const byName: Record<string, string | undefined> = {
+          key: "ENG",
+          identifier: "ENG-3",
+          id: ids[resource],
+          userId: ids.userId,
+          commentId: ids.commentId,
+          relationId: ids.relationId,
+        };
+        return byName[name] ?? "x";
+      });
+      const methods = Object.keys(item)
+        .filter((m) => METHOD_ORDER.includes(m))
+        .sort((a, b) => METHOD_ORDER.indexOf(a) - METHOD_ORDER.indexOf(b));
+      for (const method of methods) {
+        const op = item[method] as Json;
+        const M = method.toUpperCase();
+        const hasBody = ["POST", "PUT", "PATCH"].includes(M);
+        if (path.includes("{"))
+          for (const v of PATH_VALUES)
+            await check(M, path.replace(/\{[^}]+\}/g, v), hasBody ? {} : undefined);
+        const params = [...((item.parameters as unknown[]) ?? []), ...((op.parameters as unknown[]) ?? [])]
+          .map((p) => resolve(doc, p))
+          .filter((p) => p?.in === "query");
+        for (const p of params)
+          for (const v of QUERY_VALUES) await check(M, `${real}?${p.name}=${v}`, hasBody ? {} : undefined);
+        if (!hasBody) continue;
+        const content = (op.requestBody as Json | undefined)?.content as Record<string, Json> | undefined;
+        const schema = resolve(doc, content?.["application/json"]?.schema);
+        const fields = Object.keys((schema?.properties as Json | undefined) ?? {});
+        for (const b of BODIES) await check(M, real, b);
+        for (const f of fields) for (const v of FIELD_VALUES) await check(M, real, { [f]: v });
+      }
+    }
+    expect(requests).toBeGreaterThan(2000);
+    expect(failures).toEqual([]);
+  }, 180_000);
+});
