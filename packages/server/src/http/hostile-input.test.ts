@@ -126,9 +126,9 @@ describe("hostile input", () => {
             await check(M, path.replace(/\{[^}]+\}/g, v), hasBody ? {} : undefined);
         const params = [...((item.parameters as unknown[]) ?? []), ...((op.parameters as unknown[]) ?? [])]
           .map((p) => resolve(doc, p))
-          .filter((p) => p?.in === "query");
+          .filter((p): p is Json => p?.in === "query");
         for (const p of params)
-          for (const v of QUERY_VALUES) await check(M, `${real}?${p.name}=${v}`, hasBody ? {} : undefined);
+          for (const v of QUERY_VALUES) await check(M, `${real}?${String(p.name)}=${v}`, hasBody ? {} : undefined);
         if (!hasBody) continue;
         const content = (op.requestBody as Json | undefined)?.content as Record<string, Json> | undefined;
         const schema = resolve(doc, content?.["application/json"]?.schema);
