@@ -11,12 +11,13 @@ type Json = Record<string, unknown>;
 
 let srv: TestServer;
 let headers: Record<string, string>;
+let guestHeaders: Record<string, string>;
 const ids: Record<string, string> = {};
 
-async function send(method: string, path: string, body?: unknown) {
+async function send(method: string, path: string, body?: unknown, as = headers) {
   return fetch(`${srv.url}/api/v1${path}`, {
     method,
-    headers,
+    headers: as,
     body: body === undefined ? undefined : typeof body === "string" ? body : JSON.stringify(body),
   });
 }
@@ -52,6 +53,8 @@ beforeAll(async () => {
   ids.commentId = await create("/issues/ENG-1/comments", { body: "hello" });
   ids.relationId = await create("/issues/ENG-1/relations", { type: "related", issue: "ENG-2" });
   ids.userId = (await srv.addMember(apiKey.token)).userId;
+  const guest = await srv.addMember(apiKey.token, "guest");
+  guestHeaders = { ...headers, authorization: `Bearer ${guest.token}` };
 }, 60_000);
 afterAll(() => srv.close());
 
@@ -84,59 +87,72 @@ function resolve(doc: Json, schema: unknown): Json | undefined {
   return resolve(doc, target);
 }
 
-describe("hostile input", () => {
-  it("never gets a 5xx or a body that is not problem+json", async () => {
-    const doc = testContract().document as Json;
-    const failures: string[] = [];
-    let requests = 0;
-    const check = async (method: string, path: string, body?: unknown) => {
-      requests++;
-      const res = await send(method, path, body);
-      const type = res.headers.get("content-type") ?? "";
-      const text = await res.text();
-      if (res.status >= 500 || (res.status >= 400 && !type.includes("application/problem+json")))
-        failures.push(
-          `${method} ${path} ${JSON.stringify(body)?.slice(0, 60)} -> ${res.status} ${text.slice(0, 120)}`,
-        );
-    };
+/** Sends every hostile request as `as`; returns how many were sent and those answered badly. */
+async function sweep(as: Record<string, string>): Promise<{ requests: number; failures: string[] }> {
+  const doc = testContract().document as Json;
+  const failures: string[] = [];
+  let requests = 0;
+  const check = async (method: string, path: string, body?: unknown) => {
+    requests++;
+    const res = await send(method, path, body, as);
+    const type = res.headers.get("content-type") ?? "";
+    const text = await res.text();
+    if (res.status >= 500 || (res.status >= 400 && !type.includes("application/problem+json")))
+      failures.push(
+        `${method} ${path} ${JSON.stringify(body)?.slice(0, 60)} -> ${res.status} ${text.slice(0, 120)}`,
+      );
+  };
 
-    for (const [path, item] of Object.entries(doc.paths as Record<string, Json>)) {
-      if (path === "/events" || path.startsWith("/dev/")) continue;
-      const resource = path.split("/")[1]!;
-      const real = path.replace(/\{([^}]+)\}/g, (_, name: string) => {
-        const byName: Record<string, string | undefined> = {
-          key: "ENG",
-          identifier: "ENG-3",
-          id: ids[resource],
-          userId: ids.userId,
-          commentId: ids.commentId,
-          relationId: ids.relationId,
-        };
-        return byName[name] ?? "x";
-      });
-      const methods = Object.keys(item)
-        .filter((m) => METHOD_ORDER.includes(m))
-        .sort((a, b) => METHOD_ORDER.indexOf(a) - METHOD_ORDER.indexOf(b));
-      for (const method of methods) {
-        const op = item[method] as Json;
-        const M = method.toUpperCase();
-        const hasBody = ["POST", "PUT", "PATCH"].includes(M);
-        if (path.includes("{"))
-          for (const v of PATH_VALUES)
-            await check(M, path.replace(/\{[^}]+\}/g, v), hasBody ? {} : undefined);
-        const params = [...((item.parameters as unknown[]) ?? []), ...((op.parameters as unknown[]) ?? [])]
-          .map((p) => resolve(doc, p))
-          .filter((p): p is Json => p?.in === "query");
-        for (const p of params)
-          for (const v of QUERY_VALUES) await check(M, `${real}?${String(p.name)}=${v}`, hasBody ? {} : undefined);
-        if (!hasBody) continue;
-        const content = (op.requestBody as Json | undefined)?.content as Record<string, Json> | undefined;
-        const schema = resolve(doc, content?.["application/json"]?.schema);
-        const fields = Object.keys((schema?.properties as Json | undefined) ?? {});
-        for (const b of BODIES) await check(M, real, b);
-        for (const f of fields) for (const v of FIELD_VALUES) await check(M, real, { [f]: v });
-      }
+  for (const [path, item] of Object.entries(doc.paths as Record<string, Json>)) {
+    if (path === "/events" || path.startsWith("/dev/")) continue;
+    const resource = path.split("/")[1]!;
+    const real = path.replace(/\{([^}]+)\}/g, (_, name: string) => {
+      const byName: Record<string, string | undefined> = {
+        key: "ENG",
+        identifier: "ENG-3",
+        id: ids[resource],
+        userId: ids.userId,
+        commentId: ids.commentId,
+        relationId: ids.relationId,
+      };
+      return byName[name] ?? "x";
+    });
+    const methods = Object.keys(item)
+      .filter((m) => METHOD_ORDER.includes(m))
+      .sort((a, b) => METHOD_ORDER.indexOf(a) - METHOD_ORDER.indexOf(b));
+    for (const method of methods) {
+      const op = item[method] as Json;
+      const M = method.toUpperCase();
+      const hasBody = ["POST", "PUT", "PATCH"].includes(M);
+      if (path.includes("{"))
+        for (const v of PATH_VALUES) await check(M, path.replace(/\{[^}]+\}/g, v), hasBody ? {} : undefined);
+      const params = [...((item.parameters as unknown[]) ?? []), ...((op.parameters as unknown[]) ?? [])]
+        .map((p) => resolve(doc, p))
+        .filter((p): p is Json => p?.in === "query");
+      for (const p of params)
+        for (const v of QUERY_VALUES)
+          await check(M, `${real}?${String(p.name)}=${v}`, hasBody ? {} : undefined);
+      if (!hasBody) continue;
+      const content = (op.requestBody as Json | undefined)?.content as Record<string, Json> | undefined;
+      const schema = resolve(doc, content?.["application/json"]?.schema);
+      const fields = Object.keys((schema?.properties as Json | undefined) ?? {});
+      for (const b of BODIES) await check(M, real, b);
+      for (const f of fields) for (const v of FIELD_VALUES) await check(M, real, { [f]: v });
     }
+  }
+  return { requests, failures };
+}
+
+describe("hostile input", () => {
+  // The guest first: the admin's pass ends with each resource's delete.
+  it("as a guest, never gets a 5xx or a body that is not problem+json", async () => {
+    const { requests, failures } = await sweep(guestHeaders);
+    expect(requests).toBeGreaterThan(2000);
+    expect(failures).toEqual([]);
+  }, 180_000);
+
+  it("as the admin, never gets a 5xx or a body that is not problem+json", async () => {
+    const { requests, failures } = await sweep(headers);
     expect(requests).toBeGreaterThan(2000);
     expect(failures).toEqual([]);
   }, 180_000);
