@@ -48,4 +48,37 @@ describe("concurrent writes to related issues", () => {
     expect(await driftedBlockers(srv)).toEqual([]);
     expect(await driftedProjectCounts(srv)).toEqual([]);
   });
+
+  it("moves of the same issues to different teams at once all succeed, each issue ending in one place", async () => {
+    const { apiKey } = await srv.bootstrap({ team: { key: "ENG", name: "Engineering" } });
+    const api = srv.client(apiKey.token);
+    await api.POST("/teams", { body: { key: "OPS", name: "Operations" } });
+    await api.POST("/teams", { body: { key: "WEB", name: "Web" } });
+    const ids: string[] = [];
+    for (let i = 0; i < 3; i++)
+      ids.push((await api.POST("/issues", { body: { team: "ENG", title: `Moving ${i}` } })).data!.issue.id);
+    const identifiers = ["ENG-1", "ENG-2", "ENG-3"];
+    const results = await Promise.all(
+      ["OPS", "WEB", "OPS", "WEB", "OPS", "WEB"].map((team) =>
+        api.POST("/issues/move", { body: { identifiers, team } }),
+      ),
+    );
+    expect(results.map((r) => r.response.status)).toEqual([200, 200, 200, 200, 200, 200]);
+    // Where each issue is now; every answer's `to` is where that request left it, and the last word
+    // agrees with the database.
+    const now = await srv.query<{ id: string; identifier: string }>(
+      `select i.id, t.key || '-' || i.number as identifier
+         from issues i join teams t on t.id = i.team_id where i.id = any($1::uuid[])`,
+      [ids],
+    );
+    expect(now).toHaveLength(3);
+    for (const r of now) expect(r.identifier).toMatch(/^(OPS|WEB)-\d+$/);
+    expect(new Set(now.map((r) => r.identifier)).size).toBe(3);
+    for (const r of results) for (const m of r.data!.moved) expect(m.to).toMatch(/^(OPS|WEB)-\d+$/);
+    // The original identifiers still resolve, to wherever each issue went.
+    for (const [i, identifier] of identifiers.entries()) {
+      const read = await api.GET("/issues/{identifier}", { params: { path: { identifier } } });
+      expect(read.data!.issue.id).toBe(ids[i]);
+    }
+  });
 });

@@ -3,8 +3,9 @@ import type { components } from "@tracker/sdk/schema";
 import { sql, sqlOne } from "../../db/sql.js";
 import { recordChanges } from "../../events/record-change.js";
 import type { WorkspaceScope } from "../../http/handler.js";
+import { NotFound } from "../../http/problem.js";
 import { type ActivityInput, recordActivities } from "../activity/activity.service.js";
-import { type IssueKey, resolveIssues, resolveTeam } from "../shared/resolve.js";
+import { resolveIssues, resolveTeam } from "../shared/resolve.js";
 import type { StateType } from "../teams/team.entity.js";
 import { inTransaction } from "./in-transaction.js";
 
@@ -42,8 +43,19 @@ export async function moveIssues(
     const keys = await resolveIssues(tx, identifiers);
 
     const ids = [...new Set(keys.map((k) => k.id))];
-    // Locks the issues (in id order, like every other multi-issue writer) and plans each move from the
-    // locked rows, so a concurrent move of the same issue cannot slip in between.
+    // Locks the issues (in id order, like every other multi-issue writer), then plans each move from the
+    // rows as they are once locked, so a concurrent move of the same issue cannot slip in between. Two
+    // statements: a locking statement that joins other tables re-checks its joins against the old rows
+    // when it waits for a concurrent change, and drops an issue that moved meanwhile.
+    const locked = await sql<{ id: string }>(
+      tx.em,
+      "select id from issues where id = any(?::uuid[]) order by id for update",
+      [ids],
+    );
+    if (locked.length < ids.length) {
+      const gone = keys.find((k) => !locked.some((l) => l.id === k.id))!;
+      throw new NotFound(`No issue "${gone.identifier}" in this workspace.`);
+    }
     const plan = await sql<MovePlanRow>(
       tx.em,
       `select i.id, i.number, t.id as from_team_id, t.key as from_team_key, t.name as from_team_name,
@@ -58,15 +70,19 @@ export async function moveIssues(
            select ws.id, ws.type from workflow_states ws where ws.team_id = ?
             order by lower(ws.name) = lower(s.name) desc, ws.type = s.type desc, ws.position, ws.id
             limit 1) ns
-        where i.id = any(?::uuid[])
-        order by i.id
-          for update of i`,
+        where i.id = any(?::uuid[])`,
       [target.id, target.id, ids],
     );
     const byId = new Map(plan.map((p) => [p.id, p]));
     // The moving issues get consecutive numbers in the order they were named.
     const moving = ids.map((id) => byId.get(id)!).filter((p) => p.from_team_id !== target.id);
-    if (moving.length === 0) return keys.map((k) => unchanged(k));
+    // Already in the target team (perhaps moved there by a concurrent request): reported as it is now.
+    const unchanged = (id: string): MovedIssueOut => {
+      const p = byId.get(id)!;
+      const identifier = `${p.from_team_key}-${p.number}`;
+      return { id, from: identifier, to: identifier, droppedCycle: false, clearedProject: false };
+    };
+    if (moving.length === 0) return keys.map((k) => unchanged(k.id));
     const counter = await sqlOne<{ issue_counter: number }>(
       tx.em,
       "update teams set issue_counter = issue_counter + ? where id = ? returning issue_counter",
@@ -150,14 +166,6 @@ export async function moveIssues(
       })),
     );
     // One entry per identifier given, in that order (two names of one issue report the same move).
-    return keys.map((k) => moved.get(k.id) ?? unchanged(k));
+    return keys.map((k) => moved.get(k.id) ?? unchanged(k.id));
   });
 }
-
-const unchanged = (k: IssueKey): MovedIssueOut => ({
-  id: k.id,
-  from: k.identifier,
-  to: k.identifier,
-  droppedCycle: false,
-  clearedProject: false,
-});
