@@ -115,19 +115,25 @@ export function getDocument(scope: WorkspaceScope, id: string): Promise<Document
   return readDocument(scope, scope.em, id);
 }
 
-/** Locks a visible document's row for the rest of the transaction. */
+/**
+ * Locks a visible document's row for the rest of the transaction. The lock comes first, alone: a locking
+ * statement joining the team would, after waiting for a concurrent move to another team, re-check the join
+ * against the old team and miss the document.
+ */
 async function lockDocument(scope: WorkspaceScope, em: EntityManager, id: string) {
+  if (!isUuid(id)) throw new NotFound(`No document ${id} in this workspace.`);
+  await sql(em, "select id from documents where id = ? and workspace_id = ? for update", [
+    id,
+    scope.workspace.id,
+  ]);
   const vis = visibleTeamCondition(scope, "t");
-  const row = isUuid(id)
-    ? await sqlOne<{ id: string; team_id: string; team_key: string; creator_id: string | null }>(
-        em,
-        `select d.id, d.team_id, t.key as team_key, d.creator_id
-           from documents d join teams t on t.id = d.team_id
-          where d.id = ? and d.workspace_id = ? and ${vis.sql}
-          for update of d`,
-        [id, scope.workspace.id, ...vis.params],
-      )
-    : undefined;
+  const row = await sqlOne<{ id: string; team_id: string; team_key: string; creator_id: string | null }>(
+    em,
+    `select d.id, d.team_id, t.key as team_key, d.creator_id
+       from documents d join teams t on t.id = d.team_id
+      where d.id = ? and d.workspace_id = ? and ${vis.sql}`,
+    [id, scope.workspace.id, ...vis.params],
+  );
   if (!row) throw new NotFound(`No document ${id} in this workspace.`);
   return row;
 }

@@ -115,6 +115,20 @@ describe("documents", () => {
     expect(cleared.data!.document).toMatchObject({ title: "Final", content: "Done.", issues: [] });
   });
 
+  it("takes concurrent edits in turn while another request moves it between teams", async () => {
+    const { api } = await setup();
+    const doc = (await api.POST("/documents", { body: { title: "Shared", team: "ENG" } })).data!.document;
+    const results = await Promise.all(
+      Array.from({ length: 12 }, (_, i) =>
+        api.PATCH("/documents/{id}", {
+          params: { path: { id: doc.id } },
+          body: i % 2 ? { team: i % 4 === 1 ? "OPS" : "ENG" } : { content: `Edit ${i}` },
+        }),
+      ),
+    );
+    expect(results.map((r) => r.response.status)).toEqual(Array(12).fill(200));
+  });
+
   it("leaves a document untouched when an update names a missing issue", async () => {
     const { api, issue } = await setup();
     await issue("First");
