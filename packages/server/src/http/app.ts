@@ -41,12 +41,19 @@ interface State {
 const PG_INVALID_VALUE = new Set(["22P02", "22003", "22008", "22007", "22021", "22P05"]);
 const PG_UNIQUE_VIOLATION = "23505";
 /**
- * PostgreSQL's "try again": the victim of a deadlock, or a serialization failure. Its transaction was rolled
- * back whole, so the operation is run again (a few times, after a short random pause) instead of failing.
+ * A row the operation refers to was deleted by a concurrent transaction after the operation looked it up
+ * (a cycle deleted while an issue is being put in it, a team deleted while an issue is created in it). Run
+ * again, the operation looks it up afresh and answers as for anything that does not exist.
+ */
+const PG_FOREIGN_KEY_VIOLATION = "23503";
+/**
+ * PostgreSQL's "try again": the victim of a deadlock, a serialization failure, or the foreign key violation
+ * above. Its transaction was rolled back whole, so the operation is run again (a few times, after a short
+ * random pause) instead of failing.
  * Deadlocks happen between writes to related rows taken in different orders, e.g. two issues that block
  * each other changing state at once (each adjusts the other's counters).
  */
-const PG_RETRYABLE = new Set(["40P01", "40001"]);
+const PG_RETRYABLE = new Set(["40P01", "40001", PG_FOREIGN_KEY_VIOLATION]);
 const RETRY_ATTEMPTS = 4;
 
 async function retryingConflicts<T>(run: (attempt: number) => Promise<T>): Promise<T> {

@@ -81,4 +81,51 @@ describe("concurrent writes to related issues", () => {
       expect(read.data!.issue.id).toBe(ids[i]);
     }
   });
+
+  it("a team deleted while issues are created in it or moved into it: 404 for those, never a 500", async () => {
+    const { apiKey } = await srv.bootstrap({ team: { key: "ENG", name: "Engineering" } });
+    const api = srv.client(apiKey.token);
+    for (let round = 0; round < 3; round++) {
+      const key = `GONE${round}`;
+      await api.POST("/teams", { body: { key, name: `Doomed ${round}` } });
+      const mine = (await api.POST("/issues", { body: { team: "ENG", title: `Stays ${round}` } })).data!
+        .issue;
+      const results = await Promise.all([
+        api.DELETE("/teams/{key}", { params: { path: { key } } }),
+        ...Array.from({ length: 4 }, (_, i) =>
+          api.POST("/issues", { body: { team: key, title: `Late ${i}` } }),
+        ),
+        api.POST("/issues/move", { body: { identifiers: [mine.identifier], team: key } }),
+      ]);
+      const [deleted, ...rest] = results.map((r) => r.response.status);
+      expect(deleted).toBe(200);
+      for (const status of rest) expect([200, 201, 404]).toContain(status);
+    }
+  });
+
+  it("a cycle deleted while issues are put in it: 404 for those, never a 500", async () => {
+    const { apiKey } = await srv.bootstrap({ team: { key: "ENG", name: "Engineering" } });
+    const api = srv.client(apiKey.token);
+    await api.PATCH("/teams/{key}", { params: { path: { key: "ENG" } }, body: { cyclesEnabled: true } });
+    const identifiers: string[] = [];
+    for (let i = 0; i < 4; i++)
+      identifiers.push(
+        (await api.POST("/issues", { body: { team: "ENG", title: `Planned ${i}` } })).data!.issue.identifier,
+      );
+    for (let round = 0; round < 3; round++) {
+      const cycle = (await api.POST("/cycles", { body: { team: "ENG" } as never })).data!.cycle;
+      const results = await Promise.all([
+        api.DELETE("/cycles/{id}", { params: { path: { id: cycle.id } } }),
+        ...identifiers.map((identifier) =>
+          api.PATCH("/issues/{identifier}", {
+            params: { path: { identifier } },
+            body: { cycle: cycle.number },
+          }),
+        ),
+      ]);
+      const [deleted, ...rest] = results.map((r) => r.response.status);
+      expect(deleted).toBe(200);
+      for (const status of rest) expect([200, 400, 404]).toContain(status);
+    }
+  });
 });

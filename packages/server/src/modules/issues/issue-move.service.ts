@@ -73,6 +73,8 @@ export async function moveIssues(
         where i.id = any(?::uuid[])`,
       [target.id, target.id, ids],
     );
+    // Every issue is locked, so a missing plan row means the target team (and its states) was just deleted.
+    if (plan.length < ids.length) throw new NotFound(`No team "${teamRef}" in this workspace.`);
     const byId = new Map(plan.map((p) => [p.id, p]));
     // The moving issues get consecutive numbers in the order they were named.
     const moving = ids.map((id) => byId.get(id)!).filter((p) => p.from_team_id !== target.id);
@@ -88,7 +90,9 @@ export async function moveIssues(
       "update teams set issue_counter = issue_counter + ? where id = ? returning issue_counter",
       [moving.length, target.id],
     );
-    const first = counter!.issue_counter - moving.length + 1;
+    // Deleted since it was resolved (its delete waited for nothing we hold): as if it never existed.
+    if (!counter) throw new NotFound(`No team "${teamRef}" in this workspace.`);
+    const first = counter.issue_counter - moving.length + 1;
     const newNumber = new Map(moving.map((p, i) => [p.id, first + i]));
 
     await sql(
