@@ -5,7 +5,8 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { addTeam } from "../modules/projects/planning.fixtures.js";
-import { startTestServer, type TestServer, testContract } from "../test/harness.js";
+import { fillPath, walkOperations } from "../test/contract-walk.js";
+import { startTestServer, type TestServer } from "../test/harness.js";
 
 type Json = Record<string, unknown>;
 
@@ -75,21 +76,9 @@ const FIELD_VALUES: unknown[] = [
   {},
 ];
 const BODIES: unknown[] = [{}, [], null, "text", 5, { "a\u0000": 1 }, "{not json"];
-const METHOD_ORDER = ["get", "post", "put", "patch", "delete"];
-
-function resolve(doc: Json, schema: unknown): Json | undefined {
-  const s = schema as Json | undefined;
-  if (!s?.$ref) return s;
-  const target = (s.$ref as string)
-    .split("/")
-    .slice(1)
-    .reduce<unknown>((o, k) => (o as Json)[k], doc);
-  return resolve(doc, target);
-}
 
 /** Sends every hostile request as `as`; returns how many were sent and those answered badly. */
 async function sweep(as: Record<string, string>): Promise<{ requests: number; failures: string[] }> {
-  const doc = testContract().document as Json;
   const failures: string[] = [];
   let requests = 0;
   const check = async (method: string, path: string, body?: unknown) => {
@@ -103,42 +92,25 @@ async function sweep(as: Record<string, string>): Promise<{ requests: number; fa
       );
   };
 
-  for (const [path, item] of Object.entries(doc.paths as Record<string, Json>)) {
-    if (path === "/events" || path.startsWith("/dev/")) continue;
+  for (const op of walkOperations()) {
+    const { path, method: M } = op;
     const resource = path.split("/")[1]!;
-    const real = path.replace(/\{([^}]+)\}/g, (_, name: string) => {
-      const byName: Record<string, string | undefined> = {
-        key: "ENG",
-        identifier: "ENG-3",
-        id: ids[resource],
-        userId: ids.userId,
-        commentId: ids.commentId,
-        relationId: ids.relationId,
-      };
-      return byName[name] ?? "x";
+    const real = fillPath(path, {
+      key: "ENG",
+      identifier: "ENG-3",
+      id: ids[resource],
+      userId: ids.userId,
+      commentId: ids.commentId,
+      relationId: ids.relationId,
     });
-    const methods = Object.keys(item)
-      .filter((m) => METHOD_ORDER.includes(m))
-      .sort((a, b) => METHOD_ORDER.indexOf(a) - METHOD_ORDER.indexOf(b));
-    for (const method of methods) {
-      const op = item[method] as Json;
-      const M = method.toUpperCase();
-      const hasBody = ["POST", "PUT", "PATCH"].includes(M);
-      if (path.includes("{"))
-        for (const v of PATH_VALUES) await check(M, path.replace(/\{[^}]+\}/g, v), hasBody ? {} : undefined);
-      const params = [...((item.parameters as unknown[]) ?? []), ...((op.parameters as unknown[]) ?? [])]
-        .map((p) => resolve(doc, p))
-        .filter((p): p is Json => p?.in === "query");
-      for (const p of params)
-        for (const v of QUERY_VALUES)
-          await check(M, `${real}?${String(p.name)}=${v}`, hasBody ? {} : undefined);
-      if (!hasBody) continue;
-      const content = (op.requestBody as Json | undefined)?.content as Record<string, Json> | undefined;
-      const schema = resolve(doc, content?.["application/json"]?.schema);
-      const fields = Object.keys((schema?.properties as Json | undefined) ?? {});
-      for (const b of BODIES) await check(M, real, b);
-      for (const f of fields) for (const v of FIELD_VALUES) await check(M, real, { [f]: v });
-    }
+    const hasBody = ["POST", "PUT", "PATCH"].includes(M);
+    if (path.includes("{"))
+      for (const v of PATH_VALUES) await check(M, path.replace(/\{[^}]+\}/g, v), hasBody ? {} : undefined);
+    for (const name of op.query)
+      for (const v of QUERY_VALUES) await check(M, `${real}?${name}=${v}`, hasBody ? {} : undefined);
+    if (!hasBody) continue;
+    for (const b of BODIES) await check(M, real, b);
+    for (const f of op.bodyFields ?? []) for (const v of FIELD_VALUES) await check(M, real, { [f]: v });
   }
   return { requests, failures };
 }
