@@ -133,64 +133,159 @@ async function viewOfA(): Promise<string> {
   return parts.join("\n");
 }
 
+interface Sweep {
+  /** The caller. */
+  headers: Record<string, string>;
+  /** What the caller must never be shown (unless it has sent it itself). */
+  secrets: Set<string>;
+  /** Ids, names and identifiers of those things, named in query parameters and body fields. */
+  values: string[];
+  /** Path parameters naming those things: by name, and `id` by resource (first path segment). */
+  pathIds: Record<string, string | undefined>;
+  /** The caller's own team key and issue, for its own writes naming those things. */
+  own: { key: string; identifier: string };
+}
+
+/** Calls every operation as `s.headers` naming the hidden things; returns each answer that showed one. */
+async function sweep(s: Sweep): Promise<{ requests: number; leaks: string[] }> {
+  const leaks: string[] = [];
+  let requests = 0;
+  // Whatever the caller has sent is its own to see again (it may have written it into its own things).
+  let sent = "";
+  const check = async (method: string, path: string, body?: unknown) => {
+    requests++;
+    sent += ` ${decodeURIComponent(path)} ${JSON.stringify(body ?? null)}`;
+    const res = await send(s.headers, method, path, body);
+    const shown = [...s.secrets].filter((x) => res.text.includes(x) && !sent.includes(x));
+    if (shown.length || res.status >= 500)
+      leaks.push(`${method} ${path} ${JSON.stringify(body)?.slice(0, 80)} -> ${res.status} shows ${shown}`);
+  };
+
+  for (const op of walkOperations()) {
+    const { path, method } = op;
+    if (path.startsWith("/workspaces") || path === "/invites/accept") continue;
+    const hasBody = ["POST", "PUT", "PATCH"].includes(method);
+    // The hidden things in the path.
+    if (path.includes("{")) {
+      const resource = path.split("/")[1]!;
+      await check(
+        method,
+        fillPath(path, { ...s.pathIds, id: s.pathIds[resource] }),
+        hasBody ? {} : undefined,
+      );
+    }
+    // The hidden things as filters, and as the values of the caller's own writes. Deleting the caller's
+    // own things proves nothing and would end the sweep's use of them.
+    if (method === "DELETE") continue;
+    if (path.includes("{") && !path.includes("{key}") && !path.includes("{identifier}")) continue;
+    const own = fillPath(path, s.own);
+    for (const name of op.query)
+      for (const v of s.values)
+        await check(method, `${own}?${name}=${encodeURIComponent(v)}`, hasBody ? {} : undefined);
+    for (const field of op.bodyFields ?? [])
+      for (const v of s.values) {
+        await check(method, own, { [field]: v });
+        await check(method, own, { [field]: [v] });
+      }
+  }
+  return { requests, leaks };
+}
+
 describe("workspace isolation", () => {
   it("never shows or changes another workspace's data, whatever the caller names", async () => {
     const before = await viewOfA();
-    const values: string[] = [
-      ...[a.projects, a.initiatives, a.labels, a.userId, a.cycles].map((v) => v!),
-      ...[
-        "alpha-member@example.com",
-        "ALP-1",
-        "Alpha moonshot",
-        "Alpha expansion",
-        "alpha-only-label",
-        "ALP",
+    const { requests, leaks } = await sweep({
+      headers: bHeaders,
+      secrets,
+      values: [
+        ...[a.projects, a.initiatives, a.labels, a.userId, a.cycles].map((v) => v!),
+        ...[
+          "alpha-member@example.com",
+          "ALP-1",
+          "Alpha moonshot",
+          "Alpha expansion",
+          "alpha-only-label",
+          "ALP",
+        ],
       ],
-    ];
-    const leaks: string[] = [];
-    let requests = 0;
-    const check = async (method: string, path: string, body?: unknown) => {
-      requests++;
-      const res = await send(bHeaders, method, path, body);
-      const sent = `${decodeURIComponent(path)} ${JSON.stringify(body ?? null)}`;
-      const shown = [...secrets].filter((s) => res.text.includes(s) && !sent.includes(s));
-      if (shown.length || res.status >= 500)
-        leaks.push(`${method} ${path} ${JSON.stringify(body)?.slice(0, 80)} -> ${res.status} shows ${shown}`);
-    };
-
-    for (const op of walkOperations()) {
-      const { path, method } = op;
-      if (path.startsWith("/workspaces") || path === "/invites/accept") continue;
-      const hasBody = ["POST", "PUT", "PATCH"].includes(method);
-      // A's things in the path: B's own resources where A has none of that kind.
-      if (path.includes("{")) {
-        const resource = path.split("/")[1]!;
-        const target = fillPath(path, {
-          key: "ALP",
-          identifier: "ALP-1",
-          id: a[resource],
-          userId: a.userId,
-          commentId: a.commentId,
-          relationId: a.relationId,
-        });
-        await check(method, target, hasBody ? {} : undefined);
-      }
-      // A's things as filters and as the values of B's own writes.
-      const own = fillPath(path, { key: "BET", identifier: "BET-1" });
-      // Deleting B's own things by A's names proves nothing and would end the sweep's use of them.
-      if (method === "DELETE") continue;
-      if (path.includes("{") && !path.includes("{key}") && !path.includes("{identifier}")) continue;
-      for (const name of op.query)
-        for (const v of values)
-          await check(method, `${own}?${name}=${encodeURIComponent(v)}`, hasBody ? {} : undefined);
-      for (const field of op.bodyFields ?? [])
-        for (const v of values) {
-          await check(method, own, { [field]: v });
-          await check(method, own, { [field]: [v] });
-        }
-    }
+      pathIds: {
+        ...a,
+        key: "ALP",
+        identifier: "ALP-1",
+      },
+      own: { key: "BET", identifier: "BET-1" },
+    });
     expect(requests).toBeGreaterThan(1000);
     expect(leaks).toEqual([]);
     expect(await viewOfA()).toBe(before);
+  }, 180_000);
+
+  it("never shows a guest the teams it is not in, whatever it names", async () => {
+    // In workspace A: a team the guest is not in, with an issue, a project of that team alone, a
+    // document and a cycle. The guest belongs to ALP only.
+    const hidden = new Set<string>();
+    const add = async (path: string, body: Json) => {
+      const res = await send(aHeaders, "POST", path, body);
+      const inner = Object.values(JSON.parse(res.text) as Json)[0] as Json;
+      if (res.status >= 300) throw new Error(`POST ${path}: ${res.status} ${res.text.slice(0, 300)}`);
+      hidden.add(inner.id as string);
+      return inner;
+    };
+    const team = await add("/teams", { key: "HID", name: "Hidden ops" });
+    hidden.add("Hidden ops");
+    await send(aHeaders, "PATCH", "/teams/HID", { cyclesEnabled: true });
+    const cycle = await add("/cycles", { team: "HID", name: "Hidden sprint" });
+    hidden.add("Hidden sprint");
+    const project = await add("/projects", { name: "Hidden project", teams: ["HID"] });
+    hidden.add("Hidden project");
+    const issue = await add("/issues", { team: "HID", title: "Hidden incident", project: project.id });
+    hidden.add("Hidden incident");
+    const document = await add("/documents", { title: "Hidden runbook", team: "HID", issues: ["HID-1"] });
+    hidden.add("Hidden runbook");
+    const comment = await add("/issues/HID-1/comments", { body: "Hidden remark" });
+    hidden.add("Hidden remark");
+    const relation = await add("/issues/HID-1/relations", { type: "related", issue: "ALP-3" });
+    const guest = await srv.addMember(aHeaders.authorization!.slice(7), "guest", "alpha-guest@example.com");
+    await send(aHeaders, "POST", "/teams/ALP/members", { userId: guest.userId });
+    const headers = { ...aHeaders, authorization: `Bearer ${guest.token}` };
+    // The guest can see ALP at all (so the sweep is not refused wholesale).
+    expect((await send(headers, "GET", "/issues/ALP-1")).status).toBe(200);
+
+    const viewOfHidden = async () =>
+      (
+        await Promise.all(
+          ["/issues/HID-1/page-data", `/projects/${project.id}/page-data`, `/documents/${document.id}`].map(
+            async (path) => (await send(aHeaders, "GET", path)).text,
+          ),
+        )
+      ).join("\n");
+    const before = await viewOfHidden();
+    const { requests, leaks } = await sweep({
+      headers,
+      secrets: hidden,
+      values: [
+        team.id as string,
+        cycle.id as string,
+        project.id as string,
+        "HID",
+        "HID-1",
+        "Hidden project",
+        "Hidden sprint",
+      ],
+      pathIds: {
+        key: "HID",
+        identifier: "HID-1",
+        projects: project.id as string,
+        cycles: cycle.id as string,
+        documents: document.id as string,
+        commentId: comment.id as string,
+        relationId: relation.id as string,
+      },
+      own: { key: "ALP", identifier: "ALP-2" },
+    });
+    expect(issue.identifier).toBe("HID-1");
+    expect(requests).toBeGreaterThan(1000);
+    expect(leaks).toEqual([]);
+    expect(await viewOfHidden()).toBe(before);
   }, 180_000);
 });
