@@ -9,8 +9,8 @@ import { authenticate, resolveWorkspace } from "./auth.js";
 import {
   type Contract,
   fieldErrors,
-  nulCharacterErrors,
   type OperationSpec,
+  unstorableInputErrors,
   WORKSPACE_HEADER,
 } from "./contract.js";
 import { renderDocs } from "./docs.js";
@@ -239,8 +239,9 @@ export function createApp(deps: AppDeps): Koa<State> {
     if (!handler) throw new NotImplemented(op.operationId);
 
     const params = { ...ctx.params };
-    const nul = nulCharacterErrors({ path: params, query: ctx.query, body: ctx.request.body });
-    if (nul.length) throw new Invalid("Text cannot contain the NUL character.", nul);
+    const unstorable = unstorableInputErrors({ path: params, query: ctx.query, body: ctx.request.body });
+    if (unstorable.length)
+      throw new Invalid("The request holds a value that cannot be stored: see errors.", unstorable);
     if (!op.validatePath(params))
       throw new Invalid("Invalid path parameter.", fieldErrors("path", op.validatePath.errors));
     const query: Record<string, unknown> = { ...ctx.query };

@@ -75,7 +75,17 @@ const FIELD_VALUES: unknown[] = [
   [null],
   {},
 ];
-const BODIES: unknown[] = [{}, [], null, "text", 5, { "a\u0000": 1 }, "{not json"];
+const BODIES: unknown[] = [
+  {},
+  [],
+  null,
+  "text",
+  5,
+  { "a\u0000": 1 },
+  "{not json",
+  `${"[".repeat(100_000)}${"]".repeat(100_000)}`,
+  `{"a":${'{"a":'.repeat(50_000)}1${"}".repeat(50_001)}`,
+];
 
 /** Sends every hostile request as `as`; returns how many were sent and those answered badly. */
 async function sweep(as: Record<string, string>): Promise<{ requests: number; failures: string[] }> {

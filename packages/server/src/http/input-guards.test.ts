@@ -79,6 +79,25 @@ describe("the NUL character", () => {
   });
 });
 
+describe("deep nesting", () => {
+  it("a body nested more than 32 levels is 400 naming where, and nothing is created", async () => {
+    const before = await issueCount();
+    const deep = `{"team":"ENG","title":"Deep","labels":${"[".repeat(100_000)}${"]".repeat(100_000)}}`;
+    const res = await call("POST", "/issues", deep);
+    expect(res.status).toBe(400);
+    expect(res.body.code).toBe("invalid_request");
+    expect(res.body.errors).toEqual([
+      { path: `body.labels${".0".repeat(31)}`, message: "is nested more than 32 levels deep" },
+    ]);
+    expect(await issueCount()).toBe(before);
+    // 32 levels is still fine as far as nesting goes (the schema then says what it thinks of it).
+    const ok = await call("POST", "/views", JSON.stringify({ name: "Nested", filters: nest(30) }));
+    expect(ok.body.errors?.some((e) => e.message.includes("nested"))).not.toBe(true);
+  });
+});
+
+const nest = (levels: number): unknown => (levels === 0 ? "x" : { a: nest(levels - 1) });
+
 describe("integers past the database's range", () => {
   it("an offset over 2147483647 is 400; the largest one is an empty last page", async () => {
     for (const path of ["/issues", "/projects", "/initiatives"]) {
