@@ -6,7 +6,7 @@ import { recordChanges } from "../../events/record-change.js";
 import type { WorkspaceScope } from "../../http/handler.js";
 import { Forbidden, NotFound } from "../../http/problem.js";
 import { commentAddedPayload, recordActivity } from "../activity/activity.service.js";
-import { inTransaction } from "../issues/in-transaction.js";
+import { inTransaction, lockIssues } from "../issues/in-transaction.js";
 import { isoSql } from "../issues/issue.serialize.js";
 import { type IssueKey, isUuid, resolveIssue } from "../shared/resolve.js";
 
@@ -67,6 +67,7 @@ export async function listComments(scope: WorkspaceScope, ref: string): Promise<
 export async function createComment(scope: WorkspaceScope, ref: string, body: string): Promise<CommentOut> {
   const id = await inTransaction(scope, async (tx) => {
     const issue = await resolveIssue(tx, ref);
+    await lockIssues(tx.em, tx.workspace.id, [issue]);
     const commentId = randomUUID();
     await sql(
       tx.em,
@@ -113,6 +114,7 @@ export async function updateComment(
 ): Promise<CommentOut> {
   await inTransaction(scope, async (tx) => {
     const issue = await resolveIssue(tx, ref);
+    await lockIssues(tx.em, tx.workspace.id, [issue]);
     const comment = await commentOfIssue(tx, issue.id, commentId);
     if (comment.author_id !== tx.caller.userId)
       throw new Forbidden("forbidden", "Only the author of a comment may edit it.");
@@ -132,6 +134,7 @@ export async function updateComment(
 export async function deleteComment(scope: WorkspaceScope, ref: string, commentId: string): Promise<void> {
   await inTransaction(scope, async (tx) => {
     const issue = await resolveIssue(tx, ref);
+    await lockIssues(tx.em, tx.workspace.id, [issue]);
     const comment = await commentOfIssue(tx, issue.id, commentId);
     if (comment.author_id !== tx.caller.userId && tx.workspace.role !== "admin")
       throw new Forbidden("forbidden", "Only the comment's author or a workspace admin may delete it.");

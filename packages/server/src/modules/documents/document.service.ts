@@ -3,6 +3,7 @@ import { iso, sql, sqlOne } from "../../db/sql.js";
 import { type Change, recordChanges } from "../../events/record-change.js";
 import type { WorkspaceScope } from "../../http/handler.js";
 import { Forbidden, NotFound } from "../../http/problem.js";
+import { lockIssues } from "../issues/in-transaction.js";
 import { isUuid, resolveIssue, resolveIssues, resolveTeam, visibleTeamCondition } from "../shared/resolve.js";
 import { DOCUMENT_SEARCH_VECTOR } from "./document.entity.js";
 
@@ -177,6 +178,7 @@ export async function createDocument(
   const team = await resolveTeam(scope, input.team);
   const issues = await resolveIssues(scope, input.issues ?? []);
   return scope.em.transactional(async (em) => {
+    await lockIssues(em, scope.workspace.id, issues, "key share");
     const { id } = (await sqlOne<{ id: string }>(
       em,
       `insert into documents (id, workspace_id, team_id, title, content, creator_id, created_at, updated_at)
@@ -211,6 +213,7 @@ export async function updateDocument(
     const doc = await lockDocument(scope, em, id);
     const changes: Change[] = [];
     if (wanted !== undefined) {
+      await lockIssues(em, scope.workspace.id, wanted, "key share");
       const wantedIds = [...new Set(wanted.map((i) => i.id))];
       const unlinked = await sql<{ issue_id: string }>(
         em,

@@ -7,7 +7,7 @@ import { NotFound } from "../../http/problem.js";
 import { type ActivityInput, recordActivities } from "../activity/activity.service.js";
 import { resolveIssues, resolveTeam } from "../shared/resolve.js";
 import type { StateType } from "../teams/team.entity.js";
-import { inTransaction } from "./in-transaction.js";
+import { inTransaction, lockIssues } from "./in-transaction.js";
 
 export type MovedIssueOut = components["schemas"]["MovedIssue"];
 
@@ -47,15 +47,7 @@ export async function moveIssues(
     // rows as they are once locked, so a concurrent move of the same issue cannot slip in between. Two
     // statements: a locking statement that joins other tables re-checks its joins against the old rows
     // when it waits for a concurrent change, and drops an issue that moved meanwhile.
-    const locked = await sql<{ id: string }>(
-      tx.em,
-      "select id from issues where id = any(?::uuid[]) order by id for update",
-      [ids],
-    );
-    if (locked.length < ids.length) {
-      const gone = keys.find((k) => !locked.some((l) => l.id === k.id))!;
-      throw new NotFound(`No issue "${gone.identifier}" in this workspace.`);
-    }
+    await lockIssues(tx.em, tx.workspace.id, keys);
     const plan = await sql<MovePlanRow>(
       tx.em,
       `select i.id, i.number, t.id as from_team_id, t.key as from_team_key, t.name as from_team_name,

@@ -24,7 +24,7 @@ import {
   visibleTeamCondition,
 } from "../shared/resolve.js";
 import type { StateType } from "../teams/team.entity.js";
-import { inTransaction } from "./in-transaction.js";
+import { inTransaction, lockIssues } from "./in-transaction.js";
 import {
   type IssueOut,
   type IssueRow,
@@ -149,7 +149,7 @@ export async function createIssue(scope: WorkspaceScope, input: IssueCreateInput
         ${
           parentKey
             ? q`, parent as (${parentKey}),
-          parent_row as (select x.id from issues x where x.id = (select id from parent) for key share)`
+          parent_row as (select x.id from issues x where x.id = (select id from parent) and x.workspace_id = ${ws} for key share)`
             : EMPTY
         }
         ${wanted ? q`, ${labelInsertCte(ws, wanted, parentKey ? "parent_row" : undefined)}` : EMPTY}
@@ -271,7 +271,7 @@ export async function updateIssue(
     const cur = (await run<CurrentRefs>(
       tx,
       q`with ${raw(parentKey ? "recursive" : "")} target as (${target}),
-        cur as (select i.* from issues i where i.id = (select id from target) for update)
+        cur as (select i.* from issues i where i.id = (select id from target) and i.workspace_id = ${ws} for update)
         ${
           parentKey
             ? q`, parent as (${parentKey}),
@@ -688,7 +688,7 @@ export async function createIssueLink(
   return inTransaction(scope, async (tx) => {
     const issue = await resolveIssue(tx, ref);
     // The issue's row lock serialises link creation on it, so the duplicate check cannot race.
-    await sql(tx.em, "select id from issues where id = ? for update", [issue.id]);
+    await lockIssues(tx.em, tx.workspace.id, [issue]);
     const dup = await sqlOne(tx.em, "select 1 from issue_links where issue_id = ? and url = ?", [
       issue.id,
       input.url,

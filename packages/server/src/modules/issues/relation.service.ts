@@ -5,7 +5,7 @@ import { recordChanges } from "../../events/record-change.js";
 import type { WorkspaceScope } from "../../http/handler.js";
 import { Conflict, Invalid, NotFound } from "../../http/problem.js";
 import { isUuid, resolveIssue, visibleTeamCondition } from "../shared/resolve.js";
-import { inTransaction } from "./in-transaction.js";
+import { inTransaction, lockIssues } from "./in-transaction.js";
 import { q, raw, type SqlFragment } from "./sql-fragment.js";
 
 export type RelationOut = components["schemas"]["IssueRelation"];
@@ -106,7 +106,7 @@ export async function createRelation(
       throw new Invalid("An issue cannot be related to itself.", [
         { path: "body.issue", message: "must name another issue" },
       ]);
-    await sql(tx.em, "select id from issues where id in (?, ?) order by id for update", [issue.id, other.id]);
+    await lockIssues(tx.em, tx.workspace.id, [issue, other]);
     const existing = await sqlOne<{ forward: boolean }>(
       tx.em,
       `select issue_id = ? as forward from issue_relations
@@ -149,6 +149,7 @@ export async function createRelation(
 export async function deleteRelation(scope: WorkspaceScope, ref: string, relationId: string): Promise<void> {
   await inTransaction(scope, async (tx) => {
     const issue = await resolveIssue(tx, ref);
+    await lockIssues(tx.em, tx.workspace.id, [issue]);
     const deleted = isUuid(relationId)
       ? await sqlOne<{ id: string }>(
           tx.em,

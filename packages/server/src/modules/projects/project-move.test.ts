@@ -1,4 +1,5 @@
 import { randomUUID } from "node:crypto";
+import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type ApiClient, startTestServer, type TestServer } from "../../test/harness.js";
 import { addIssue, addTeam, type FixtureTeam, snapshot } from "./planning.fixtures.js";
@@ -302,6 +303,58 @@ describe("moveProject to another workspace", () => {
     expect(there.data?.issue.identifier).toBe("DST-3");
     const here = await w.api.GET("/issues/{identifier}", { params: { path: { identifier: "ENG-2" } } });
     expect(here.response.status).toBe(404);
+  });
+
+  it("writes queued behind the move find the issue gone, and put nothing of this workspace on it", async () => {
+    const w = await world();
+    const e1 = w.issues.e1!;
+    // Hold the issue, so the move queues for it first and the writes queue behind the move.
+    const holder = new pg.Client({ connectionString: srv.databaseUrl });
+    await holder.connect();
+    try {
+      await holder.query("begin");
+      await holder.query("select id from issues where id = $1 for update", [e1.id]);
+      const moving = move(w.api, w.projectId, { workspace: w.target.slug, team: "DST" });
+      await new Promise((r) => setTimeout(r, 300));
+      const path = { params: { path: { identifier: e1.identifier } } };
+      const writes = Promise.all([
+        w.api.PATCH("/issues/{identifier}", { ...path, body: { labels: ["bug", "Queued"] } }),
+        w.api.POST("/issues/{identifier}/comments", { ...path, body: { body: "Queued comment" } }),
+        w.api.POST("/issues/{identifier}/links", { ...path, body: { url: "https://example.com/queued" } }),
+        w.api.POST("/documents", { body: { title: "Queued doc", team: "ENG", issues: [e1.identifier] } }),
+      ]);
+      await new Promise((r) => setTimeout(r, 300));
+      await holder.query("commit");
+      expect((await moving).response.status).toBe(200);
+      expect((await writes).map((r) => r.response.status)).toEqual([404, 404, 404, 404]);
+    } finally {
+      await holder.end();
+    }
+    const [moved] = await srv.query<{ workspace_id: string }>(
+      "select workspace_id from issues where id = $1",
+      [e1.id],
+    );
+    expect(moved!.workspace_id).toBe(w.target.id);
+    // Nothing of the source workspace hangs off the moved issue.
+    expect(
+      await srv.query(
+        `select l.name from issue_labels il join labels l on l.id = il.label_id
+          where il.issue_id = $1 and l.workspace_id <> $2`,
+        [e1.id, w.target.id],
+      ),
+    ).toEqual([]);
+    expect(
+      await srv.query("select 1 from comments where issue_id = $1 and body = 'Queued comment'", [e1.id]),
+    ).toEqual([]);
+    expect(await srv.query("select 1 from issue_links where issue_id = $1", [e1.id])).toEqual([]);
+    expect(
+      await srv.query(
+        `select 1 from issue_relations r join issues a on a.id = r.issue_id join issues b on b.id = r.related_issue_id
+          where (r.issue_id = $1 or r.related_issue_id = $1) and a.workspace_id <> b.workspace_id`,
+        [e1.id],
+      ),
+    ).toEqual([]);
+    expect(await srv.query("select 1 from documents where title = 'Queued doc'")).toEqual([]);
   });
 
   it("refuses callers who are not admin here or in the target, changing nothing", async () => {

@@ -5,6 +5,7 @@ import type { WorkspaceScope } from "../../http/handler.js";
 import { Forbidden, Invalid } from "../../http/problem.js";
 import { queryInitiatives } from "../initiatives/initiative.query.js";
 import { findInitiative } from "../initiatives/initiative.service.js";
+import { lockIssues } from "../issues/in-transaction.js";
 import { healthSql, percentSql } from "../projects/progress.js";
 import { projectById } from "../projects/project.query.js";
 import { findProject } from "../projects/project.service.js";
@@ -169,6 +170,7 @@ export async function createUpdate(
   const issues = await resolveIssues(scope, input.issues ?? []);
   const health = await subjectHealth(scope, subject);
   return scope.em.transactional(async (em) => {
+    await lockIssues(em, scope.workspace.id, issues, "key share");
     const { id } = (await sqlOne<{ id: string }>(
       em,
       `insert into status_updates (id, workspace_id, ${subject.column}, title, content, health, creator_id, created_at)
