@@ -1,3 +1,4 @@
+import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { driftedBlockers, driftedProjectCounts } from "../../test/derived-counts.js";
 import { startTestServer, type TestServer } from "../../test/harness.js";
@@ -127,5 +128,47 @@ describe("concurrent writes to related issues", () => {
       expect(deleted).toBe(200);
       for (const status of rest) expect([200, 400, 404]).toContain(status);
     }
+  });
+
+  it("an issue never keeps a project whose teams changed under the write that set it", async () => {
+    const { apiKey, workspace } = await srv.bootstrap({ team: { key: "ENG", name: "Engineering" } });
+    const api = srv.client(apiKey.token);
+    await api.POST("/teams", { body: { key: "OPS", name: "Operations" } });
+    const project = (await api.POST("/projects", { body: { name: "Shared", teams: ["ENG", "OPS"] } })).data!
+      .project;
+    await api.POST("/issues", { body: { team: "OPS", title: "Joins the project" } });
+    await api.POST("/issues", { body: { team: "ENG", title: "Moves to OPS", project: "Shared" } });
+    // Another transaction takes OPS off the project (as PATCH /projects does: project row first) and holds
+    // it while an issue of OPS is put in the project and an issue of the project is moved to OPS.
+    const holder = new pg.Client({ connectionString: srv.databaseUrl });
+    await holder.connect();
+    try {
+      await holder.query("begin");
+      await holder.query("update projects set updated_at = now() where id = $1", [project.id]);
+      await holder.query(
+        "delete from project_teams pt using teams t where pt.project_id = $1 and t.id = pt.team_id and t.key = 'OPS' and t.workspace_id = $2",
+        [project.id, workspace.id],
+      );
+      const put = api.PATCH("/issues/{identifier}", {
+        params: { path: { identifier: "OPS-1" } },
+        body: { project: "Shared" },
+      });
+      const moved = api.POST("/issues/move", { body: { identifiers: ["ENG-1"], team: "OPS" } });
+      await new Promise((r) => setTimeout(r, 300));
+      await holder.query("commit");
+      expect((await put).response.status).toBe(400);
+      const move = await moved;
+      expect(move.response.status).toBe(200);
+      expect(move.data!.moved[0]!.clearedProject).toBe(true);
+    } finally {
+      await holder.end();
+    }
+    expect(
+      await srv.query(
+        `select i.number from issues i where i.project_id = $1
+            and not exists (select 1 from project_teams pt where pt.project_id = i.project_id and pt.team_id = i.team_id)`,
+        [project.id],
+      ),
+    ).toEqual([]);
   });
 });

@@ -48,6 +48,12 @@ export async function moveIssues(
     // statements: a locking statement that joins other tables re-checks its joins against the old rows
     // when it waits for a concurrent change, and drops an issue that moved meanwhile.
     await lockIssues(tx.em, tx.workspace.id, keys);
+    // And their projects, so whether each includes the target team cannot change before this commits.
+    await sql(
+      tx.em,
+      "select id from projects where id in (select project_id from issues where id = any(?::uuid[])) order by id for share",
+      [ids],
+    );
     const plan = await sql<MovePlanRow>(
       tx.em,
       `select i.id, i.number, t.id as from_team_id, t.key as from_team_key, t.name as from_team_name,

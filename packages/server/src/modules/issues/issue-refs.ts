@@ -122,6 +122,22 @@ export function projectColumn(scope: WorkspaceScope, ref: string): SqlFragment {
   );
 }
 
+/**
+ * Share-locks the project a write is about to put an issue in, ahead of the issue itself (the order a
+ * change of the project's teams takes them: project row, then the issues it clears). A concurrent change
+ * of its teams then either commits first, and the check that the project includes the issue's team, made
+ * by the next statement, sees the new teams; or waits for this write, and clears the issue if its team was
+ * taken off. Without it, an issue could keep a project that no longer includes its team.
+ */
+export async function shareLockProject(scope: WorkspaceScope, ref: string): Promise<void> {
+  await sql(
+    scope.em,
+    `select id from projects where workspace_id = ? and ${isUuid(ref) ? "id = ?" : "lower(name) = lower(?)"}
+        for share`,
+    [scope.workspace.id, ref],
+  );
+}
+
 /** The project; unknown is 404, one that does not include the team 400. */
 export function checkProject(row: ProjectRow | null, ref: string, teamKey: string): NamedRow {
   if (!row) throw new NotFound(`No project "${ref}" in this workspace.`);

@@ -50,6 +50,7 @@ import {
   type ProjectRow,
   projectColumn,
   type StateColumns,
+  shareLockProject,
   stateColumns,
 } from "./issue-refs.js";
 import {
@@ -137,7 +138,8 @@ export async function createIssue(scope: WorkspaceScope, input: IssueCreateInput
     const vis = visibleTeamCondition(tx);
     const parentKey = input.parent != null ? issueKeyQuery(tx, input.parent) : undefined;
     const wanted = planned.wanted;
-    // Lock order, as every writer takes them: the parent's key-share lock (which inserting the child takes
+    if (input.project != null) await shareLockProject(tx, input.project);
+    // Lock order, as every writer takes them: the project's share lock (above), the parent's key-share lock (which inserting the child takes
     // anyway; a move of the parent takes its locks in this order too), then new labels, then (in the write)
     // the team row.
     const refs = (await runPrepared<CreateRefs>(
@@ -267,7 +269,8 @@ export async function updateIssue(
     const ws = tx.workspace.id;
     const parentKey = input.parent != null ? issueKeyQuery(tx, input.parent) : undefined;
     const wanted = planned.wanted;
-    // The issue row's lock comes first, then new labels: every writer takes them in this order.
+    if (input.project != null) await shareLockProject(tx, input.project);
+    // The project named (above), then the issue row, then new labels: every writer takes them in this order.
     const cur = (await run<CurrentRefs>(
       tx,
       q`with ${raw(parentKey ? "recursive" : "")} target as (${target}),
