@@ -102,13 +102,15 @@ export async function seedPlanningBench(
     // Issues: each in its project's first team; states 20/20/20/30/10 over backlog..canceled.
     await q(
       `insert into issues (id, workspace_id, team_id, number, title, priority, state_id, state_type, project_id,
-                           created_at, updated_at)
+                           created_at, updated_at, completed_at)
        with g as (select n, n % $2::int as pi, random() as r from generate_series(0, $3::int - 1) n),
             numbered as (
               select g.*, pt.id as team_id, row_number() over (partition by pt.id order by g.n) as num
                 from g join plan_teams pt on pt.idx = g.pi % $4::int)
        select gen_random_uuid(), $1, nb.team_id, nb.num, 'Planned work ' || nb.n, (nb.n % 5)::smallint,
-              s.id, s.type, pp.id, now() - interval '60 days', now() - (nb.n % 40) * interval '1 day'
+              s.id, s.type, pp.id, now() - interval '60 days', now() - (nb.n % 40) * interval '1 day',
+              -- Completed and canceled issues carry when they got there, as the service records it.
+              case when s.type in ('completed', 'canceled') then now() - (nb.n % 40) * interval '1 day' end
          from numbered nb
          join plan_projects pp on pp.idx = nb.pi
          join workflow_states s on s.team_id = nb.team_id and s.position = case
