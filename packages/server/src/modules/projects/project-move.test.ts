@@ -357,6 +357,52 @@ describe("moveProject to another workspace", () => {
     expect(await srv.query("select 1 from documents where title = 'Queued doc'")).toEqual([]);
   });
 
+  it("project writes queued behind the move find it gone, and attach nothing of this workspace", async () => {
+    const w = await world();
+    const holder = new pg.Client({ connectionString: srv.databaseUrl });
+    await holder.connect();
+    try {
+      await holder.query("begin");
+      await holder.query("select id from projects where id = $1 for update", [w.projectId]);
+      const moving = move(w.api, w.projectId, { workspace: w.target.slug, team: "DST" });
+      await new Promise((r) => setTimeout(r, 300));
+      const id = { params: { path: { id: w.projectId } } };
+      const writes = Promise.all([
+        w.api.PATCH("/projects/{id}", { ...id, body: { teams: ["ENG", "OPS"], initiative: "Space" } }),
+        w.api.POST("/projects/{id}/members", { ...id, body: { user: w.member.email } }),
+        w.api.POST("/updates", { body: { project: w.projectId, title: "Queued update", content: "Late" } }),
+      ]);
+      await new Promise((r) => setTimeout(r, 300));
+      await holder.query("commit");
+      expect((await moving).response.status).toBe(200);
+      expect((await writes).map((r) => r.response.status)).toEqual([404, 404, 404]);
+    } finally {
+      await holder.end();
+    }
+    // Every team, initiative and update of the moved project is the target workspace's.
+    expect(
+      await srv.query(
+        `select t.key from project_teams pt join teams t on t.id = pt.team_id
+          where pt.project_id = $1 and t.workspace_id <> $2`,
+        [w.projectId, w.target.id],
+      ),
+    ).toEqual([]);
+    expect(
+      await srv.query(
+        `select n.name from projects p join initiatives n on n.id = p.initiative_id
+          where p.id = $1 and n.workspace_id <> p.workspace_id`,
+        [w.projectId],
+      ),
+    ).toEqual([]);
+    expect(await srv.query("select 1 from status_updates where title = 'Queued update'")).toEqual([]);
+    expect(
+      await srv.query("select 1 from project_members where project_id = $1 and user_id = $2", [
+        w.projectId,
+        w.member.userId,
+      ]),
+    ).toEqual([]);
+  });
+
   it("refuses callers who are not admin here or in the target, changing nothing", async () => {
     const w = await world();
     // An admin elsewhere who is only a member of our target workspace.

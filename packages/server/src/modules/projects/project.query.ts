@@ -1,6 +1,7 @@
 import type { components } from "@tracker/sdk/schema";
 import { genericPlanWhenOnly, iso, sql } from "../../db/sql.js";
 import type { WorkspaceScope } from "../../http/handler.js";
+import { NotFound } from "../../http/problem.js";
 import { isUuid, resolveInitiative, visibleTeamCondition } from "../shared/resolve.js";
 import { dateText, HEALTH_RANK, healthSql, orderTerm, percentSql, TODAY } from "./progress.js";
 import { PROJECT_STATUSES } from "./project.entity.js";
@@ -344,5 +345,7 @@ async function teamsOf(scope: WorkspaceScope, projectIds: string[]) {
 /** One project as the list shows it (for create and update answers). */
 export async function projectById(scope: WorkspaceScope, id: string): Promise<ProjectOut> {
   const { projects } = await queryProjects(scope, { ids: [id] });
-  return projects[0]!;
+  // Gone since it was resolved: moved to another workspace by a concurrent request.
+  if (!projects[0]) throw new NotFound(`No project "${id}" in this workspace.`);
+  return projects[0];
 }

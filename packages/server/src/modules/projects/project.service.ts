@@ -145,12 +145,17 @@ export async function updateProject(
   if (sets.length === 0 && !teams) return projectById(scope, project.id);
 
   await scope.em.transactional(async (em) => {
-    await guardProjectName(input.name ?? project.name, "this workspace", () =>
-      sql(em, `update projects set ${[...sets, "updated_at = now()"].join(", ")} where id = ?`, [
-        ...params,
-        project.id,
-      ]),
+    // The row's lock, and a check that it is still here: a move to another workspace may have taken it
+    // since it was resolved, and its teams, lead and initiative named above are this workspace's.
+    const updated = await guardProjectName(input.name ?? project.name, "this workspace", () =>
+      sql(
+        em,
+        `update projects set ${[...sets, "updated_at = now()"].join(", ")} where id = ? and workspace_id = ?
+         returning id`,
+        [...params, project.id, scope.workspace.id],
+      ),
     );
+    if (updated.length === 0) throw new NotFound(`No project "${ref}" in this workspace.`);
     const changes: Change[] = [{ entity: "project", action: "updated", id: project.id }];
     if (teams) {
       const teamIds = teams.map((t) => t.id);
@@ -232,6 +237,19 @@ async function requireMemberManager(scope: WorkspaceScope, em: EntityManager, pr
   );
 }
 
+/**
+ * Key-share-locks a resolved project and checks it is still in the workspace: a move to another workspace
+ * may have taken it since it was resolved, and what the write attaches to it (a member of this workspace)
+ * must not follow it there.
+ */
+async function holdProject(scope: WorkspaceScope, em: EntityManager, id: string, ref: string) {
+  const held = await sql(em, "select id from projects where id = ? and workspace_id = ? for key share", [
+    id,
+    scope.workspace.id,
+  ]);
+  if (held.length === 0) throw new NotFound(`No project "${ref}" in this workspace.`);
+}
+
 export async function addProjectMember(scope: WorkspaceScope, ref: string, userRef: string) {
   const project = await findProject(scope, ref);
   if (project.personal) {
@@ -240,6 +258,7 @@ export async function addProjectMember(scope: WorkspaceScope, ref: string, userR
   await requireMemberManager(scope, scope.em, project);
   const user = await resolveUser(scope, userRef);
   await scope.em.transactional(async (em) => {
+    await holdProject(scope, em, project.id, ref);
     await sql(em, "insert into project_members (project_id, user_id) values (?, ?) on conflict do nothing", [
       project.id,
       user.id,

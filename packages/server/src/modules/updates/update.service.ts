@@ -2,7 +2,7 @@ import type { EntityManager } from "@mikro-orm/postgresql";
 import { iso, sql, sqlOne } from "../../db/sql.js";
 import { recordChanges } from "../../events/record-change.js";
 import type { WorkspaceScope } from "../../http/handler.js";
-import { Forbidden, Invalid } from "../../http/problem.js";
+import { Forbidden, Invalid, NotFound } from "../../http/problem.js";
 import { queryInitiatives } from "../initiatives/initiative.query.js";
 import { findInitiative } from "../initiatives/initiative.service.js";
 import { lockIssues } from "../issues/in-transaction.js";
@@ -170,6 +170,14 @@ export async function createUpdate(
   const issues = await resolveIssues(scope, input.issues ?? []);
   const health = await subjectHealth(scope, subject);
   return scope.em.transactional(async (em) => {
+    // The subject must still be here once locked: a project or initiative may have been moved to another
+    // workspace since it was resolved.
+    const table = { team_id: "teams", project_id: "projects", initiative_id: "initiatives" }[subject.column];
+    const held = await sql(em, `select id from ${table} where id = ? and workspace_id = ? for key share`, [
+      subject.id,
+      scope.workspace.id,
+    ]);
+    if (held.length === 0) throw new NotFound(`No ${subject.kind} "${subject.id}" in this workspace.`);
     await lockIssues(em, scope.workspace.id, issues, "key share");
     const { id } = (await sqlOne<{ id: string }>(
       em,
