@@ -437,20 +437,28 @@ export async function upsertWorkflow(
     ]);
   }
   const projectId = input.projectId ?? null;
-  if (projectId !== null) {
-    const project =
-      isUuid(projectId) &&
-      (await sqlOne(scope.em, "select 1 from project_teams where project_id = ? and team_id = ?", [
-        projectId,
-        team.id,
-      ]));
-    if (!project) {
-      throw new Invalid(`projectId is not a project of ${team.key}.`, [
-        { path: "/body/projectId", message: `not a project that includes ${team.key}` },
-      ]);
-    }
-  }
   return scope.em.transactional(async (em) => {
+    if (projectId !== null) {
+      // Share-locked while still in this workspace, then checked in the next statement: a concurrent
+      // change of its teams or a move to another workspace commits first, or waits for this rule.
+      const held =
+        isUuid(projectId) &&
+        (await sqlOne(em, "select 1 from projects where id = ? and workspace_id = ? for share", [
+          projectId,
+          scope.workspace.id,
+        ]));
+      const project =
+        held &&
+        (await sqlOne(em, "select 1 from project_teams where project_id = ? and team_id = ?", [
+          projectId,
+          team.id,
+        ]));
+      if (!project) {
+        throw new Invalid(`projectId is not a project of ${team.key}.`, [
+          { path: "/body/projectId", message: `not a project that includes ${team.key}` },
+        ]);
+      }
+    }
     // The unique index on (team, trigger, project) treats nulls as equal, so the team-wide rule upserts too.
     const row = await sqlOne<WorkflowRuleDbRow & { created: boolean }>(
       em,

@@ -1,5 +1,6 @@
 import { randomUUID } from "node:crypto";
 import type { EntityManager } from "@mikro-orm/postgresql";
+import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { WorkspaceScope } from "../../http/handler.js";
 import { type ApiClient, startTestServer, type TestServer } from "../../test/harness.js";
@@ -665,6 +666,28 @@ describe("workflow rules", () => {
       "created",
       "deleted",
     ]);
+  });
+
+  it("checks the project's teams as they are once a concurrent change of them is done", async () => {
+    const { admin, eng, project } = await teamWithProject();
+    const holder = new pg.Client({ connectionString: srv.databaseUrl });
+    await holder.connect();
+    try {
+      // Another transaction takes ENG off the project (project row first, as PATCH /projects does).
+      await holder.query("begin");
+      await holder.query("update projects set updated_at = now() where id = $1", [project]);
+      await holder.query("delete from project_teams where project_id = $1", [project]);
+      const rule = admin.POST("/teams/{key}/workflows", {
+        ...path,
+        body: { trigger: "pr_merged", targetStateId: eng.states[4]!.id, projectId: project },
+      });
+      await new Promise((r) => setTimeout(r, 300));
+      await holder.query("commit");
+      expect((await rule).response.status).toBe(400);
+    } finally {
+      await holder.end();
+    }
+    expect((await admin.GET("/teams/{key}/workflows", path)).data!.workflows).toEqual([]);
   });
 
   it("refuses a state or project that is not the team's (400), and changes nothing", async () => {
