@@ -146,6 +146,19 @@ interface Sweep {
   own: { key: string; identifier: string };
 }
 
+/** For the create operations: a body valid on its own, in the caller's team `key`. */
+const validBodies = (key: string): Record<string, Json> => ({
+  "/issues": { team: key, title: "Sweep issue" },
+  "/projects": { name: `Sweep project ${Math.random()}`, teams: [key] },
+  "/documents": { title: "Sweep document", team: key },
+  "/updates": { title: "Sweep update", content: "Fine", team: key },
+  "/cycles": { team: key },
+  "/views": { name: `Sweep view ${Math.random()}`, filters: {} },
+  "/initiatives": { name: `Sweep initiative ${Math.random()}` },
+  "/labels": { name: `sweep-label-${Math.random()}` },
+  "/issues/move": { identifiers: [`${key}-2`], team: key },
+});
+
 /** Calls every operation as `s.headers` naming the hidden things; returns each answer that showed one. */
 async function sweep(s: Sweep): Promise<{ requests: number; leaks: string[] }> {
   const leaks: string[] = [];
@@ -182,11 +195,15 @@ async function sweep(s: Sweep): Promise<{ requests: number; leaks: string[] }> {
     for (const name of op.query)
       for (const v of s.values)
         await check(method, `${own}?${name}=${encodeURIComponent(v)}`, hasBody ? {} : undefined);
+    // Each field alone, and on top of a body that is otherwise valid (so the check of that field is
+    // reached, rather than a refusal for what is missing).
+    const base = method === "POST" ? validBodies(s.own.key)[path] : undefined;
     for (const field of op.bodyFields ?? [])
-      for (const v of s.values) {
-        await check(method, own, { [field]: v });
-        await check(method, own, { [field]: [v] });
-      }
+      for (const v of s.values)
+        for (const value of [v, [v]]) {
+          await check(method, own, { [field]: value });
+          if (base) await check(method, own, { ...base, [field]: value });
+        }
   }
   return { requests, leaks };
 }
