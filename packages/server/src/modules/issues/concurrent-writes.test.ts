@@ -1,7 +1,7 @@
-import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { driftedBlockers, driftedProjectCounts } from "../../test/derived-counts.js";
 import { startTestServer, type TestServer } from "../../test/harness.js";
+import { whileHolding } from "../../test/hold.js";
 
 let srv: TestServer;
 beforeAll(async () => {
@@ -140,29 +140,26 @@ describe("concurrent writes to related issues", () => {
     await api.POST("/issues", { body: { team: "ENG", title: "Moves to OPS", project: "Shared" } });
     // Another transaction takes OPS off the project (as PATCH /projects does: project row first) and holds
     // it while an issue of OPS is put in the project and an issue of the project is moved to OPS.
-    const holder = new pg.Client({ connectionString: srv.databaseUrl });
-    await holder.connect();
-    try {
-      await holder.query("begin");
-      await holder.query("update projects set updated_at = now() where id = $1", [project.id]);
-      await holder.query(
-        "delete from project_teams pt using teams t where pt.project_id = $1 and t.id = pt.team_id and t.key = 'OPS' and t.workspace_id = $2",
-        [project.id, workspace.id],
-      );
-      const put = api.PATCH("/issues/{identifier}", {
-        params: { path: { identifier: "OPS-1" } },
-        body: { project: "Shared" },
-      });
-      const moved = api.POST("/issues/move", { body: { identifiers: ["ENG-1"], team: "OPS" } });
-      await new Promise((r) => setTimeout(r, 300));
-      await holder.query("commit");
-      expect((await put).response.status).toBe(400);
-      const move = await moved;
-      expect(move.response.status).toBe(200);
-      expect(move.data!.moved[0]!.clearedProject).toBe(true);
-    } finally {
-      await holder.end();
-    }
+    const [put, moved] = await whileHolding(
+      srv,
+      [
+        ["update projects set updated_at = now() where id = $1", [project.id]],
+        [
+          "delete from project_teams pt using teams t where pt.project_id = $1 and t.id = pt.team_id and t.key = 'OPS' and t.workspace_id = $2",
+          [project.id, workspace.id],
+        ],
+      ],
+      () =>
+        api.PATCH("/issues/{identifier}", {
+          params: { path: { identifier: "OPS-1" } },
+          body: { project: "Shared" },
+        }),
+      () => api.POST("/issues/move", { body: { identifiers: ["ENG-1"], team: "OPS" } }),
+    );
+    expect((await put).response.status).toBe(400);
+    const move = await moved;
+    expect(move.response.status).toBe(200);
+    expect(move.data!.moved[0]!.clearedProject).toBe(true);
     expect(
       await srv.query(
         `select i.number from issues i where i.project_id = $1

@@ -1,7 +1,7 @@
 import { randomUUID } from "node:crypto";
-import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type ApiClient, startTestServer, type TestServer } from "../../test/harness.js";
+import { whileHolding } from "../../test/hold.js";
 import { addIssue, addTeam, type FixtureTeam, snapshot } from "./planning.fixtures.js";
 
 let srv: TestServer;
@@ -141,6 +141,10 @@ async function world(): Promise<World> {
     cycleId,
   };
 }
+
+/** Asserts a query finds nothing (showing what it found otherwise). */
+const none = async (text: string, params: unknown[] = []) =>
+  expect(await srv.query(text, params)).toEqual([]);
 
 const move = (api: ApiClient, id: string, body: { workspace?: string; team?: string }) =>
   api.POST("/projects/{id}/move", { params: { path: { id } }, body });
@@ -309,98 +313,74 @@ describe("moveProject to another workspace", () => {
     const w = await world();
     const e1 = w.issues.e1!;
     // Hold the issue, so the move queues for it first and the writes queue behind the move.
-    const holder = new pg.Client({ connectionString: srv.databaseUrl });
-    await holder.connect();
-    try {
-      await holder.query("begin");
-      await holder.query("select id from issues where id = $1 for update", [e1.id]);
-      const moving = move(w.api, w.projectId, { workspace: w.target.slug, team: "DST" });
-      await new Promise((r) => setTimeout(r, 300));
-      const path = { params: { path: { identifier: e1.identifier } } };
-      const writes = Promise.all([
-        w.api.PATCH("/issues/{identifier}", { ...path, body: { labels: ["bug", "Queued"] } }),
-        w.api.POST("/issues/{identifier}/comments", { ...path, body: { body: "Queued comment" } }),
-        w.api.POST("/issues/{identifier}/links", { ...path, body: { url: "https://example.com/queued" } }),
-        w.api.POST("/documents", { body: { title: "Queued doc", team: "ENG", issues: [e1.identifier] } }),
-      ]);
-      await new Promise((r) => setTimeout(r, 300));
-      await holder.query("commit");
-      expect((await moving).response.status).toBe(200);
-      expect((await writes).map((r) => r.response.status)).toEqual([404, 404, 404, 404]);
-    } finally {
-      await holder.end();
-    }
+    const path = { params: { path: { identifier: e1.identifier } } };
+    const [moving, writes] = await whileHolding(
+      srv,
+      [["select id from issues where id = $1 for update", [e1.id]]],
+      () => move(w.api, w.projectId, { workspace: w.target.slug, team: "DST" }),
+      () =>
+        Promise.all([
+          w.api.PATCH("/issues/{identifier}", { ...path, body: { labels: ["bug", "Queued"] } }),
+          w.api.POST("/issues/{identifier}/comments", { ...path, body: { body: "Queued comment" } }),
+          w.api.POST("/issues/{identifier}/links", { ...path, body: { url: "https://example.com/queued" } }),
+          w.api.POST("/documents", { body: { title: "Queued doc", team: "ENG", issues: [e1.identifier] } }),
+        ]),
+    );
+    expect((await moving).response.status).toBe(200);
+    expect((await writes).map((r) => r.response.status)).toEqual([404, 404, 404, 404]);
     const [moved] = await srv.query<{ workspace_id: string }>(
       "select workspace_id from issues where id = $1",
       [e1.id],
     );
     expect(moved!.workspace_id).toBe(w.target.id);
     // Nothing of the source workspace hangs off the moved issue.
-    expect(
-      await srv.query(
-        `select l.name from issue_labels il join labels l on l.id = il.label_id
+    await none(
+      `select l.name from issue_labels il join labels l on l.id = il.label_id
           where il.issue_id = $1 and l.workspace_id <> $2`,
-        [e1.id, w.target.id],
-      ),
-    ).toEqual([]);
-    expect(
-      await srv.query("select 1 from comments where issue_id = $1 and body = 'Queued comment'", [e1.id]),
-    ).toEqual([]);
-    expect(await srv.query("select 1 from issue_links where issue_id = $1", [e1.id])).toEqual([]);
-    expect(
-      await srv.query(
-        `select 1 from issue_relations r join issues a on a.id = r.issue_id join issues b on b.id = r.related_issue_id
+      [e1.id, w.target.id],
+    );
+    await none("select 1 from comments where issue_id = $1 and body = 'Queued comment'", [e1.id]);
+    await none("select 1 from issue_links where issue_id = $1", [e1.id]);
+    await none(
+      `select 1 from issue_relations r join issues a on a.id = r.issue_id join issues b on b.id = r.related_issue_id
           where (r.issue_id = $1 or r.related_issue_id = $1) and a.workspace_id <> b.workspace_id`,
-        [e1.id],
-      ),
-    ).toEqual([]);
-    expect(await srv.query("select 1 from documents where title = 'Queued doc'")).toEqual([]);
+      [e1.id],
+    );
+    await none("select 1 from documents where title = 'Queued doc'");
   });
 
   it("project writes queued behind the move find it gone, and attach nothing of this workspace", async () => {
     const w = await world();
-    const holder = new pg.Client({ connectionString: srv.databaseUrl });
-    await holder.connect();
-    try {
-      await holder.query("begin");
-      await holder.query("select id from projects where id = $1 for update", [w.projectId]);
-      const moving = move(w.api, w.projectId, { workspace: w.target.slug, team: "DST" });
-      await new Promise((r) => setTimeout(r, 300));
-      const id = { params: { path: { id: w.projectId } } };
-      const writes = Promise.all([
-        w.api.PATCH("/projects/{id}", { ...id, body: { teams: ["ENG", "OPS"], initiative: "Space" } }),
-        w.api.POST("/projects/{id}/members", { ...id, body: { user: w.member.email } }),
-        w.api.POST("/updates", { body: { project: w.projectId, title: "Queued update", content: "Late" } }),
-      ]);
-      await new Promise((r) => setTimeout(r, 300));
-      await holder.query("commit");
-      expect((await moving).response.status).toBe(200);
-      expect((await writes).map((r) => r.response.status)).toEqual([404, 404, 404]);
-    } finally {
-      await holder.end();
-    }
+    const id = { params: { path: { id: w.projectId } } };
+    const [moving, writes] = await whileHolding(
+      srv,
+      [["select id from projects where id = $1 for update", [w.projectId]]],
+      () => move(w.api, w.projectId, { workspace: w.target.slug, team: "DST" }),
+      () =>
+        Promise.all([
+          w.api.PATCH("/projects/{id}", { ...id, body: { teams: ["ENG", "OPS"], initiative: "Space" } }),
+          w.api.POST("/projects/{id}/members", { ...id, body: { user: w.member.email } }),
+          w.api.POST("/updates", { body: { project: w.projectId, title: "Queued update", content: "Late" } }),
+        ]),
+    );
+    expect((await moving).response.status).toBe(200);
+    expect((await writes).map((r) => r.response.status)).toEqual([404, 404, 404]);
     // Every team, initiative and update of the moved project is the target workspace's.
-    expect(
-      await srv.query(
-        `select t.key from project_teams pt join teams t on t.id = pt.team_id
+    await none(
+      `select t.key from project_teams pt join teams t on t.id = pt.team_id
           where pt.project_id = $1 and t.workspace_id <> $2`,
-        [w.projectId, w.target.id],
-      ),
-    ).toEqual([]);
-    expect(
-      await srv.query(
-        `select n.name from projects p join initiatives n on n.id = p.initiative_id
+      [w.projectId, w.target.id],
+    );
+    await none(
+      `select n.name from projects p join initiatives n on n.id = p.initiative_id
           where p.id = $1 and n.workspace_id <> p.workspace_id`,
-        [w.projectId],
-      ),
-    ).toEqual([]);
-    expect(await srv.query("select 1 from status_updates where title = 'Queued update'")).toEqual([]);
-    expect(
-      await srv.query("select 1 from project_members where project_id = $1 and user_id = $2", [
-        w.projectId,
-        w.member.userId,
-      ]),
-    ).toEqual([]);
+      [w.projectId],
+    );
+    await none("select 1 from status_updates where title = 'Queued update'");
+    await none("select 1 from project_members where project_id = $1 and user_id = $2", [
+      w.projectId,
+      w.member.userId,
+    ]);
   });
 
   it("refuses callers who are not admin here or in the target, changing nothing", async () => {

@@ -1,9 +1,9 @@
 import { randomUUID } from "node:crypto";
 import type { EntityManager } from "@mikro-orm/postgresql";
-import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { WorkspaceScope } from "../../http/handler.js";
 import { type ApiClient, startTestServer, type TestServer } from "../../test/harness.js";
+import { whileHolding } from "../../test/hold.js";
 import { resolveIssue } from "../shared/resolve.js";
 
 let srv: TestServer;
@@ -670,23 +670,20 @@ describe("workflow rules", () => {
 
   it("checks the project's teams as they are once a concurrent change of them is done", async () => {
     const { admin, eng, project } = await teamWithProject();
-    const holder = new pg.Client({ connectionString: srv.databaseUrl });
-    await holder.connect();
-    try {
-      // Another transaction takes ENG off the project (project row first, as PATCH /projects does).
-      await holder.query("begin");
-      await holder.query("update projects set updated_at = now() where id = $1", [project]);
-      await holder.query("delete from project_teams where project_id = $1", [project]);
-      const rule = admin.POST("/teams/{key}/workflows", {
-        ...path,
-        body: { trigger: "pr_merged", targetStateId: eng.states[4]!.id, projectId: project },
-      });
-      await new Promise((r) => setTimeout(r, 300));
-      await holder.query("commit");
-      expect((await rule).response.status).toBe(400);
-    } finally {
-      await holder.end();
-    }
+    // Another transaction takes ENG off the project (project row first, as PATCH /projects does).
+    const [rule] = await whileHolding(
+      srv,
+      [
+        ["update projects set updated_at = now() where id = $1", [project]],
+        ["delete from project_teams where project_id = $1", [project]],
+      ],
+      () =>
+        admin.POST("/teams/{key}/workflows", {
+          ...path,
+          body: { trigger: "pr_merged", targetStateId: eng.states[4]!.id, projectId: project },
+        }),
+    );
+    expect((await rule).response.status).toBe(400);
     expect((await admin.GET("/teams/{key}/workflows", path)).data!.workflows).toEqual([]);
   });
 
