@@ -13,6 +13,7 @@ type Json = Record<string, unknown>;
 let srv: TestServer;
 let headers: Record<string, string>;
 let guestHeaders: Record<string, string>;
+let memberHeaders: Record<string, string>;
 const ids: Record<string, string> = {};
 
 async function send(method: string, path: string, body?: unknown, as = headers) {
@@ -56,6 +57,8 @@ beforeAll(async () => {
   ids.userId = (await srv.addMember(apiKey.token)).userId;
   const guest = await srv.addMember(apiKey.token, "guest");
   guestHeaders = { ...headers, authorization: `Bearer ${guest.token}` };
+  const member = await srv.addMember(apiKey.token, "member");
+  memberHeaders = { ...headers, authorization: `Bearer ${member.token}` };
 }, 60_000);
 afterAll(() => srv.close());
 
@@ -126,9 +129,15 @@ async function sweep(as: Record<string, string>): Promise<{ requests: number; fa
 }
 
 describe("hostile input", () => {
-  // The guest first: the admin's pass ends with each resource's delete.
+  // The guest and the member first: the admin's pass ends with each resource's delete.
   it("as a guest, never gets a 5xx or a body that is not problem+json", async () => {
     const { requests, failures } = await sweep(guestHeaders);
+    expect(requests).toBeGreaterThan(2000);
+    expect(failures).toEqual([]);
+  }, 180_000);
+
+  it("as a member, never gets a 5xx or a body that is not problem+json", async () => {
+    const { requests, failures } = await sweep(memberHeaders);
     expect(requests).toBeGreaterThan(2000);
     expect(failures).toEqual([]);
   }, 180_000);
