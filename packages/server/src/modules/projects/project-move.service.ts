@@ -207,6 +207,13 @@ export async function moveProjectToWorkspace(
     "update status_updates set workspace_id = ? where project_id = ? returning id",
     [target.id, project.id],
   );
+  // The project's updates go with it, but their citations of issues that stay behind cannot.
+  if (projectUpdates.length)
+    await sql(
+      em,
+      "delete from status_update_issues where update_id = any(?::uuid[]) and not (issue_id = any(?::uuid[]))",
+      [projectUpdates.map((u) => u.id), issueIds],
+    );
   const updateLinks = issueIds.length
     ? await sql<{ id: string }>(
         em,

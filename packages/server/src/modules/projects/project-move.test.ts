@@ -383,6 +383,34 @@ describe("moveProject to another workspace", () => {
     ]);
   });
 
+  it("takes the project's updates along without their citations of issues that stay behind", async () => {
+    const w = await world();
+    const update = await w.api.POST("/updates", {
+      body: {
+        project: w.projectId,
+        title: "Week 2",
+        content: "Rocket and its neighbour",
+        issues: [w.issues.e1!.identifier, w.issues.stay!.identifier],
+      },
+    });
+    expect(update.response.status).toBe(201);
+    expect((await move(w.api, w.projectId, { workspace: w.target.slug, team: "DST" })).response.status).toBe(
+      200,
+    );
+    const there = srv.client(w.token, { "X-Service-Workspace": w.target.slug });
+    const listed = await there.GET("/updates", { params: { query: { project: w.projectId } } });
+    const week2 = listed.data!.updates.find((u) => u.title === "Week 2")!;
+    // The moved issue is cited under its new identifier; the one that stayed is not cited at all.
+    expect(week2.issues).toEqual([
+      { identifier: expect.stringMatching(/^DST-\d+$/), title: expect.any(String) },
+    ]);
+    await none(
+      `select 1 from status_update_issues sui join status_updates su on su.id = sui.update_id
+         join issues i on i.id = sui.issue_id where su.id = $1 and i.workspace_id <> su.workspace_id`,
+      [update.data!.update.id],
+    );
+  });
+
   it("refuses callers who are not admin here or in the target, changing nothing", async () => {
     const w = await world();
     // An admin elsewhere who is only a member of our target workspace.

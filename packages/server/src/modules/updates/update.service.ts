@@ -138,7 +138,8 @@ async function selectUpdates(
                         from status_update_issues sui
                         join issues i on i.id = sui.issue_id
                         join teams it on it.id = i.team_id
-                       where sui.update_id = su.id and ${vis.sql}), '[]'::json) as issues
+                       where sui.update_id = su.id and i.workspace_id = su.workspace_id and ${vis.sql}),
+                     '[]'::json) as issues
        from status_updates su left join users u on u.id = su.creator_id
       where su.workspace_id = ? and ${where}
       order by su.created_at desc, su.id desc`,
