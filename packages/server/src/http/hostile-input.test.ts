@@ -73,6 +73,7 @@ const FIELD_VALUES: unknown[] = [
   true,
   "x",
   "2026-02-30",
+  "0000-01-01",
   [],
   ["x"],
   [null],
