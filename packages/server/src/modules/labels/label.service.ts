@@ -83,6 +83,29 @@ export async function listLabels(scope: WorkspaceScope, withCounts: boolean): Pr
 }
 
 /**
+ * Locks the issues of this workspace carrying a label, in id order, and returns their ids. An issue that
+ * left for another workspace since (with its project, relabelled there) is not among them once the lock is
+ * held: a merge or delete then neither labels it, records activity for it here, nor announces it on this
+ * workspace's stream. Called with the label rows already locked; an issue write takes its issue first and
+ * then labels, so the two can deadlock, and the loser is run again (`http/app.ts`).
+ */
+async function lockIssuesCarrying(
+  em: EntityManager,
+  workspaceId: string,
+  labelId: string,
+): Promise<string[]> {
+  const rows = await sql<{ id: string }>(
+    em,
+    `select i.id from issues i
+      where i.workspace_id = ? and i.id in (select issue_id from issue_labels where label_id = ?)
+      order by i.id
+        for update`,
+    [workspaceId, labelId],
+  );
+  return rows.map((r) => r.id);
+}
+
+/**
  * A label of the workspace by id, or by name (case-insensitive). With `lock` the row is locked for the
  * rest of the transaction, so a concurrent rename, merge or delete of the same label waits.
  */
@@ -191,12 +214,13 @@ export async function deleteLabel(scope: WorkspaceScope, ref: string): Promise<v
     const label = await findLabel(em, scope.workspace.id, ref, true);
     // The label's issue links go with it (and no activity is recorded, per the contract); the issues
     // still change, so the live stream hears of each.
+    const held = await lockIssuesCarrying(em, scope.workspace.id, label.id);
     const issues = await sql<AffectedIssue>(
       em,
-      `with gone as (delete from issue_labels where label_id = ? returning issue_id)
+      `with gone as (delete from issue_labels where label_id = ? and issue_id = any(?::uuid[]) returning issue_id)
        select i.id, t.key || '-' || i.number as identifier, t.id as team_id, t.key as team_key
          from gone g join issues i on i.id = g.issue_id join teams t on t.id = i.team_id`,
-      [label.id],
+      [label.id, held],
     );
     const filterChanges = await rewriteLabelFilters(em, scope.workspace.id, label.name, null);
     await sql(em, "delete from labels where id = ?", [label.id]);
@@ -232,24 +256,25 @@ export async function mergeLabel(
     const target = locked.find((l) => l.id === targetRef.id);
     if (!source || !target) throw new NotFound("The label was deleted meanwhile.");
 
+    const held = await lockIssuesCarrying(em, scope.workspace.id, source.id);
     const moved = await sql<{ issue_id: string }>(
       em,
       `insert into issue_labels (issue_id, label_id)
-       select issue_id, ? from issue_labels where label_id = ?
+       select issue_id, ? from issue_labels where label_id = ? and issue_id = any(?::uuid[])
        on conflict do nothing
        returning issue_id`,
-      [target.id, source.id],
+      [target.id, source.id, held],
     );
     const movedIds = new Set(moved.map((r) => r.issue_id));
     const issues = await sql<AffectedIssue>(
       em,
-      `with gone as (delete from issue_labels where label_id = ? returning issue_id),
+      `with gone as (delete from issue_labels where label_id = ? and issue_id = any(?::uuid[]) returning issue_id),
             touched as (update issues i set updated_at = now() from gone g where i.id = g.issue_id
                         returning i.id, i.number, i.team_id)
        select x.id, t.key || '-' || x.number as identifier, t.id as team_id, t.key as team_key
          from touched x join teams t on t.id = x.team_id
         order by t.key, x.number`,
-      [source.id],
+      [source.id, held],
     );
     const events: ActivityInput[] = issues.map((i) => ({
       workspaceId: scope.workspace.id,
