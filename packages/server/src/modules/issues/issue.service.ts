@@ -270,7 +270,8 @@ export async function updateIssue(
     const parentKey = input.parent != null ? issueKeyQuery(tx, input.parent) : undefined;
     const wanted = planned.wanted;
     if (input.project != null) await shareLockProject(tx, input.project);
-    // The project named (above), then the issue row, then new labels: every writer takes them in this order.
+    // The project named (above), then the issue row, then the new parent's key-share lock (still in this
+    // workspace: a project moved elsewhere may have taken it), then new labels.
     const cur = (await run<CurrentRefs>(
       tx,
       q`with ${raw(parentKey ? "recursive" : "")} target as (${target}),
@@ -278,6 +279,8 @@ export async function updateIssue(
         ${
           parentKey
             ? q`, parent as (${parentKey}),
+          parent_row as (select x.id from issues x where x.id = (select id from parent) and x.workspace_id = ${ws}
+                           for key share),
           descendants(id) as (
             select d.id from issues d where d.parent_id = (select id from cur)
             union
@@ -298,7 +301,7 @@ export async function updateIssue(
              ${input.cycle != null ? cycleColumn(input.cycle) : raw(`null as "newCycle"`)},
              ${raw(
                parentKey
-                 ? `(select to_json(p) from parent p) as "newParent",
+                 ? `(select to_json(p) from parent p join parent_row pr on pr.id = p.id) as "newParent",
                     (select p.id = i.id or exists (select 1 from descendants d where d.id = p.id) from parent p)
                       as "parentLoop"`
                  : `null as "newParent", null as "parentLoop"`,

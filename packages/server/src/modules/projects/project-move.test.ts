@@ -312,6 +312,8 @@ describe("moveProject to another workspace", () => {
   it("writes queued behind the move find the issue gone, and put nothing of this workspace on it", async () => {
     const w = await world();
     const e1 = w.issues.e1!;
+    // An issue of its own (no tie the move would touch), to be made a child of the moving one.
+    const loner = (await w.api.POST("/issues", { body: { team: "ENG", title: "Loner" } })).data!.issue;
     // Hold the issue, so the move queues for it first and the writes queue behind the move.
     const path = { params: { path: { identifier: e1.identifier } } };
     const [moving, writes] = await whileHolding(
@@ -324,10 +326,14 @@ describe("moveProject to another workspace", () => {
           w.api.POST("/issues/{identifier}/comments", { ...path, body: { body: "Queued comment" } }),
           w.api.POST("/issues/{identifier}/links", { ...path, body: { url: "https://example.com/queued" } }),
           w.api.POST("/documents", { body: { title: "Queued doc", team: "ENG", issues: [e1.identifier] } }),
+          w.api.PATCH("/issues/{identifier}", {
+            params: { path: { identifier: loner.identifier } },
+            body: { parent: e1.identifier },
+          }),
         ]),
     );
     expect((await moving).response.status).toBe(200);
-    expect((await writes).map((r) => r.response.status)).toEqual([404, 404, 404, 404]);
+    expect((await writes).map((r) => r.response.status)).toEqual([404, 404, 404, 404, 404]);
     const [moved] = await srv.query<{ workspace_id: string }>(
       "select workspace_id from issues where id = $1",
       [e1.id],
@@ -347,6 +353,7 @@ describe("moveProject to another workspace", () => {
       [e1.id],
     );
     await none("select 1 from documents where title = 'Queued doc'");
+    await none("select 1 from issues where id = $1 and parent_id = $2", [loner.id, e1.id]);
   });
 
   it("project writes queued behind the move find it gone, and attach nothing of this workspace", async () => {
