@@ -1,7 +1,7 @@
 /**
  * Many writers at once over one small workspace: issue edits, moves between teams, relations, labels
- * created, merged and deleted, projects changing teams and moving to another workspace, initiatives,
- * cycles, documents, status updates, a team created and deleted, each by an admin, a member or a guest.
+ * created, merged and deleted, projects changing teams and moving to another workspace, initiatives (moving
+ * too), cycles, documents, status updates, a team created and deleted, each by an admin, a member or a guest.
  * Whatever order they land in, no request may answer 5xx, and afterwards every invariant of the data holds
  * and every counter kept by triggers equals a fresh count. The choices are drawn from a seeded generator
  * (`SWEEP_SEED=<n>` draws another set); the interleaving is whatever the machine makes of them.
@@ -141,6 +141,8 @@ describe("concurrent writers", () => {
         }),
       (h) =>
         call(h, "POST", `/projects/${pick(projects)}/move`, { workspace: other.workspace.slug, team: "OX" }),
+      (h) =>
+        call(h, "POST", `/initiatives/${initiative}/move`, { workspace: other.workspace.slug, team: "OX" }),
       (h) => call(h, "POST", "/cycles", { team: pick(teams) }),
       async (h) => {
         const cycle = pick((await call(h, "GET", `/cycles?team=${pick(teams)}`)).json?.cycles ?? []) as
