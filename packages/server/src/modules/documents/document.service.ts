@@ -4,6 +4,7 @@ import { type Change, recordChanges } from "../../events/record-change.js";
 import type { WorkspaceScope } from "../../http/handler.js";
 import { Forbidden, NotFound } from "../../http/problem.js";
 import { lockIssues } from "../issues/in-transaction.js";
+import { holdInWorkspace } from "../shared/hold.js";
 import { isUuid, resolveIssue, resolveIssues, resolveTeam, visibleTeamCondition } from "../shared/resolve.js";
 import { DOCUMENT_SEARCH_VECTOR } from "./document.entity.js";
 
@@ -123,10 +124,7 @@ export function getDocument(scope: WorkspaceScope, id: string): Promise<Document
  */
 async function lockDocument(scope: WorkspaceScope, em: EntityManager, id: string) {
   if (!isUuid(id)) throw new NotFound(`No document ${id} in this workspace.`);
-  await sql(em, "select id from documents where id = ? and workspace_id = ? for update", [
-    id,
-    scope.workspace.id,
-  ]);
+  await holdInWorkspace(em, "documents", scope.workspace.id, [id], "update");
   const vis = visibleTeamCondition(scope, "t");
   const row = await sqlOne<{ id: string; team_id: string; team_key: string; creator_id: string | null }>(
     em,

@@ -6,6 +6,7 @@ import { type Change, issueRowChange, recordChanges } from "../../events/record-
 import type { WorkspaceScope } from "../../http/handler.js";
 import { Conflict, Forbidden, Invalid, NotFound } from "../../http/problem.js";
 import { fieldChangedActivities, recordActivities } from "../activity/activity.service.js";
+import { holdInWorkspace } from "../shared/hold.js";
 import { isUuid, resolveInitiative, resolveTeam, resolveUser, type TeamRow } from "../shared/resolve.js";
 import { type ProjectOut, projectById, visibleProjectCondition } from "./project.query.js";
 
@@ -243,11 +244,8 @@ async function requireMemberManager(scope: WorkspaceScope, em: EntityManager, pr
  * must not follow it there.
  */
 async function holdProject(scope: WorkspaceScope, em: EntityManager, id: string, ref: string) {
-  const held = await sql(em, "select id from projects where id = ? and workspace_id = ? for key share", [
-    id,
-    scope.workspace.id,
-  ]);
-  if (held.length === 0) throw new NotFound(`No project "${ref}" in this workspace.`);
+  const held = await holdInWorkspace(em, "projects", scope.workspace.id, [id], "key share");
+  if (!held.has(id)) throw new NotFound(`No project "${ref}" in this workspace.`);
 }
 
 export async function addProjectMember(scope: WorkspaceScope, ref: string, userRef: string) {

@@ -5,6 +5,7 @@ import { sql, sqlOne } from "../../db/sql.js";
 import { type Change, recordChanges } from "../../events/record-change.js";
 import type { WorkspaceScope } from "../../http/handler.js";
 import { Conflict, Forbidden, Invalid, NotFound } from "../../http/problem.js";
+import { holdInWorkspace } from "../shared/hold.js";
 import { isUuid, resolveTeam, resolveUser, type TeamRow, visibleTeamCondition } from "../shared/resolve.js";
 import { DEFAULT_STATES } from "./team.entity.js";
 import { type TeamDbRow, teamOut, type WorkflowRuleDbRow, workflowRuleOut } from "./team.serialize.js";
@@ -443,10 +444,7 @@ export async function upsertWorkflow(
       // change of its teams or a move to another workspace commits first, or waits for this rule.
       const held =
         isUuid(projectId) &&
-        (await sqlOne(em, "select 1 from projects where id = ? and workspace_id = ? for share", [
-          projectId,
-          scope.workspace.id,
-        ]));
+        (await holdInWorkspace(em, "projects", scope.workspace.id, [projectId], "share")).has(projectId);
       const project =
         held &&
         (await sqlOne(em, "select 1 from project_teams where project_id = ? and team_id = ?", [

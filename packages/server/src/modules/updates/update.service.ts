@@ -9,6 +9,7 @@ import { lockIssues } from "../issues/in-transaction.js";
 import { healthSql, percentSql } from "../projects/progress.js";
 import { projectById } from "../projects/project.query.js";
 import { findProject } from "../projects/project.service.js";
+import { holdInWorkspace } from "../shared/hold.js";
 import { resolveIssues, resolveTeam, visibleTeamCondition } from "../shared/resolve.js";
 import type { HEALTH_VALUES } from "./status-update.entity.js";
 
@@ -173,12 +174,9 @@ export async function createUpdate(
   return scope.em.transactional(async (em) => {
     // The subject must still be here once locked: a project or initiative may have been moved to another
     // workspace since it was resolved.
-    const table = { team_id: "teams", project_id: "projects", initiative_id: "initiatives" }[subject.column];
-    const held = await sql(em, `select id from ${table} where id = ? and workspace_id = ? for key share`, [
-      subject.id,
-      scope.workspace.id,
-    ]);
-    if (held.length === 0) throw new NotFound(`No ${subject.kind} "${subject.id}" in this workspace.`);
+    const table = ({ team: "teams", project: "projects", initiative: "initiatives" } as const)[subject.kind];
+    const held = await holdInWorkspace(em, table, scope.workspace.id, [subject.id], "key share");
+    if (!held.has(subject.id)) throw new NotFound(`No ${subject.kind} "${subject.id}" in this workspace.`);
     await lockIssues(em, scope.workspace.id, issues, "key share");
     const { id } = (await sqlOne<{ id: string }>(
       em,

@@ -1,0 +1,32 @@
+import type { EntityManager } from "@mikro-orm/postgresql";
+import { sql } from "../../db/sql.js";
+
+/** The workspace-owned tables a write may lock rows of. */
+export type HeldTable = "issues" | "projects" | "initiatives" | "teams" | "documents";
+
+/**
+ * Locks rows of `table` by id, in id order, for the rest of the transaction, on the condition that each is
+ * still in `workspaceId`, and returns the ids held. A row resolved before its lock may have left the
+ * workspace meanwhile (carried to another one by a project or initiative move): it is missing from the
+ * answer, and the caller answers 404 as any later request would. A single-table statement, so waiting for
+ * a concurrent change re-checks the row's own current values and nothing stale.
+ *
+ * `update` for writers of the rows themselves or of what hangs off them; `share` to hold a row's current
+ * values (a project's teams) still while checking them; `key share` for writes that only point at the
+ * row, which then wait only for moves and deletes.
+ */
+export async function holdInWorkspace(
+  em: EntityManager,
+  table: HeldTable,
+  workspaceId: string,
+  ids: string[],
+  mode: "update" | "share" | "key share",
+): Promise<Set<string>> {
+  if (ids.length === 0) return new Set();
+  const rows = await sql<{ id: string }>(
+    em,
+    `select id from ${table} where id = any(?::uuid[]) and workspace_id = ? order by id for ${mode}`,
+    [[...new Set(ids)], workspaceId],
+  );
+  return new Set(rows.map((r) => r.id));
+}
