@@ -9,6 +9,7 @@ import { Migration20261121060327_drop_redundant_issue_project_index } from "./Mi
 import { Migration20261121064542_list_query_indexes } from "./Migration20261121064542_list_query_indexes.js";
 import { Migration20261121074305_project_issue_counts } from "./Migration20261121074305_project_issue_counts.js";
 import { Migration20261121080229_issue_blockers } from "./Migration20261121080229_issue_blockers.js";
+import { Migration20261121120000_workspace_names_version } from "./Migration20261121120000_workspace_names_version.js";
 
 /** Applied in this order on every start. Add each new migration here (npm run migration:create). */
 export const migrationsList: MigrationObject[] = [
@@ -34,4 +35,8 @@ export const migrationsList: MigrationObject[] = [
     class: Migration20261121074305_project_issue_counts,
   },
   { name: "Migration20261121080229_issue_blockers", class: Migration20261121080229_issue_blockers },
+  {
+    name: "Migration20261121120000_workspace_names_version",
+    class: Migration20261121120000_workspace_names_version,
+  },
 ];

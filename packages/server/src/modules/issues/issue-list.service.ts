@@ -2,6 +2,7 @@ import { genericPlanWhenOnly, sql } from "../../db/sql.js";
 import type { WorkspaceScope } from "../../http/handler.js";
 import { type IssueOut, type IssueRow, isoSql } from "./issue.serialize.js";
 import { compileIssueFilter, type IssueFilter, issuePage } from "./issue-filter.js";
+import { namesAt, type WorkspaceNames } from "./workspace-names.js";
 
 export interface IssuePage {
   issues: IssueOut[];
@@ -31,8 +32,16 @@ type ListRow = Pick<
   assigneeId: string | null;
   projectId: string | null;
   cycleId: string | null;
-  refs: PageRefs | null;
 };
+/** A row of the statement that leaves the names to the server's cache. */
+type NamedListRow = ListRow & {
+  /** The issue's label ids, comma-separated; null without labels. */
+  labelIds: string | null;
+  /** On the first row: the workspace's names_version in the statement's snapshot. */
+  namesVersion: string | null;
+};
+/** A row of the statement that reads the names itself. */
+type FullListRow = ListRow & { refs: PageRefs | null };
 
 /** Everything the page's issues refer to, once each, keyed by id (labels: by issue id). */
 interface PageRefs {
@@ -45,18 +54,22 @@ interface PageRefs {
 }
 
 /**
- * The one statement of a list page. The inner select filters, sorts and pages over `issues` alone (plus the
- * join a state or assignee sort needs), so an index on the sort key can stop after the page. The page's
- * rows then carry their own columns, and the first row one JSON object of everything the page refers to:
- * its teams, states, assignees, projects, cycles and each issue's sorted label names, each read once for
- * the page instead of once per row (half the statement's time). One row more than the page is fetched to
- * know whether another page follows. Exported for the bench.
+ * The statements of a list page. The inner select filters, sorts and pages over `issues` alone (plus the
+ * join a state or assignee sort needs), so an index on the sort key can stop after the page. One row more
+ * than the page is fetched to know whether another page follows. Exported for the bench.
+ *
+ * - `text`, the one a page normally takes: the page's rows with each issue's label ids, and on the first row
+ *   the workspace's `names_version`. The names of teams, states, assignees, projects, cycles and labels come
+ *   from the server's cache of that version (`workspace-names.ts`). Reading them for each page was half of
+ *   the statement's PostgreSQL time (bench/README.md).
+ * - `fullText`, when the cache cannot answer (names changed between the statement and reading them, an
+ *   assignee who has left the workspace): the same rows, and on the first row one JSON object of everything
+ *   the page refers to, each read once for the page.
  */
 export async function issueListQuery(scope: WorkspaceScope, filter: IssueFilter) {
   const { limit, offset } = issuePage(filter);
   const compiled = await compileIssueFilter(scope, filter);
-  return {
-    text: `with page as materialized (
+  const page = `with page as materialized (
          select i.id, i.number, i.title, i.description, i.priority, i.estimate, i.due_date, i.team_id, i.state_id,
                 i.assignee_id, i.project_id, i.cycle_id, i.parent_id, i.created_at, i.updated_at, i.completed_at,
                 p.ord
@@ -66,7 +79,22 @@ export async function issueListQuery(scope: WorkspaceScope, filter: IssueFilter)
                    where ${compiled.where}
                    order by ${compiled.orderBy}
                    limit ? offset ?
-                )) with ordinality as p(id, ord) on p.id = i.id),
+                )) with ordinality as p(id, ord) on p.id = i.id)`;
+  const columns = `page.id, page.number, page.title, page.description, page.priority, page.estimate,
+            to_char(page.due_date, 'YYYY-MM-DD') as "dueDate", page.team_id as "teamId", page.state_id as "stateId",
+            page.assignee_id as "assigneeId", page.project_id as "projectId", page.cycle_id as "cycleId",
+            page.parent_id as "parentId", ${isoSql("page.created_at")} as "createdAt",
+            ${isoSql("page.updated_at")} as "updatedAt", ${isoSql("page.completed_at")} as "completedAt"`;
+  return {
+    text: `${page}
+     select ${columns},
+            (select string_agg(il.label_id::text, ',') from issue_labels il where il.issue_id = page.id) as "labelIds",
+            case when page.ord = 1 then (select w.names_version::text from workspaces w where w.id = ?) end
+              as "namesVersion"
+       from page
+      order by page.ord`,
+    params: [...compiled.params, limit + 1, offset, scope.workspace.id],
+    fullText: `${page},
        refs as (
          select json_build_object(
            'teams', (select json_object_agg(x.id, json_build_array(x.key, x.name))
@@ -82,54 +110,99 @@ export async function issueListQuery(scope: WorkspaceScope, filter: IssueFilter)
                                 from issue_labels sil join labels sl on sl.id = sil.label_id
                                where sil.issue_id in (select id from page)
                                group by sil.issue_id) l)) as refs)
-     select page.id, page.number, page.title, page.description, page.priority, page.estimate,
-            to_char(page.due_date, 'YYYY-MM-DD') as "dueDate", page.team_id as "teamId", page.state_id as "stateId",
-            page.assignee_id as "assigneeId", page.project_id as "projectId", page.cycle_id as "cycleId",
-            page.parent_id as "parentId", ${isoSql("page.created_at")} as "createdAt",
-            ${isoSql("page.updated_at")} as "updatedAt", ${isoSql("page.completed_at")} as "completedAt",
-            case when page.ord = 1 then (select refs from refs) end as refs
+     select ${columns}, case when page.ord = 1 then (select refs from refs) end as refs
        from page
       order by page.ord`,
-    params: [...compiled.params, limit + 1, offset],
+    fullParams: [...compiled.params, limit + 1, offset],
     limit,
     offset,
     check: compiled.check,
   };
 }
 
-/** Shapes the list rows as the contract's `Issue`, resolving references from the page's `refs`. */
-function issuesFromRows(rows: ListRow[]): IssueOut[] {
-  const refs = rows[0]?.refs;
-  const teams = refs?.teams ?? {};
-  const states = refs?.states ?? {};
-  const users = refs?.users ?? {};
-  const projects = refs?.projects ?? {};
-  const cycles = refs?.cycles ?? {};
+/** What a page's rows refer to, by id: from the page's own `refs`, or from the cached workspace names. */
+interface Resolver {
+  teams: Record<string, [key: string, name: string]>;
+  states: Record<string, [name: string, type: StateType]>;
+  users: Record<string, [name: string, email: string]>;
+  projects: Record<string, string>;
+  cycles: Record<string, number>;
+  /** The row's label names in the order the contract shows them; undefined when one is unknown. */
+  labels(row: ListRow): string[] | undefined;
+}
+
+function fromRefs(refs: PageRefs | null | undefined): Resolver {
   const labels = refs?.labels ?? {};
-  return rows.map((r) => {
-    const [key, teamName] = teams[r.teamId]!;
-    const [stateName, stateType] = states[r.stateId]!;
-    const assignee = r.assigneeId ? users[r.assigneeId] : undefined;
-    return {
+  return {
+    teams: refs?.teams ?? {},
+    states: refs?.states ?? {},
+    users: refs?.users ?? {},
+    projects: refs?.projects ?? {},
+    cycles: refs?.cycles ?? {},
+    labels: (row) => labels[row.id] ?? [],
+  };
+}
+
+function fromNames(names: WorkspaceNames): Resolver {
+  return {
+    ...names,
+    labels: (row) => {
+      const ids = (row as NamedListRow).labelIds;
+      if (!ids) return [];
+      const named: [string, number][] = [];
+      for (const id of ids.split(",")) {
+        const label = names.labels[id];
+        if (!label) return undefined;
+        named.push(label);
+      }
+      return named.sort((a, b) => a[1] - b[1]).map(([name]) => name);
+    },
+  };
+}
+
+/**
+ * Shapes the list rows as the contract's `Issue`, resolving references through `refs`; undefined when a row
+ * refers to something `refs` does not know.
+ */
+function issuesFromRows(rows: ListRow[], refs: Resolver): IssueOut[] | undefined {
+  const out: IssueOut[] = [];
+  for (const r of rows) {
+    const team = refs.teams[r.teamId];
+    const state = refs.states[r.stateId];
+    const assignee = r.assigneeId ? refs.users[r.assigneeId] : undefined;
+    const project = r.projectId ? refs.projects[r.projectId] : undefined;
+    const cycle = r.cycleId ? refs.cycles[r.cycleId] : undefined;
+    const labels = refs.labels(r);
+    if (
+      !team ||
+      !state ||
+      !labels ||
+      (r.assigneeId && !assignee) ||
+      (r.projectId && project === undefined) ||
+      (r.cycleId && cycle === undefined)
+    )
+      return undefined;
+    out.push({
       id: r.id,
-      identifier: `${key}-${r.number}`,
+      identifier: `${team[0]}-${r.number}`,
       title: r.title,
       description: r.description,
       priority: r.priority as Priority,
       estimate: r.estimate,
       dueDate: r.dueDate,
-      team: { id: r.teamId, key, name: teamName },
-      state: { id: r.stateId, name: stateName, type: stateType },
+      team: { id: r.teamId, key: team[0], name: team[1] },
+      state: { id: r.stateId, name: state[0], type: state[1] },
       assignee: assignee ? { id: r.assigneeId!, name: assignee[0], email: assignee[1] } : null,
-      project: r.projectId ? { id: r.projectId, name: projects[r.projectId]! } : null,
-      cycle: r.cycleId ? { id: r.cycleId, number: cycles[r.cycleId]! } : null,
-      labels: labels[r.id] ?? [],
+      project: r.projectId ? { id: r.projectId, name: project! } : null,
+      cycle: r.cycleId ? { id: r.cycleId, number: cycle! } : null,
+      labels,
       parentId: r.parentId,
       createdAt: r.createdAt,
       updatedAt: r.updatedAt,
       completedAt: r.completedAt,
-    };
-  });
+    });
+  }
+  return out;
 }
 
 /**
@@ -152,14 +225,20 @@ const PLAN_FREE_KEYS: ReadonlySet<string> = new Set([
 /** One page of the issues matching `filter`, filtered, sorted and paged in SQL. */
 export async function listIssues(scope: WorkspaceScope, filter: IssueFilter): Promise<IssuePage> {
   const query = await issueListQuery(scope, filter);
-  const rows = await sql<ListRow>(scope.em, query.text, query.params, {
-    prepare: genericPlanWhenOnly(filter, PLAN_FREE_KEYS),
-  });
+  const prepare = genericPlanWhenOnly(filter, PLAN_FREE_KEYS);
+  const rows = await sql<NamedListRow>(scope.em, query.text, query.params, { prepare });
   // An empty page may be a reference naming nothing: that is a 404/400, not an empty list.
   if (rows.length === 0) await query.check();
   const more = rows.length > query.limit;
-  return {
-    issues: issuesFromRows(more ? rows.slice(0, query.limit) : rows),
-    nextOffset: more ? query.offset + query.limit : null,
-  };
+  const pageRows = more ? rows.slice(0, query.limit) : rows;
+  const version = rows[0]?.namesVersion;
+  const names = version ? await namesAt(scope.em, scope.workspace.id, version) : undefined;
+  let issues = names ? issuesFromRows(pageRows, fromNames(names)) : pageRows.length ? undefined : [];
+  if (!issues) {
+    const full = await sql<FullListRow>(scope.em, query.fullText, query.fullParams, { prepare });
+    const fullMore = full.length > query.limit;
+    issues = issuesFromRows(fullMore ? full.slice(0, query.limit) : full, fromRefs(full[0]?.refs))!;
+    return { issues, nextOffset: fullMore ? query.offset + query.limit : null };
+  }
+  return { issues, nextOffset: more ? query.offset + query.limit : null };
 }

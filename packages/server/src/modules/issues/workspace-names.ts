@@ -1,0 +1,89 @@
+import type { EntityManager } from "@mikro-orm/postgresql";
+import { sqlOne } from "../../db/sql.js";
+import type { IssueOut } from "./issue.serialize.js";
+
+type StateType = IssueOut["state"]["type"];
+
+/**
+ * The names an issue list shows for what its issues refer to, for one workspace at one `names_version`:
+ * teams, workflow states, members, projects, cycles and labels, keyed by id. A list statement reads the
+ * workspace's version in its own snapshot; while it equals the cached one, these names are exactly what the
+ * statement would have read (triggers bump the version in the same transaction as any change to them:
+ * migration `…_workspace_names_version`). So a list page reads no reference rows, and several servers on
+ * one database each keep their own copy without ever showing another's stale name.
+ */
+export interface WorkspaceNames {
+  version: string;
+  teams: Record<string, [key: string, name: string]>;
+  states: Record<string, [name: string, type: StateType]>;
+  users: Record<string, [name: string, email: string]>;
+  projects: Record<string, string>;
+  cycles: Record<string, number>;
+  /** name, and the position of the name in the order an issue's labels are shown */
+  labels: Record<string, [name: string, position: number]>;
+}
+
+/** Workspaces whose names are kept, per server; past this, the least recently loaded is dropped. */
+const MAX_WORKSPACES = 256;
+/** Per ORM connection (one per server instance), its cache by workspace id. */
+const caches = new WeakMap<object, Map<string, WorkspaceNames>>();
+
+function cacheOf(em: EntityManager): Map<string, WorkspaceNames> {
+  const connection = em.getConnection();
+  let cache = caches.get(connection);
+  if (!cache) {
+    cache = new Map();
+    caches.set(connection, cache);
+  }
+  return cache;
+}
+
+/**
+ * Reads the workspace's names afresh (one statement, one snapshot) and caches them. Their version may be
+ * newer than a statement that ran just before: callers compare it.
+ */
+export async function loadNames(em: EntityManager, workspaceId: string): Promise<WorkspaceNames | undefined> {
+  const row = await sqlOne<{ version: string; names: Omit<WorkspaceNames, "version"> }>(
+    em,
+    `select w.names_version::text as version, json_build_object(
+       'teams', coalesce((select json_object_agg(t.id, json_build_array(t.key, t.name))
+                            from teams t where t.workspace_id = w.id), '{}'),
+       'states', coalesce((select json_object_agg(s.id, json_build_array(s.name, s.type))
+                             from workflow_states s join teams t on t.id = s.team_id
+                            where t.workspace_id = w.id), '{}'),
+       'users', coalesce((select json_object_agg(u.id, json_build_array(u.name, u.email))
+                            from memberships m join users u on u.id = m.user_id
+                           where m.workspace_id = w.id), '{}'),
+       'projects', coalesce((select json_object_agg(p.id, p.name) from projects p
+                              where p.workspace_id = w.id), '{}'),
+       'cycles', coalesce((select json_object_agg(c.id, c.number)
+                             from cycles c join teams t on t.id = c.team_id
+                            where t.workspace_id = w.id), '{}'),
+       'labels', coalesce((select json_object_agg(l.id, json_build_array(l.name, l.position))
+                             from (select id, name, row_number() over (order by lower(name), name) as position
+                                     from labels where workspace_id = w.id) l), '{}')) as names
+       from workspaces w
+      where w.id = ?`,
+    [workspaceId],
+    { prepare: true },
+  );
+  if (!row) return undefined;
+  const names: WorkspaceNames = { version: row.version, ...row.names };
+  const cache = cacheOf(em);
+  cache.delete(workspaceId);
+  if (cache.size >= MAX_WORKSPACES) cache.delete(cache.keys().next().value!);
+  cache.set(workspaceId, names);
+  return names;
+}
+
+/** The names at exactly `version`: cached, or read now if the workspace is still there. */
+export async function namesAt(
+  em: EntityManager,
+  workspaceId: string,
+  version: string,
+): Promise<WorkspaceNames | undefined> {
+  const cached = cacheOf(em).get(workspaceId);
+  if (cached?.version === version) return cached;
+  const loaded = await loadNames(em, workspaceId);
+  return loaded?.version === version ? loaded : undefined;
+}
