@@ -35,8 +35,8 @@ beforeAll(async () => {
     body: { team: "NAM", title: "Named things", labels: ["beta", "Alpha"], assignee: "me", project: "Orbit" },
   });
   expect(created.response.status).toBe(201);
-  await api.PATCH("/issues/{id}", {
-    params: { path: { id: created.data!.issue.identifier } },
+  await api.PATCH("/issues/{identifier}", {
+    params: { path: { identifier: created.data!.issue.identifier } },
     body: { cycle: cycle.data!.cycle.number },
   });
 }, 60_000);
@@ -127,8 +127,8 @@ describe("names in the issue list", () => {
   it("still names an assignee who has left the workspace", async () => {
     const member = await srv.addMember(token, "member");
     const issue = await listed();
-    await api.PATCH("/issues/{id}", {
-      params: { path: { id: issue.identifier } },
+    await api.PATCH("/issues/{identifier}", {
+      params: { path: { identifier: issue.identifier } },
       body: { assignee: member.email },
     });
     expect((await listed()).assignee?.id).toBe(member.userId);
@@ -142,8 +142,8 @@ describe("names in the issue list", () => {
   it("keeps its version while issues are written, so the names stay cached", async () => {
     const before = await version();
     const created = await api.POST("/issues", { body: { team: "NAM", title: "Another", labels: ["beta"] } });
-    await api.PATCH("/issues/{id}", {
-      params: { path: { id: created.data!.issue.identifier } },
+    await api.PATCH("/issues/{identifier}", {
+      params: { path: { identifier: created.data!.issue.identifier } },
       body: { priority: 2, title: "Another one", description: "words", estimate: 3 },
     });
     await api.POST("/projects", { body: { name: "Second", teams: ["NAM"] } }); // a new name: one bump
