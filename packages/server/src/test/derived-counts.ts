@@ -32,3 +32,14 @@ export function driftedBlockers(srv: TestServer) {
       where (i.open_blockers, i.open_blocking) <> (f.blockers, f.blocking)`,
   );
 }
+
+/** Issues whose stored `label_ids` (kept by triggers; list pages read them) differ from their issue_labels. */
+export function driftedLabelIds(srv: TestServer) {
+  return srv.query(
+    `select i.id, i.label_ids, f.ids
+       from issues i
+       cross join lateral (select coalesce(array_agg(il.label_id order by il.label_id), '{}') as ids
+                             from issue_labels il where il.issue_id = i.id) f
+      where (select coalesce(array_agg(x order by x), '{}') from unnest(i.label_ids) x) <> f.ids`,
+  );
+}

@@ -10,6 +10,7 @@ import { Migration20261121064542_list_query_indexes } from "./Migration202611210
 import { Migration20261121074305_project_issue_counts } from "./Migration20261121074305_project_issue_counts.js";
 import { Migration20261121080229_issue_blockers } from "./Migration20261121080229_issue_blockers.js";
 import { Migration20261121120000_workspace_names_version } from "./Migration20261121120000_workspace_names_version.js";
+import { Migration20261121123000_issue_label_ids } from "./Migration20261121123000_issue_label_ids.js";
 
 /** Applied in this order on every start. Add each new migration here (npm run migration:create). */
 export const migrationsList: MigrationObject[] = [
@@ -39,4 +40,5 @@ export const migrationsList: MigrationObject[] = [
     name: "Migration20261121120000_workspace_names_version",
     class: Migration20261121120000_workspace_names_version,
   },
+  { name: "Migration20261121123000_issue_label_ids", class: Migration20261121123000_issue_label_ids },
 ];

@@ -1,6 +1,7 @@
 import { randomUUID } from "node:crypto";
 import type { components, operations } from "@tracker/sdk/schema";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { driftedLabelIds } from "../../test/derived-counts.js";
 import { type ApiClient, startTestServer, type TestServer } from "../../test/harness.js";
 import { addIssues, addTeam, age, day, type FixtureTeam, snapshot } from "../projects/planning.fixtures.js";
 
@@ -463,4 +464,9 @@ describe("moveInitiative", () => {
     expect(taken.response.status).toBe(409);
     expect(await snapshot(srv)).toEqual(renamedBefore);
   });
+});
+
+// Whatever these tests wrote, the label ids kept on issues (list pages read them) match their labels.
+afterEach(async () => {
+  expect(await driftedLabelIds(srv)).toEqual([]);
 });

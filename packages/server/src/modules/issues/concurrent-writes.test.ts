@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { driftedBlockers, driftedProjectCounts } from "../../test/derived-counts.js";
+import { driftedBlockers, driftedLabelIds, driftedProjectCounts } from "../../test/derived-counts.js";
 import { startTestServer, type TestServer } from "../../test/harness.js";
 import { whileHolding } from "../../test/hold.js";
 
@@ -48,6 +48,7 @@ describe("concurrent writes to related issues", () => {
     expect(statuses.filter((s) => s !== 200)).toEqual([]);
     expect(await driftedBlockers(srv)).toEqual([]);
     expect(await driftedProjectCounts(srv)).toEqual([]);
+    expect(await driftedLabelIds(srv)).toEqual([]);
   });
 
   it("moves of the same issues to different teams at once all succeed, each issue ending in one place", async () => {

@@ -35,7 +35,7 @@ type ListRow = Pick<
 };
 /** A row of the statement that leaves the names to the server's cache. */
 type NamedListRow = ListRow & {
-  /** The issue's label ids, comma-separated; null without labels. */
+  /** The issue's label ids (`issues.label_ids`), comma-separated; empty without labels. */
   labelIds: string | null;
   /** On the first row: the workspace's names_version in the statement's snapshot. */
   namesVersion: string | null;
@@ -58,7 +58,8 @@ interface PageRefs {
  * join a state or assignee sort needs), so an index on the sort key can stop after the page. One row more
  * than the page is fetched to know whether another page follows. Exported for the bench.
  *
- * - `text`, the one a page normally takes: the page's rows with each issue's label ids, and on the first row
+ * - `text`, the one a page normally takes: the page's rows with each issue's label ids (kept on the issue by
+ *   triggers: migration `…_issue_label_ids`), and on the first row
  *   the workspace's `names_version`. The names of teams, states, assignees, projects, cycles and labels come
  *   from the server's cache of that version (`workspace-names.ts`). Reading them for each page was half of
  *   the statement's PostgreSQL time (bench/README.md).
@@ -72,7 +73,7 @@ export async function issueListQuery(scope: WorkspaceScope, filter: IssueFilter)
   const page = `with page as materialized (
          select i.id, i.number, i.title, i.description, i.priority, i.estimate, i.due_date, i.team_id, i.state_id,
                 i.assignee_id, i.project_id, i.cycle_id, i.parent_id, i.created_at, i.updated_at, i.completed_at,
-                p.ord
+                i.label_ids, p.ord
            from issues i
            join unnest(array(
                   select i.id from issues i ${compiled.joins}
@@ -88,7 +89,7 @@ export async function issueListQuery(scope: WorkspaceScope, filter: IssueFilter)
   return {
     text: `${page}
      select ${columns},
-            (select string_agg(il.label_id::text, ',') from issue_labels il where il.issue_id = page.id) as "labelIds",
+            array_to_string(page.label_ids, ',') as "labelIds",
             case when page.ord = 1 then (select w.names_version::text from workspaces w where w.id = ?) end
               as "namesVersion"
        from page

@@ -1,6 +1,7 @@
 import type { components } from "@tracker/sdk/schema";
 import pg from "pg";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { driftedLabelIds } from "../../test/derived-counts.js";
 import { type ApiClient, startTestServer, type TestServer } from "../../test/harness.js";
 import { seedDemoWorkspace } from "../dev/demo-seed.js";
 import { addCycle, addProject, addTeam, type FixtureTeam, joinTeam } from "./issue-fixtures.js";
@@ -764,4 +765,9 @@ describe("demo seed", () => {
     expect(blocked?.title).toBe("Ship the onboarding checklist");
     expect(issues[1]!.comments).toHaveLength(1);
   });
+});
+
+// Whatever these tests wrote, the label ids kept on issues (list pages read them) match their labels.
+afterEach(async () => {
+  expect(await driftedLabelIds(srv)).toEqual([]);
 });

@@ -1,5 +1,6 @@
 import type { components } from "@tracker/sdk/schema";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { driftedLabelIds } from "../../test/derived-counts.js";
 import { type ApiClient, startTestServer, type TestServer } from "../../test/harness.js";
 import { addCycle, addProject, addTeam, joinTeam } from "./issue-fixtures.js";
 
@@ -241,4 +242,9 @@ describe("moveIssues", () => {
     expect(res.response.status).toBe(404);
     expect((await get(api, issue.id)).data!.issue.identifier).toBe("ENG-1");
   });
+});
+
+// Whatever these tests wrote, the label ids kept on issues (list pages read them) match their labels.
+afterEach(async () => {
+  expect(await driftedLabelIds(srv)).toEqual([]);
 });

@@ -1,5 +1,6 @@
 import { randomUUID } from "node:crypto";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { driftedLabelIds } from "../../test/derived-counts.js";
 import { startTestServer, type TestServer } from "../../test/harness.js";
 
 let srv: TestServer;
@@ -363,4 +364,9 @@ describe("merging labels", () => {
     expect(refused.error!.code).toBe("forbidden");
     expect(await labelsOf(a)).toEqual(["Bug"]);
   });
+});
+
+// Whatever these tests wrote, the label ids kept on issues (list pages read them) match their labels.
+afterEach(async () => {
+  expect(await driftedLabelIds(srv)).toEqual([]);
 });

@@ -1,5 +1,6 @@
 import { randomUUID } from "node:crypto";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { driftedLabelIds } from "../../test/derived-counts.js";
 import { type ApiClient, startTestServer, type TestServer } from "../../test/harness.js";
 import { whileHolding } from "../../test/hold.js";
 import { addIssue, addTeam, type FixtureTeam, snapshot } from "./planning.fixtures.js";
@@ -503,4 +504,9 @@ describe("moveProject within the workspace", () => {
     expect(res.data).toEqual({ moved: {} });
     expect(await snapshot(srv)).toEqual(before);
   });
+});
+
+// Whatever these tests wrote, the label ids kept on issues (list pages read them) match their labels.
+afterEach(async () => {
+  expect(await driftedLabelIds(srv)).toEqual([]);
 });
