@@ -70,6 +70,7 @@ interface PageRefs {
 export async function issueListQuery(scope: WorkspaceScope, filter: IssueFilter) {
   const { limit, offset } = issuePage(filter);
   const compiled = await compileIssueFilter(scope, filter);
+  const fullParams = [...compiled.params, limit + 1, offset];
   const page = `with page as materialized (
          select i.id, i.number, i.title, i.description, i.priority, i.estimate, i.due_date, i.team_id, i.state_id,
                 i.assignee_id, i.project_id, i.cycle_id, i.parent_id, i.created_at, i.updated_at, i.completed_at,
@@ -94,7 +95,6 @@ export async function issueListQuery(scope: WorkspaceScope, filter: IssueFilter)
               as "namesVersion"
        from page
       order by page.ord`,
-    params: [...compiled.params, limit + 1, offset, scope.workspace.id],
     fullText: `${page},
        refs as (
          select json_build_object(
@@ -114,7 +114,8 @@ export async function issueListQuery(scope: WorkspaceScope, filter: IssueFilter)
      select ${columns}, case when page.ord = 1 then (select refs from refs) end as refs
        from page
       order by page.ord`,
-    fullParams: [...compiled.params, limit + 1, offset],
+    params: [...fullParams, scope.workspace.id],
+    fullParams,
     limit,
     offset,
     check: compiled.check,
@@ -227,19 +228,26 @@ const PLAN_FREE_KEYS: ReadonlySet<string> = new Set([
 export async function listIssues(scope: WorkspaceScope, filter: IssueFilter): Promise<IssuePage> {
   const query = await issueListQuery(scope, filter);
   const prepare = genericPlanWhenOnly(filter, PLAN_FREE_KEYS);
+  /** The page's rows without the one fetched to know whether another page follows, and that answer. */
+  const paged = <R>(rows: R[]) => {
+    const more = rows.length > query.limit;
+    return {
+      rows: more ? rows.slice(0, query.limit) : rows,
+      nextOffset: more ? query.offset + query.limit : null,
+    };
+  };
   const rows = await sql<NamedListRow>(scope.em, query.text, query.params, { prepare });
   // An empty page may be a reference naming nothing: that is a 404/400, not an empty list.
-  if (rows.length === 0) await query.check();
-  const more = rows.length > query.limit;
-  const pageRows = more ? rows.slice(0, query.limit) : rows;
-  const version = rows[0]?.namesVersion;
-  const names = version ? await namesAt(scope.em, scope.workspace.id, version) : undefined;
-  let issues = names ? issuesFromRows(pageRows, fromNames(names)) : pageRows.length ? undefined : [];
-  if (!issues) {
-    const full = await sql<FullListRow>(scope.em, query.fullText, query.fullParams, { prepare });
-    const fullMore = full.length > query.limit;
-    issues = issuesFromRows(fullMore ? full.slice(0, query.limit) : full, fromRefs(full[0]?.refs))!;
-    return { issues, nextOffset: fullMore ? query.offset + query.limit : null };
+  if (rows.length === 0) {
+    await query.check();
+    return { issues: [], nextOffset: null };
   }
-  return { issues, nextOffset: more ? query.offset + query.limit : null };
+  const page = paged(rows);
+  const names = rows[0]!.namesVersion
+    ? await namesAt(scope.em, scope.workspace.id, rows[0]!.namesVersion)
+    : undefined;
+  const issues = names && issuesFromRows(page.rows, fromNames(names));
+  if (issues) return { issues, nextOffset: page.nextOffset };
+  const full = paged(await sql<FullListRow>(scope.em, query.fullText, query.fullParams, { prepare }));
+  return { issues: issuesFromRows(full.rows, fromRefs(full.rows[0]?.refs))!, nextOffset: full.nextOffset };
 }

@@ -42,7 +42,7 @@ function cacheOf(em: EntityManager): Map<string, WorkspaceNames> {
  * Reads the workspace's names afresh (one statement, one snapshot) and caches them. Their version may be
  * newer than a statement that ran just before: callers compare it.
  */
-export async function loadNames(em: EntityManager, workspaceId: string): Promise<WorkspaceNames | undefined> {
+async function loadNames(em: EntityManager, workspaceId: string): Promise<WorkspaceNames | undefined> {
   const row = await sqlOne<{ version: string; names: Omit<WorkspaceNames, "version"> }>(
     em,
     `select w.names_version::text as version, json_build_object(
