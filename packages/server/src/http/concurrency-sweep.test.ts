@@ -7,7 +7,12 @@
  * (`SWEEP_SEED=<n>` draws another set); the interleaving is whatever the machine makes of them.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { driftedBlockers, driftedLabelIds, driftedProjectCounts } from "../test/derived-counts.js";
+import {
+  driftedBlockers,
+  driftedLabelIds,
+  driftedProjectCounts,
+  driftedProjectTeamIds,
+} from "../test/derived-counts.js";
 import { startTestServer, type TestServer } from "../test/harness.js";
 import { brokenInvariants } from "../test/invariants.js";
 
@@ -184,5 +189,6 @@ describe("concurrent writers", () => {
     expect(await driftedProjectCounts(srv)).toEqual([]);
     expect(await driftedBlockers(srv)).toEqual([]);
     expect(await driftedLabelIds(srv)).toEqual([]);
+    expect(await driftedProjectTeamIds(srv)).toEqual([]);
   }, 120_000);
 });

@@ -43,3 +43,14 @@ export function driftedLabelIds(srv: TestServer) {
       where (select coalesce(array_agg(x order by x), '{}') from unnest(i.label_ids) x) <> f.ids`,
   );
 }
+
+/** Projects whose stored `team_ids` (kept by triggers; lists read them) differ from their project_teams. */
+export function driftedProjectTeamIds(srv: TestServer) {
+  return srv.query(
+    `select p.id, p.team_ids, f.ids
+       from projects p
+       cross join lateral (select coalesce(array_agg(pt.team_id order by pt.team_id), '{}') as ids
+                             from project_teams pt where pt.project_id = p.id) f
+      where (select coalesce(array_agg(x order by x), '{}') from unnest(p.team_ids) x) <> f.ids`,
+  );
+}

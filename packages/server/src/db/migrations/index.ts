@@ -11,6 +11,7 @@ import { Migration20261121074305_project_issue_counts } from "./Migration2026112
 import { Migration20261121080229_issue_blockers } from "./Migration20261121080229_issue_blockers.js";
 import { Migration20261121120000_workspace_names_version } from "./Migration20261121120000_workspace_names_version.js";
 import { Migration20261121123000_issue_label_ids } from "./Migration20261121123000_issue_label_ids.js";
+import { Migration20261121140000_project_team_ids } from "./Migration20261121140000_project_team_ids.js";
 
 /** Applied in this order on every start. Add each new migration here (npm run migration:create). */
 export const migrationsList: MigrationObject[] = [
@@ -41,4 +42,5 @@ export const migrationsList: MigrationObject[] = [
     class: Migration20261121120000_workspace_names_version,
   },
   { name: "Migration20261121123000_issue_label_ids", class: Migration20261121123000_issue_label_ids },
+  { name: "Migration20261121140000_project_team_ids", class: Migration20261121140000_project_team_ids },
 ];

@@ -1,7 +1,7 @@
 import { randomUUID } from "node:crypto";
 import type { components, operations } from "@tracker/sdk/schema";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import { driftedLabelIds } from "../../test/derived-counts.js";
+import { driftedLabelIds, driftedProjectTeamIds } from "../../test/derived-counts.js";
 import { type ApiClient, startTestServer, type TestServer } from "../../test/harness.js";
 import { addIssues, addTeam, age, day, type FixtureTeam, snapshot } from "../projects/planning.fixtures.js";
 
@@ -469,4 +469,5 @@ describe("moveInitiative", () => {
 // Whatever these tests wrote, the label ids kept on issues (list pages read them) match their labels.
 afterEach(async () => {
   expect(await driftedLabelIds(srv)).toEqual([]);
+  expect(await driftedProjectTeamIds(srv)).toEqual([]);
 });

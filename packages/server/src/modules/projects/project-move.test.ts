@@ -1,6 +1,6 @@
 import { randomUUID } from "node:crypto";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import { driftedLabelIds } from "../../test/derived-counts.js";
+import { driftedLabelIds, driftedProjectTeamIds } from "../../test/derived-counts.js";
 import { type ApiClient, startTestServer, type TestServer } from "../../test/harness.js";
 import { whileHolding } from "../../test/hold.js";
 import { addIssue, addTeam, type FixtureTeam, snapshot } from "./planning.fixtures.js";
@@ -509,4 +509,5 @@ describe("moveProject within the workspace", () => {
 // Whatever these tests wrote, the label ids kept on issues (list pages read them) match their labels.
 afterEach(async () => {
   expect(await driftedLabelIds(srv)).toEqual([]);
+  expect(await driftedProjectTeamIds(srv)).toEqual([]);
 });

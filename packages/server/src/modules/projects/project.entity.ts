@@ -37,6 +37,11 @@ export const Project = defineEntity({
     targetDate: p.date().nullable(),
     createdAt: p.datetime().onCreate(() => new Date()),
     updatedAt: p.datetime().onCreate(() => new Date()),
+    /**
+     * The project's team ids, kept equal to its `project_teams` rows by triggers (migration
+     * `project_team_ids`); lists decide visibility and show teams from it. Never written here, never loaded.
+     */
+    teamIds: p.array().columnType("uuid[]").defaultRaw("'{}'").lazy(),
   },
 });
 export type IProject = InferEntity<typeof Project>;

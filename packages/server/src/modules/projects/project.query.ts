@@ -1,7 +1,9 @@
 import type { components } from "@tracker/sdk/schema";
-import { genericPlanWhenOnly, iso, sql } from "../../db/sql.js";
+import { genericPlanWhenOnly, sql } from "../../db/sql.js";
 import type { WorkspaceScope } from "../../http/handler.js";
 import { NotFound } from "../../http/problem.js";
+import { isoSql } from "../issues/issue.serialize.js";
+import { namesAt } from "../issues/workspace-names.js";
 import { isUuid, resolveInitiative, visibleTeamCondition } from "../shared/resolve.js";
 import { dateText, HEALTH_RANK, healthSql, orderTerm, percentSql, TODAY } from "./progress.js";
 import { PROJECT_STATUSES } from "./project.entity.js";
@@ -14,23 +16,57 @@ export type ProjectSpecial = Schemas["ProjectSpecialFilter"];
 export type ProjectSort = Schemas["ProjectSort"];
 
 /**
+ * The teams of the workspace the caller may not see, as an SQL array (evaluated once per statement): for
+ * members and admins, other people's personal spaces (usually none); guests see only their own teams, so
+ * theirs is the complement, given by {@link ownTeamsSql} instead.
+ */
+function hiddenTeamsSql(scope: WorkspaceScope): { sql: string; params: unknown[] } {
+  return {
+    sql: "array(select ht.id from teams ht where ht.workspace_id = ? and ht.personal and ht.owner_id <> ?)",
+    params: [scope.workspace.id, scope.caller.userId],
+  };
+}
+
+/** A guest's teams, as an SQL array (evaluated once per statement). */
+function ownTeamsSql(scope: WorkspaceScope): { sql: string; params: unknown[] } {
+  return {
+    sql: "array(select vtm.team_id from team_members vtm where vtm.user_id = ?)",
+    params: [scope.caller.userId],
+  };
+}
+
+/**
  * SQL condition (on a projects alias) for the projects the caller may see: those on at least one team
  * they see, those they were added to directly, and (members and admins) team-less detached projects.
+ * Reads the row's `team_ids` (kept equal to `project_teams` by triggers), so it costs array operators per
+ * project rather than a lookup.
  */
 export function visibleProjectCondition(
   scope: WorkspaceScope,
   alias = "p",
 ): { sql: string; params: unknown[] } {
-  const vis = visibleTeamCondition(scope, "vt");
-  const detached =
-    scope.workspace.role === "guest"
-      ? ""
-      : ` or not exists (select 1 from project_teams vpt2 where vpt2.project_id = ${alias}.id)`;
+  const member = `exists (select 1 from project_members vpm where vpm.project_id = ${alias}.id and vpm.user_id = ?)`;
+  if (scope.workspace.role === "guest") {
+    const own = ownTeamsSql(scope);
+    return {
+      sql: `(${alias}.team_ids && ${own.sql} or ${member})`,
+      params: [...own.params, scope.caller.userId],
+    };
+  }
+  const hidden = hiddenTeamsSql(scope);
   return {
-    sql: `(exists (select 1 from project_teams vpt join teams vt on vt.id = vpt.team_id
-                    where vpt.project_id = ${alias}.id and ${vis.sql})
-           or exists (select 1 from project_members vpm where vpm.project_id = ${alias}.id and vpm.user_id = ?)${detached})`,
-    params: [...vis.params, scope.caller.userId],
+    sql: `(cardinality(${alias}.team_ids) = 0 or not ${alias}.team_ids <@ ${hidden.sql} or ${member})`,
+    params: [...hidden.params, scope.caller.userId],
+  };
+}
+
+/** SQL array (on a projects alias) of the project's team ids the caller may see. */
+function visibleTeamIdsSql(scope: WorkspaceScope, alias: string): { sql: string; params: unknown[] } {
+  const [test, set] =
+    scope.workspace.role === "guest" ? ["x = any", ownTeamsSql(scope)] : ["x <> all", hiddenTeamsSql(scope)];
+  return {
+    sql: `array(select x from unnest(${alias}.team_ids) x where ${test}(${set.sql}))`,
+    params: set.params,
   };
 }
 
@@ -85,8 +121,12 @@ interface ProjectRow {
   lead_name: string | null;
   start_date: string | null;
   target_date: string | null;
-  created_at: Date;
-  updated_at: Date;
+  created_at: string;
+  updated_at: string;
+  /** The ids of the project's teams the caller sees, comma-separated. */
+  team_ids: string;
+  /** The workspace's names version in the statement's snapshot (the same on every row). */
+  names_version: string;
   done: number;
   total: number;
   percent: number;
@@ -95,7 +135,7 @@ interface ProjectRow {
 
 /** What the page reads of `h`: naming them (not `h.*`) lets the planner skip the aggregates nobody reads. */
 const PAGE_COLUMNS = `h.id, h.name, h.description, h.status, h.initiative_id, h.lead_id, h.start_date, h.target_date,
-  h.created_at, h.updated_at, h.done, h.total, h.percent, h.health`;
+  h.created_at, h.updated_at, h.team_ids, h.done, h.total, h.percent, h.health`;
 
 const SORTS: Record<string, string> = {
   name: "lower(h.name)",
@@ -227,10 +267,16 @@ export async function projectListQuery(
     params.push(limit + 1, offset);
   }
 
+  // The page's visible team ids come with each row and their names from the server's cache, checked
+  // against the workspace's names version read in this statement's snapshot.
+  const teamIds = visibleTeamIdsSql(scope, "h");
+  params.push(...teamIds.params, scope.workspace.id);
   const columns = `h.id, h.name, h.description, h.status, h.initiative_id, ini.name as initiative_name,
             h.lead_id, lu.name as lead_name, ${dateText("h.start_date")} as start_date,
-            ${dateText("h.target_date")} as target_date, h.created_at, h.updated_at,
-            h.done, h.total, h.percent, h.health`;
+            ${dateText("h.target_date")} as target_date, ${isoSql("h.created_at")} as created_at,
+            ${isoSql("h.updated_at")} as updated_at, h.done, h.total, h.percent, h.health,
+            array_to_string(${teamIds.sql}, ',') as team_ids,
+            (select w.names_version::text from workspaces w where w.id = ?) as names_version`;
   if (computed) {
     // Progress and health of every visible project (the filter or sort reads them), then the page, and only
     // then the page's initiative and lead names. The inner join to users is removed by the planner unless
@@ -282,7 +328,7 @@ const PLAN_FREE_KEYS: ReadonlySet<string> = new Set([
   "offset",
 ]);
 
-/** One page of projects with their progress, health and visible teams (one statement plus one for teams). */
+/** One page of projects with their progress, health and visible teams, in one statement. */
 export async function queryProjects(
   scope: WorkspaceScope,
   q: ProjectQuery,
@@ -296,10 +342,7 @@ export async function queryProjects(
 
   const more = limit !== undefined && rows.length > limit;
   const pageRows = more ? rows.slice(0, limit) : rows;
-  const teams = await teamsOf(
-    scope,
-    pageRows.map((r) => r.id),
-  );
+  const teams = await pageTeams(scope, pageRows);
   return {
     projects: pageRows.map((r) => ({
       id: r.id,
@@ -311,8 +354,8 @@ export async function queryProjects(
       teams: teams.get(r.id) ?? [],
       startDate: r.start_date,
       targetDate: r.target_date,
-      createdAt: iso(r.created_at)!,
-      updatedAt: iso(r.updated_at)!,
+      createdAt: r.created_at,
+      updatedAt: r.updated_at,
       progress: { done: r.done, total: r.total, percent: r.percent, excludedProjects: 0 },
       health: r.health,
     })),
@@ -320,10 +363,45 @@ export async function queryProjects(
   };
 }
 
-/** The visible teams of a page of projects, in one query. */
-async function teamsOf(scope: WorkspaceScope, projectIds: string[]) {
-  const out = new Map<string, { id: string; key: string; name: string }[]>();
-  if (projectIds.length === 0) return out;
+type ProjectTeams = Map<string, { id: string; key: string; name: string }[]>;
+
+/**
+ * The visible teams of a page of projects, ordered by key: names from the server's cache at the version the
+ * list statement saw, or, when the cache cannot answer at that version (names changed again meanwhile),
+ * read for the page in one more statement.
+ */
+async function pageTeams(scope: WorkspaceScope, rows: ProjectRow[]): Promise<ProjectTeams> {
+  const out: ProjectTeams = new Map();
+  if (rows.length === 0) return out;
+  const names = await namesAt(scope.em, scope.workspace.id, rows[0]!.names_version);
+  if (names) {
+    for (const r of rows) {
+      if (!r.team_ids) continue;
+      const list: { id: string; key: string; name: string }[] = [];
+      for (const id of r.team_ids.split(",")) {
+        const team = names.teams[id];
+        if (!team)
+          return teamsOf(
+            scope,
+            rows.map((x) => x.id),
+          );
+        list.push({ id, key: team[0], name: team[1] });
+      }
+      // Keys are upper-case letters and digits: code-point order is the database's order.
+      list.sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0));
+      out.set(r.id, list);
+    }
+    return out;
+  }
+  return teamsOf(
+    scope,
+    rows.map((x) => x.id),
+  );
+}
+
+/** The visible teams of a page of projects, read in one query. */
+async function teamsOf(scope: WorkspaceScope, projectIds: string[]): Promise<ProjectTeams> {
+  const out: ProjectTeams = new Map();
   const vis = visibleTeamCondition(scope, "t");
   const rows = await sql<{ project_id: string; id: string; key: string; name: string }>(
     scope.em,

@@ -1,6 +1,7 @@
 import { randomUUID } from "node:crypto";
 import type { components, operations } from "@tracker/sdk/schema";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { driftedProjectTeamIds } from "../../test/derived-counts.js";
 import { type ApiClient, startTestServer, type TestServer } from "../../test/harness.js";
 import { addIssue, addIssues, addTeam, age, day, type FixtureTeam } from "./planning.fixtures.js";
 
@@ -439,6 +440,44 @@ describe("visibility and members", () => {
       [personal.id],
     );
     expect(rows).toEqual([]);
+  });
+});
+
+describe("teams on a list page", () => {
+  it("shows each caller the teams it may see, ordered by key, with their names as they are now", async () => {
+    const w = await workspace();
+    const guest = await srv.addMember(w.token, "guest");
+    const member = await srv.addMember(w.token, "member");
+    await srv.query(
+      "insert into team_members (id, team_id, user_id, created_at) values ($1, $2, $3, now())",
+      [randomUUID(), w.ops.id, guest.userId],
+    );
+    await addTeam(srv, w.ws.id, "AB1", [w.user.id]);
+    const mine = await addTeam(srv, w.ws.id, "ME", [w.user.id], { personal: true });
+    const wide = await create(w.api, { name: "Wide", teams: ["OPS", "ENG", "AB1"] });
+    await srv.query("insert into project_teams (project_id, team_id) values ($1, $2)", [wide.id, mine.id]);
+    const teams = async (api: ApiClient) =>
+      (await api.GET("/projects")).data!.projects.find((p) => p.name === "Wide")?.teams.map((t) => t.key);
+
+    expect(await teams(w.api)).toEqual(["AB1", "ENG", "ME", "OPS"]);
+    expect(await teams(srv.client(member.token))).toEqual(["AB1", "ENG", "OPS"]);
+    expect(await teams(srv.client(guest.token))).toEqual(["OPS"]);
+
+    // A renamed team shows its new name on the next page; a deleted team leaves the project's list.
+    const renamed = await w.api.PATCH("/teams/{key}", {
+      params: { path: { key: "OPS" } },
+      body: { name: "Operations" },
+    });
+    expect(renamed.response.status).toBe(200);
+    const gone = await w.api.DELETE("/teams/{key}", { params: { path: { key: "AB1" } } });
+    expect(gone.response.status).toBe(200);
+    const page = (await w.api.GET("/projects")).data!.projects.find((p) => p.name === "Wide")!;
+    expect(page.teams.map((t) => [t.key, t.name])).toEqual([
+      ["ENG", "Team ENG"],
+      ["ME", "Team ME"],
+      ["OPS", "Operations"],
+    ]);
+    expect(await driftedProjectTeamIds(srv)).toEqual([]);
   });
 });
 
