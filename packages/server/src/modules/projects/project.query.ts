@@ -194,9 +194,10 @@ export async function projectListQuery(
     where.push(`(${alts.join(" or ")})`);
   }
   if (q.team?.length) {
-    where.push(`exists (select 1 from project_teams ft join teams ftt on ftt.id = ft.team_id
-                         where ft.project_id = h.id and (ftt.id::text = any(?::text[]) or ftt.key = any(?::text[])))`);
-    params.push(q.team, q.team);
+    // Overlap with the row's team_ids: the same plan whichever teams are named (no join per value).
+    where.push(`h.team_ids && array(select ftt.id from teams ftt where ftt.workspace_id = ?
+                                       and (ftt.id::text = any(?::text[]) or ftt.key = any(?::text[])))`);
+    params.push(scope.workspace.id, q.team, q.team);
   }
   if (q.health?.length) {
     computed = true;
@@ -315,15 +316,16 @@ export async function projectListQuery(
 
 /**
  * Keys whose values do not change the best plan: a list filtered by nothing else runs on a generic plan.
- * Status and health are a handful of values over the workspace's projects, which every such plan reads in
- * full or in sort order anyway; a team, a lead or an initiative can select a few projects, so those lists
- * are planned for their values.
+ * Status, health and teams are tests on each of the workspace's projects, which every such plan reads in
+ * full or in sort order anyway; a lead or an initiative can select a few projects through an index, so those
+ * lists are planned for their values.
  */
 const PLAN_FREE_KEYS: ReadonlySet<string> = new Set([
   "special",
   "sort",
   "status",
   "health",
+  "team",
   "limit",
   "offset",
 ]);
