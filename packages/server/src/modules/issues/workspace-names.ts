@@ -10,7 +10,8 @@ type StateType = IssueOut["state"]["type"];
  * workspace's version in its own snapshot; while it equals the cached one, these names are exactly what the
  * statement would have read (triggers bump the version in the same transaction as any change to them:
  * migration `…_workspace_names_version`). So a list page reads no reference rows, and several servers on
- * one database each keep their own copy without ever showing another's stale name.
+ * one database each keep their own copy without ever showing another's stale name. Project lists take
+ * their teams' names from here the same way.
  */
 export interface WorkspaceNames {
   version: string;
