@@ -33,24 +33,33 @@ export function driftedBlockers(srv: TestServer) {
   );
 }
 
-/** Issues whose stored `label_ids` (kept by triggers; list pages read them) differ from their issue_labels. */
-export function driftedLabelIds(srv: TestServer) {
+/**
+ * Rows of `table` whose stored id array `column` (kept by triggers from the link table; list pages read
+ * it) differs, as a set, from their rows in `link`.
+ */
+function driftedIdArrays(
+  srv: TestServer,
+  table: string,
+  column: string,
+  link: string,
+  owner: string,
+  member: string,
+) {
   return srv.query(
-    `select i.id, i.label_ids, f.ids
-       from issues i
-       cross join lateral (select coalesce(array_agg(il.label_id order by il.label_id), '{}') as ids
-                             from issue_labels il where il.issue_id = i.id) f
-      where (select coalesce(array_agg(x order by x), '{}') from unnest(i.label_ids) x) <> f.ids`,
+    `select x.id, x.${column}, f.ids
+       from ${table} x
+       cross join lateral (select coalesce(array_agg(l.${member} order by l.${member}), '{}') as ids
+                             from ${link} l where l.${owner} = x.id) f
+      where (select coalesce(array_agg(v order by v), '{}') from unnest(x.${column}) v) <> f.ids`,
   );
 }
 
-/** Projects whose stored `team_ids` (kept by triggers; lists read them) differ from their project_teams. */
+/** Issues whose stored `label_ids` differ from their issue_labels. */
+export function driftedLabelIds(srv: TestServer) {
+  return driftedIdArrays(srv, "issues", "label_ids", "issue_labels", "issue_id", "label_id");
+}
+
+/** Projects whose stored `team_ids` differ from their project_teams. */
 export function driftedProjectTeamIds(srv: TestServer) {
-  return srv.query(
-    `select p.id, p.team_ids, f.ids
-       from projects p
-       cross join lateral (select coalesce(array_agg(pt.team_id order by pt.team_id), '{}') as ids
-                             from project_teams pt where pt.project_id = p.id) f
-      where (select coalesce(array_agg(x order by x), '{}') from unnest(p.team_ids) x) <> f.ids`,
-  );
+  return driftedIdArrays(srv, "projects", "team_ids", "project_teams", "project_id", "team_id");
 }

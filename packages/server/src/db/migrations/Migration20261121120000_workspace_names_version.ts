@@ -3,7 +3,7 @@ import { Migration } from "@mikro-orm/migrations";
 /**
  * `workspaces.names_version`: bumped in the same transaction as any change to a name an issue list shows,
  * so a server may cache a workspace's names and trust them exactly while the version a list statement
- * reads equals the cached one (`issues/workspace-names.ts`). Row triggers fire only when a shown column
+ * reads equals the cached one (`shared/workspace-names.ts`). Row triggers fire only when a shown column
  * changes: teams (key, name), workflow states (name, type), memberships (who is a member), users (name,
  * email, for every workspace they belong to), projects (name), cycles (number), labels (name); inserts,
  * deletes and moves between workspaces or teams bump both sides. A workspace deleted with everything in it

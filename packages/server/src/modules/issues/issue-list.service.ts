@@ -1,8 +1,8 @@
 import { genericPlanWhenOnly, sql } from "../../db/sql.js";
 import type { WorkspaceScope } from "../../http/handler.js";
+import { namesAt, type WorkspaceNames } from "../shared/workspace-names.js";
 import { type IssueOut, type IssueRow, isoSql } from "./issue.serialize.js";
 import { compileIssueFilter, type IssueFilter, issuePage } from "./issue-filter.js";
-import { namesAt, type WorkspaceNames } from "./workspace-names.js";
 
 export interface IssuePage {
   issues: IssueOut[];
@@ -123,15 +123,10 @@ export async function issueListQuery(scope: WorkspaceScope, filter: IssueFilter)
 }
 
 /** What a page's rows refer to, by id: from the page's own `refs`, or from the cached workspace names. */
-interface Resolver {
-  teams: Record<string, [key: string, name: string]>;
-  states: Record<string, [name: string, type: StateType]>;
-  users: Record<string, [name: string, email: string]>;
-  projects: Record<string, string>;
-  cycles: Record<string, number>;
+type Resolver = Pick<WorkspaceNames, "teams" | "states" | "users" | "projects" | "cycles"> & {
   /** The row's label names in the order the contract shows them; undefined when one is unknown. */
   labels(row: ListRow): string[] | undefined;
-}
+};
 
 function fromRefs(refs: PageRefs | null | undefined): Resolver {
   const labels = refs?.labels ?? {};

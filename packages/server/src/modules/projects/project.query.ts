@@ -3,8 +3,14 @@ import { genericPlanWhenOnly, sql } from "../../db/sql.js";
 import type { WorkspaceScope } from "../../http/handler.js";
 import { NotFound } from "../../http/problem.js";
 import { isoSql } from "../issues/issue.serialize.js";
-import { namesAt } from "../issues/workspace-names.js";
-import { isUuid, resolveInitiative, visibleTeamCondition } from "../shared/resolve.js";
+import {
+  isUuid,
+  resolveInitiative,
+  teamVisibilityIds,
+  visibleTeamCondition,
+  visibleTeamIdCondition,
+} from "../shared/resolve.js";
+import { namesAt, type WorkspaceNames } from "../shared/workspace-names.js";
 import { dateText, HEALTH_RANK, healthSql, orderTerm, percentSql, TODAY } from "./progress.js";
 import { PROJECT_STATUSES } from "./project.entity.js";
 
@@ -14,26 +20,6 @@ export type ProjectStatus = Schemas["ProjectStatus"];
 export type Health = Schemas["Health"];
 export type ProjectSpecial = Schemas["ProjectSpecialFilter"];
 export type ProjectSort = Schemas["ProjectSort"];
-
-/**
- * The teams of the workspace the caller may not see, as an SQL array (evaluated once per statement): for
- * members and admins, other people's personal spaces (usually none); guests see only their own teams, so
- * theirs is the complement, given by {@link ownTeamsSql} instead.
- */
-function hiddenTeamsSql(scope: WorkspaceScope): { sql: string; params: unknown[] } {
-  return {
-    sql: "array(select ht.id from teams ht where ht.workspace_id = ? and ht.personal and ht.owner_id <> ?)",
-    params: [scope.workspace.id, scope.caller.userId],
-  };
-}
-
-/** A guest's teams, as an SQL array (evaluated once per statement). */
-function ownTeamsSql(scope: WorkspaceScope): { sql: string; params: unknown[] } {
-  return {
-    sql: "array(select vtm.team_id from team_members vtm where vtm.user_id = ?)",
-    params: [scope.caller.userId],
-  };
-}
 
 /**
  * SQL condition (on a projects alias) for the projects the caller may see: those on at least one team
@@ -46,28 +32,18 @@ export function visibleProjectCondition(
   alias = "p",
 ): { sql: string; params: unknown[] } {
   const member = `exists (select 1 from project_members vpm where vpm.project_id = ${alias}.id and vpm.user_id = ?)`;
-  if (scope.workspace.role === "guest") {
-    const own = ownTeamsSql(scope);
-    return {
-      sql: `(${alias}.team_ids && ${own.sql} or ${member})`,
-      params: [...own.params, scope.caller.userId],
-    };
-  }
-  const hidden = hiddenTeamsSql(scope);
-  return {
-    sql: `(cardinality(${alias}.team_ids) = 0 or not ${alias}.team_ids <@ ${hidden.sql} or ${member})`,
-    params: [...hidden.params, scope.caller.userId],
-  };
+  const ids = teamVisibilityIds(scope);
+  const onVisibleTeam =
+    ids.kind === "visible"
+      ? `${alias}.team_ids && ${ids.sql}`
+      : `cardinality(${alias}.team_ids) = 0 or not ${alias}.team_ids <@ ${ids.sql}`;
+  return { sql: `(${onVisibleTeam} or ${member})`, params: [...ids.params, scope.caller.userId] };
 }
 
 /** SQL array (on a projects alias) of the project's team ids the caller may see. */
 function visibleTeamIdsSql(scope: WorkspaceScope, alias: string): { sql: string; params: unknown[] } {
-  const [test, set] =
-    scope.workspace.role === "guest" ? ["x = any", ownTeamsSql(scope)] : ["x <> all", hiddenTeamsSql(scope)];
-  return {
-    sql: `array(select x from unnest(${alias}.team_ids) x where ${test}(${set.sql}))`,
-    params: set.params,
-  };
+  const vis = visibleTeamIdCondition(scope, "x");
+  return { sql: `array(select x from unnest(${alias}.team_ids) x where ${vis.sql})`, params: vis.params };
 }
 
 /**
@@ -373,32 +349,33 @@ type ProjectTeams = Map<string, { id: string; key: string; name: string }[]>;
  * read for the page in one more statement.
  */
 async function pageTeams(scope: WorkspaceScope, rows: ProjectRow[]): Promise<ProjectTeams> {
-  const out: ProjectTeams = new Map();
-  if (rows.length === 0) return out;
+  if (rows.length === 0) return new Map();
   const names = await namesAt(scope.em, scope.workspace.id, rows[0]!.names_version);
-  if (names) {
-    for (const r of rows) {
-      if (!r.team_ids) continue;
-      const list: { id: string; key: string; name: string }[] = [];
-      for (const id of r.team_ids.split(",")) {
-        const team = names.teams[id];
-        if (!team)
-          return teamsOf(
-            scope,
-            rows.map((x) => x.id),
-          );
-        list.push({ id, key: team[0], name: team[1] });
-      }
-      // Keys are upper-case letters and digits: code-point order is the database's order.
-      list.sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0));
-      out.set(r.id, list);
-    }
-    return out;
-  }
-  return teamsOf(
-    scope,
-    rows.map((x) => x.id),
+  return (
+    (names && teamsFromNames(rows, names.teams)) ??
+    teamsOf(
+      scope,
+      rows.map((r) => r.id),
+    )
   );
+}
+
+/** The page's teams named from the cache; undefined when it does not know one of them. */
+function teamsFromNames(rows: ProjectRow[], teams: WorkspaceNames["teams"]): ProjectTeams | undefined {
+  const out: ProjectTeams = new Map();
+  for (const r of rows) {
+    if (!r.team_ids) continue;
+    const list: { id: string; key: string; name: string }[] = [];
+    for (const id of r.team_ids.split(",")) {
+      const team = teams[id];
+      if (!team) return undefined;
+      list.push({ id, key: team[0], name: team[1] });
+    }
+    // Keys are upper-case letters and digits: code-point order is the database's order.
+    list.sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0));
+    out.set(r.id, list);
+  }
+  return out;
 }
 
 /** The visible teams of a page of projects, read in one query. */

@@ -27,6 +27,31 @@ export function visibleTeamCondition(scope: WorkspaceScope, alias = "t"): { sql:
 }
 
 /**
+ * The team ids that decide which teams the caller sees, as an SQL array evaluated once per statement:
+ * for guests the teams they belong to (`visible`), for members and admins other people's personal spaces
+ * (`hidden`, usually none).
+ */
+export function teamVisibilityIds(scope: WorkspaceScope): {
+  kind: "visible" | "hidden";
+  sql: string;
+  params: unknown[];
+} {
+  if (scope.workspace.role === "guest") {
+    return {
+      kind: "visible",
+      sql: "array(select vtm.team_id from team_members vtm where vtm.user_id = ?)",
+      params: [scope.caller.userId],
+    };
+  }
+  return {
+    kind: "hidden",
+    sql: `array(select ht.id from teams ht
+                  where ht.workspace_id = ? and ht.personal and ht.owner_id is distinct from ?)`,
+    params: [scope.workspace.id, scope.caller.userId],
+  };
+}
+
+/**
  * The same visibility as {@link visibleTeamCondition}, as a condition on a `team_id` column of a big table
  * (issues). Guests: the team is one of theirs (selective, so an index can use it). Members and admins: the
  * team is not someone else's personal space, written as an exclusion over the (usually empty) list of such
@@ -36,17 +61,8 @@ export function visibleTeamIdCondition(
   scope: WorkspaceScope,
   column: string,
 ): { sql: string; params: unknown[] } {
-  if (scope.workspace.role === "guest") {
-    return {
-      sql: `${column} = any(array(select vtm.team_id from team_members vtm where vtm.user_id = ?))`,
-      params: [scope.caller.userId],
-    };
-  }
-  return {
-    sql: `${column} <> all(array(select ht.id from teams ht
-                                  where ht.workspace_id = ? and ht.personal and ht.owner_id is distinct from ?))`,
-    params: [scope.workspace.id, scope.caller.userId],
-  };
+  const ids = teamVisibilityIds(scope);
+  return { sql: `${column} ${ids.kind === "visible" ? "= any" : "<> all"}(${ids.sql})`, params: ids.params };
 }
 
 export interface TeamRow {

@@ -20,7 +20,7 @@ export const Workspace = defineEntity({
      * Bumped by triggers whenever a name an issue list shows changes in this workspace: a team's key or
      * name, a state's name or type, a member (or their name or email), a project's name, a cycle's number,
      * a label's name. Servers cache those names per workspace and check this in each list statement
-     * (`issues/workspace-names.ts`; migration `…_workspace_names_version`).
+     * (`shared/workspace-names.ts`; migration `…_workspace_names_version`).
      */
     namesVersion: p.bigint().default(0),
   },
