@@ -12,6 +12,7 @@ import { Migration20261121080229_issue_blockers } from "./Migration2026112108022
 import { Migration20261121120000_workspace_names_version } from "./Migration20261121120000_workspace_names_version.js";
 import { Migration20261121123000_issue_label_ids } from "./Migration20261121123000_issue_label_ids.js";
 import { Migration20261121140000_project_team_ids } from "./Migration20261121140000_project_team_ids.js";
+import { Migration20261121160000_issue_search_bits } from "./Migration20261121160000_issue_search_bits.js";
 
 /** Applied in this order on every start. Add each new migration here (npm run migration:create). */
 export const migrationsList: MigrationObject[] = [
@@ -43,4 +44,5 @@ export const migrationsList: MigrationObject[] = [
   },
   { name: "Migration20261121123000_issue_label_ids", class: Migration20261121123000_issue_label_ids },
   { name: "Migration20261121140000_project_team_ids", class: Migration20261121140000_project_team_ids },
+  { name: "Migration20261121160000_issue_search_bits", class: Migration20261121160000_issue_search_bits },
 ];

@@ -148,6 +148,24 @@ const asList = <T>(v: T[] | T | undefined | null): T[] => (v == null ? [] : Arra
 /** `ENG-123`: q may name an issue by its identifier. */
 const IDENTIFIER = /^([A-Za-z][A-Za-z0-9]{0,6})-(\d{1,9})$/;
 
+/** Rows of the default-sort index a recency-ordered search reads before it falls back to the GIN index. */
+export const SEARCH_SCAN_ROWS = 4000;
+
+/**
+ * Whether the list is a plain full-text search in `updated` order, which `issueListQuery` answers from the
+ * default sort's covering index and its search bits: only `q` (no phrase, no `or`, not an identifier) with
+ * paging. Phrases and `or` are left to the planner: their matches are rare among rows holding every word
+ * (phrases), or no single word is required (`or`), so the signature would not narrow the scan.
+ */
+export function isRecentSearch(filter: IssueFilter): boolean {
+  const q = filter.q?.trim();
+  if (!q || q.includes('"') || /(^|\s)or(\s|$)/i.test(q) || IDENTIFIER.test(q)) return false;
+  if (filter.sort !== undefined && filter.sort !== "updated" && filter.sort !== "-updated") return false;
+  return Object.entries(filter).every(
+    ([key, value]) => value === undefined || ["q", "sort", "limit", "offset"].includes(key),
+  );
+}
+
 /**
  * Compiles a filter (the list query or a saved view's `filters`) to SQL for the caller: references are
  * resolved (404 for a team, assignee or project naming nothing; 400 for `state`/`cycle` without `team` or

@@ -1,8 +1,15 @@
 import { genericPlanWhenOnly, sql } from "../../db/sql.js";
 import type { WorkspaceScope } from "../../http/handler.js";
+import { visibleTeamIdCondition } from "../shared/resolve.js";
 import { namesAt, type WorkspaceNames } from "../shared/workspace-names.js";
 import { type IssueOut, type IssueRow, isoSql } from "./issue.serialize.js";
-import { compileIssueFilter, type IssueFilter, issuePage } from "./issue-filter.js";
+import {
+  compileIssueFilter,
+  type IssueFilter,
+  isRecentSearch,
+  issuePage,
+  SEARCH_SCAN_ROWS,
+} from "./issue-filter.js";
 
 export interface IssuePage {
   issues: IssueOut[];
@@ -70,16 +77,22 @@ interface PageRefs {
 export async function issueListQuery(scope: WorkspaceScope, filter: IssueFilter) {
   const { limit, offset } = issuePage(filter);
   const compiled = await compileIssueFilter(scope, filter);
-  const fullParams = [...compiled.params, limit + 1, offset];
+  const search = isRecentSearch(filter)
+    ? recentSearch(scope, filter.q!.trim(), compiled, offset + limit + 1)
+    : null;
+  const fullParams = [...(search?.params ?? compiled.params), limit + 1, offset];
   const page = `with page as materialized (
          select i.id, i.number, i.title, i.description, i.priority, i.estimate, i.due_date, i.team_id, i.state_id,
                 i.assignee_id, i.project_id, i.cycle_id, i.parent_id, i.created_at, i.updated_at, i.completed_at,
                 i.label_ids, p.ord
            from issues i
            join unnest(array(
-                  select i.id from issues i ${compiled.joins}
+                  ${
+                    search?.text ??
+                    `select i.id from issues i ${compiled.joins}
                    where ${compiled.where}
-                   order by ${compiled.orderBy}
+                   order by ${compiled.orderBy}`
+                  }
                    limit ? offset ?
                 )) with ordinality as p(id, ord) on p.id = i.id)`;
   const columns = `page.id, page.number, page.title, page.description, page.priority, page.estimate,
@@ -119,6 +132,55 @@ export async function issueListQuery(scope: WorkspaceScope, filter: IssueFilter)
     limit,
     offset,
     check: compiled.check,
+  };
+}
+
+/**
+ * The page's ids for a plain search in `updated` order (`isRecentSearch`), ahead of the page's
+ * `limit ? offset ?`. It reads the first SEARCH_SCAN_ROWS visible issues of the default sort's covering
+ * index in order, skips those whose search bits lack a bit of the query's required lexemes
+ * (`tracker_search_mask`, migration `issue_search_bits`), and rechecks the rest against their stored
+ * vector, until `need` matches (the page, what it skips, and one more). When the scanned rows hold that
+ * many, they are the first `need` matches of all, since every match comes in that order. Otherwise (rare
+ * words) the search runs as before, from the GIN index. Either way one statement, whose plan does not depend
+ * on the words, so it is prepared once per connection.
+ */
+function recentSearch(
+  scope: WorkspaceScope,
+  q: string,
+  compiled: { where: string; params: unknown[]; orderBy: string },
+  need: number,
+) {
+  const vis = visibleTeamIdCondition(scope, "i.team_id");
+  const bits = [0, 1, 2, 3]
+    .map((n) => `(i.search_bits_${n} & (select m[${n + 1}] from s)) = (select m[${n + 1}] from s)`)
+    .join("\n                and ");
+  return {
+    text: `select r.id from (
+        with s as materialized (
+               select tq, tracker_search_mask(tq) as m from websearch_to_tsquery('english', ?) tq),
+             hits as materialized (
+               select i.id, i.updated_at, i.team_id, i.number
+                 from (select i.id, i.updated_at, i.team_id, i.number,
+                              i.search_bits_0, i.search_bits_1, i.search_bits_2, i.search_bits_3
+                         from issues i
+                        where i.workspace_id = ? and ${vis.sql}
+                        order by ${compiled.orderBy}
+                        limit ${SEARCH_SCAN_ROWS}) i
+                where numnode((select tq from s)) > 0
+                and ${bits}
+                and (select h.search_vector from issues h where h.id = i.id) @@ (select tq from s)
+                order by ${compiled.orderBy}
+                limit ?)
+        select id, updated_at, team_id, number from hits where (select count(*) from hits) >= ?
+        union all
+        (select i.id, i.updated_at, i.team_id, i.number from issues i
+          where ${compiled.where} and (select count(*) from hits) < ?
+          order by ${compiled.orderBy}
+          limit ?)
+      ) r
+      order by ${compiled.orderBy.replace(/\bi\./g, "r.")}`,
+    params: [q, scope.workspace.id, ...vis.params, need, need, ...compiled.params, need, need],
   };
 }
 
@@ -222,7 +284,7 @@ const PLAN_FREE_KEYS: ReadonlySet<string> = new Set([
 /** One page of the issues matching `filter`, filtered, sorted and paged in SQL. */
 export async function listIssues(scope: WorkspaceScope, filter: IssueFilter): Promise<IssuePage> {
   const query = await issueListQuery(scope, filter);
-  const prepare = genericPlanWhenOnly(filter, PLAN_FREE_KEYS);
+  const prepare = isRecentSearch(filter) ? "generic" : genericPlanWhenOnly(filter, PLAN_FREE_KEYS);
   /** The page's rows without the one fetched to know whether another page follows, and that answer. */
   const paged = <R>(rows: R[]) => {
     const more = rows.length > query.limit;

@@ -28,10 +28,11 @@ export const Issue = defineEntity({
     // The default sort (-updated) workspace-wide, covering what the list's inner select reads: a filter the
     // index cannot answer (`blocked`, `blocking`, `no_labels`, `label`) is an index-only scan probing per
     // row instead of a heap fetch per row read, deep pages skip rows without reading them, and the `state`
-    // and `assignee` sorts (which sort every visible issue) read this index instead of the whole table.
+    // and `assignee` sorts (which sort every visible issue) read this index instead of the whole table. Its
+    // search bits let a full-text search sorted by `updated` skip non-matches without a heap fetch.
     {
       name: "issues_workspace_updated_index",
-      expression: `create index "issues_workspace_updated_index" on "issues" ("workspace_id", "updated_at") include ("team_id", "number", "id", "state_id", "state_type", "assignee_id")`,
+      expression: `create index "issues_workspace_updated_index" on "issues" ("workspace_id", "updated_at", "team_id", "number") include ("id", "state_id", "state_type", "assignee_id", "search_bits_0", "search_bits_1", "search_bits_2", "search_bits_3")`,
     },
     { properties: ["team", "updatedAt"] },
     { properties: ["assignee"] },
@@ -129,6 +130,16 @@ export const Issue = defineEntity({
       .generated(`${ISSUE_SEARCH_VECTOR} stored`)
       .nullable()
       .lazy(),
+    /**
+     * A 256-bit signature of the search vector's lexemes (`tracker_search_bits`), kept by the trigger
+     * `issues_search_bits` when title or description is written (migration `issue_search_bits`), carried by
+     * `issues_workspace_updated_index` so a search sorted by `updated` skips non-matches in the index. Never
+     * written here, never loaded.
+     */
+    searchBits0: p.bigint().fieldName("search_bits_0").default(0).lazy(),
+    searchBits1: p.bigint().fieldName("search_bits_1").default(0).lazy(),
+    searchBits2: p.bigint().fieldName("search_bits_2").default(0).lazy(),
+    searchBits3: p.bigint().fieldName("search_bits_3").default(0).lazy(),
   },
 });
 export type IIssue = InferEntity<typeof Issue>;

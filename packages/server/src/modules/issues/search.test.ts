@@ -1,0 +1,143 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { type ApiClient, startTestServer, type TestServer } from "../../test/harness.js";
+
+/**
+ * A plain search sorted by `updated` (`isRecentSearch`) is answered from the newest rows of the covering
+ * index and their search bits when those hold the page, and from the GIN index otherwise. Both must give
+ * exactly what the full-text match gives, in the list's order, whatever the page.
+ */
+let srv: TestServer;
+let api: ApiClient;
+let wsId = "";
+
+const WORDS = ["crash", "report", "login", "timeout", "export", "cache", "o'brien", "c:\\temp", "deploy"];
+
+beforeAll(async () => {
+  srv = await startTestServer();
+  const boot = await srv.bootstrap({ team: { key: "ENG", name: "Engineering" } });
+  api = srv.client(boot.apiKey.token);
+  wsId = boot.workspace.id;
+  // 90 issues whose words follow a fixed pattern, so some pairs are common and some rare.
+  for (let n = 0; n < 90; n++) {
+    const words = WORDS.filter((_, w) => (n * (w + 3)) % (w + 2) === 0);
+    const res = await api.POST("/issues", {
+      body: {
+        team: "ENG",
+        title: `Issue ${n} ${words.slice(0, 2).join(" ")}`,
+        description: words.slice(2).join(" and ") || null,
+        priority: 0,
+      },
+    });
+    if (!res.data) throw new Error(`create failed: ${JSON.stringify(res.error)}`);
+  }
+  // Updates spread over the past, with ties (same minute for groups of three).
+  await srv.query(
+    `update issues set updated_at = now() - make_interval(mins => ((number * 37) % 90) / 3)
+      where workspace_id = $1`,
+    [wsId],
+  );
+});
+afterAll(() => srv?.close());
+
+/** The identifiers matching `q`, in the list's default order, straight from the stored vectors. */
+async function expected(q: string): Promise<string[]> {
+  const rows = await srv.query<{ identifier: string }>(
+    `select t.key || '-' || i.number as identifier
+       from issues i join teams t on t.id = i.team_id
+      where i.workspace_id = $1 and i.search_vector @@ websearch_to_tsquery('english', $2)
+      order by i.updated_at desc, i.team_id desc, i.number desc`,
+    [wsId, q],
+  );
+  return rows.map((r) => r.identifier);
+}
+
+async function page(q: string, limit: number, offset = 0, sort?: "updated" | "-updated") {
+  const res = await api.GET("/issues", { params: { query: { q, limit, offset, sort } } });
+  if (!res.data) throw new Error(`list failed: ${res.response.status} ${JSON.stringify(res.error)}`);
+  return res.data;
+}
+
+describe("search in update order", () => {
+  const queries = [
+    "crash",
+    "crash report",
+    "login timeout",
+    "crash -report",
+    "-crash",
+    "export cache",
+    "deploy",
+  ];
+
+  it("gives every page exactly as the full-text match orders it, from either index", async () => {
+    for (const q of queries) {
+      const all = await expected(q);
+      expect(all.length, q).toBeGreaterThan(0);
+      for (const [limit, offset] of [
+        [1, 0],
+        [2, 0],
+        [3, 2],
+        [5, 1],
+        [50, 0],
+        [200, 0],
+      ] as const) {
+        const got = await page(q, limit, offset);
+        expect(
+          got.issues.map((i) => i.identifier),
+          `${q} limit ${limit} offset ${offset}`,
+        ).toEqual(all.slice(offset, offset + limit));
+        expect(got.nextOffset).toBe(offset + limit < all.length ? offset + limit : null);
+      }
+    }
+  });
+
+  it("sorts ascending by updated the same way", async () => {
+    const all = (await expected("crash")).reverse();
+    expect((await page("crash", 3, 0, "updated")).issues.map((i) => i.identifier)).toEqual(all.slice(0, 3));
+    expect((await page("crash", 200, 0, "updated")).issues.map((i) => i.identifier)).toEqual(all);
+  });
+
+  it("finds words with quotes and backslashes, and nothing for stop words alone", async () => {
+    for (const q of ["o'brien", "c:\\temp", "o'brien crash"]) {
+      const all = await expected(q);
+      expect(all.length, q).toBeGreaterThan(0);
+      expect(
+        (await page(q, 1)).issues.map((i) => i.identifier),
+        q,
+      ).toEqual(all.slice(0, 1));
+      expect(
+        (await page(q, 200)).issues.map((i) => i.identifier),
+        q,
+      ).toEqual(all);
+    }
+    expect((await page("the and of", 5)).issues).toEqual([]);
+  });
+
+  it("finds an issue by the words of its new title or description right after the edit", async () => {
+    const first = (await page("deploy", 1)).issues[0]!;
+    const renamed = await api.PATCH("/issues/{identifier}", {
+      params: { path: { identifier: "ENG-2" } },
+      body: { title: "Zeppelin hangar", description: "dirigible mooring" },
+    });
+    expect(renamed.response.status).toBe(200);
+    // Just updated, so the newest: found from the newest rows' bits, and no longer under its old words.
+    expect((await page("zeppelin mooring", 1)).issues.map((i) => i.identifier)).toEqual(["ENG-2"]);
+    expect((await page("zeppelin", 200)).issues.map((i) => i.identifier)).toEqual(["ENG-2"]);
+    expect(await expected("issue 2")).not.toContain("ENG-2");
+    expect((await page("deploy", 1)).issues[0]!.identifier).toBe(first.identifier);
+  });
+
+  it("keeps every issue's search bits equal to its stored vector's", async () => {
+    const [row] = await srv.query<{ drifted: number }>(
+      `select count(*)::int as drifted from issues
+        where array[search_bits_0, search_bits_1, search_bits_2, search_bits_3]
+              <> tracker_search_bits(tsvector_to_array(search_vector))`,
+    );
+    expect(row!.drifted).toBe(0);
+    const [bits] = await srv.query<{ set: number }>(
+      `select count(*)::int as set from issues
+        where workspace_id = $1 and search_bits_0 | search_bits_1 | search_bits_2 | search_bits_3 <> 0`,
+      [wsId],
+    );
+    expect(bits!.set).toBe(90);
+  });
+});
