@@ -13,6 +13,7 @@ import { Migration20261121120000_workspace_names_version } from "./Migration2026
 import { Migration20261121123000_issue_label_ids } from "./Migration20261121123000_issue_label_ids.js";
 import { Migration20261121140000_project_team_ids } from "./Migration20261121140000_project_team_ids.js";
 import { Migration20261121160000_issue_search_bits } from "./Migration20261121160000_issue_search_bits.js";
+import { Migration20261121170000_issue_search_pairs } from "./Migration20261121170000_issue_search_pairs.js";
 
 /** Applied in this order on every start. Add each new migration here (npm run migration:create). */
 export const migrationsList: MigrationObject[] = [
@@ -45,4 +46,5 @@ export const migrationsList: MigrationObject[] = [
   { name: "Migration20261121123000_issue_label_ids", class: Migration20261121123000_issue_label_ids },
   { name: "Migration20261121140000_project_team_ids", class: Migration20261121140000_project_team_ids },
   { name: "Migration20261121160000_issue_search_bits", class: Migration20261121160000_issue_search_bits },
+  { name: "Migration20261121170000_issue_search_pairs", class: Migration20261121170000_issue_search_pairs },
 ];

@@ -148,6 +148,19 @@ const asList = <T>(v: T[] | T | undefined | null): T[] => (v == null ? [] : Arra
 /** `ENG-123`: q may name an issue by its identifier. */
 const IDENTIFIER = /^([A-Za-z][A-Za-z0-9]{0,6})-(\d{1,9})$/;
 
+/**
+ * The quoted phrases of a websearch query that every match must contain: none when the query has an `or`
+ * (a phrase may be one side of it) or an unclosed quote, and not those negated by a `-` before the quote.
+ * Leaving a phrase out only makes the search slower, never different.
+ */
+export function requiredPhrases(q: string): string[] {
+  if (/(^|\s)or(\s|$)/i.test(q) || (q.match(/"/g)?.length ?? 0) % 2 !== 0) return [];
+  const phrases: string[] = [];
+  for (const m of q.matchAll(/"([^"]*)"/g))
+    if (m[1]!.trim() && !/-\s*$/.test(q.slice(0, m.index))) phrases.push(m[1]!);
+  return phrases;
+}
+
 /** Rows of the default-sort index a recency-ordered search reads before it falls back to the GIN index. */
 export const SEARCH_SCAN_ROWS = 4000;
 
@@ -291,18 +304,24 @@ export async function compileIssueFilter(
   if (q) {
     // websearch syntax: "quoted phrase", -excluded, or. An exact identifier also matches its issue.
     // The stored column, not the expression: rechecks and filters read the vector instead of re-parsing text.
-    const search = "i.search_vector @@ websearch_to_tsquery('english', ?)";
+    // A quoted phrase also requires its adjacent word pairs, which the vector holds as lexemes, so the GIN
+    // index finds the issues where the words stand together (migration `issue_search_pairs`).
+    const phrases = requiredPhrases(q);
+    const search = phrases.length
+      ? "i.search_vector @@ tracker_phrase_query(websearch_to_tsquery('english', ?), ?::text[])"
+      : "i.search_vector @@ websearch_to_tsquery('english', ?)";
+    const terms = phrases.length ? [q, phrases] : [q];
     const m = IDENTIFIER.exec(q);
     if (m)
       add(
         `(${search} or i.id = (select si.id from issues si join teams st on st.id = si.team_id
                                 where st.workspace_id = ? and st.key = ? and si.number = ?))`,
-        q,
+        ...terms,
         scope.workspace.id,
         m[1]!.toUpperCase(),
         Number(m[2]),
       );
-    else add(search, q);
+    else add(search, ...terms);
   }
 
   for (const special of new Set(asList(filter.special))) {

@@ -9,13 +9,12 @@ import { Workspace } from "../workspaces/workspace.entity.js";
 
 /**
  * The full-text document of an issue: the expression of the stored generated column `search_vector`, which
- * the GIN index `issues_search_vector_index` is built on. Queries match `search_vector`, never this
- * expression: re-computing it costs ~20 µs per row, which a phrase query (GIN has no positions, so every
- * candidate is rechecked) or a filtered ordered scan would pay for every row it reads (bench/README.md).
+ * the GIN index `issues_search_vector_index` is built on: title (weight A) and description (B), plus each
+ * pair of adjacent lexemes as one lexeme (migration `issue_search_pairs`), which quoted phrases require.
+ * Queries match `search_vector`, never this expression: re-computing it costs tens of µs per row, which a
+ * phrase query or a filtered ordered scan would pay for every row it reads (bench/README.md).
  */
-export const ISSUE_SEARCH_VECTOR =
-  // Spelled as PostgreSQL prints the stored expression back, so the schema diff sees no change.
-  `(setweight(to_tsvector('english'::regconfig, title), 'A'::"char") || setweight(to_tsvector('english'::regconfig, COALESCE(description, ''::text)), 'B'::"char"))`;
+export const ISSUE_SEARCH_VECTOR = "tracker_issue_search_vector(title, description)";
 
 /** The open state types, as the partial index `issues_open_updated_index` and the filters spell them. */
 export const OPEN_STATE_TYPES_SQL = "('backlog', 'unstarted', 'started')";

@@ -126,11 +126,58 @@ describe("search in update order", () => {
     expect((await page("deploy", 1)).issues[0]!.identifier).toBe(first.identifier);
   });
 
+  it("finds quoted phrases exactly, through the word pairs of the vector", async () => {
+    // Words that stand together in some issues and apart in others; a stop word between two words is a gap.
+    for (const [n, text] of [
+      [1, "dark mode toggle"],
+      [2, "mode dark toggle"],
+      [3, "dark and mode toggle"],
+      [4, "the dark, mode"],
+      [5, "dark-mode settings"],
+      [6, "light mode, dark mode"],
+    ] as const) {
+      const res = await api.POST("/issues", {
+        body: { team: "ENG", title: `Phrase ${n}`, description: text, priority: 0 },
+      });
+      expect(res.response.status).toBe(201);
+    }
+    for (const q of [
+      '"dark mode"',
+      '"mode dark"',
+      '"dark the mode"',
+      '"dark mode" toggle',
+      'toggle -"dark mode"',
+      'toggle - "dark mode"',
+      '"dark mode" or settings',
+      '"dark-mode"',
+      '"light mode dark"',
+      '""dark mode""',
+      '"dark mode',
+    ]) {
+      const all = await expected(q);
+      expect(
+        (await page(q, 200)).issues.map((i) => i.identifier),
+        q,
+      ).toEqual(all);
+      expect(
+        (await page(q, 200, 0, "updated")).issues.map((i) => i.identifier),
+        q,
+      ).toEqual(all.reverse());
+    }
+    expect((await expected('"dark mode"')).length).toBe(4); // 1, 4 (comma), 5 (hyphen), 6
+    // The pairs are lexemes of the stored vector; the phrase query requires them.
+    const [pairs] = await srv.query<{ query: string }>(
+      `select tracker_phrase_query(websearch_to_tsquery('english', '"dark mode" toggle'), '{dark mode}')::text as query`,
+    );
+    expect(pairs!.query).toContain("'dark mode'");
+  });
+
   it("keeps every issue's search bits equal to its stored vector's", async () => {
     const [row] = await srv.query<{ drifted: number }>(
       `select count(*)::int as drifted from issues
         where array[search_bits_0, search_bits_1, search_bits_2, search_bits_3]
-              <> tracker_search_bits(tsvector_to_array(search_vector))`,
+              <> tracker_search_bits(tsvector_to_array(
+                   to_tsvector('english', title) || to_tsvector('english', coalesce(description, ''))))`,
     );
     expect(row!.drifted).toBe(0);
     const [bits] = await srv.query<{ set: number }>(
@@ -138,6 +185,6 @@ describe("search in update order", () => {
         where workspace_id = $1 and search_bits_0 | search_bits_1 | search_bits_2 | search_bits_3 <> 0`,
       [wsId],
     );
-    expect(bits!.set).toBe(90);
+    expect(bits!.set).toBe(96);
   });
 });
