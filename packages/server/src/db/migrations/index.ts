@@ -14,6 +14,7 @@ import { Migration20261121123000_issue_label_ids } from "./Migration202611211230
 import { Migration20261121140000_project_team_ids } from "./Migration20261121140000_project_team_ids.js";
 import { Migration20261121160000_issue_search_bits } from "./Migration20261121160000_issue_search_bits.js";
 import { Migration20261121170000_issue_search_pairs } from "./Migration20261121170000_issue_search_pairs.js";
+import { Migration20261124100000_issue_search_branch_masks } from "./Migration20261124100000_issue_search_branch_masks.js";
 
 /** Applied in this order on every start. Add each new migration here (npm run migration:create). */
 export const migrationsList: MigrationObject[] = [
@@ -47,4 +48,8 @@ export const migrationsList: MigrationObject[] = [
   { name: "Migration20261121140000_project_team_ids", class: Migration20261121140000_project_team_ids },
   { name: "Migration20261121160000_issue_search_bits", class: Migration20261121160000_issue_search_bits },
   { name: "Migration20261121170000_issue_search_pairs", class: Migration20261121170000_issue_search_pairs },
+  {
+    name: "Migration20261124100000_issue_search_branch_masks",
+    class: Migration20261124100000_issue_search_branch_masks,
+  },
 ];

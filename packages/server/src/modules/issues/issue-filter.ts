@@ -148,13 +148,18 @@ const asList = <T>(v: T[] | T | undefined | null): T[] => (v == null ? [] : Arra
 /** `ENG-123`: q may name an issue by its identifier. */
 const IDENTIFIER = /^([A-Za-z][A-Za-z0-9]{0,6})-(\d{1,9})$/;
 
+/** Whether a websearch query may have an `or` between its terms (a quoted or lone "or" is a stop word). */
+export function mayHaveOr(q: string): boolean {
+  return /(^|\s)or(\s|$)/i.test(q);
+}
+
 /**
  * The quoted phrases of a websearch query that every match must contain: none when the query has an `or`
  * (a phrase may be one side of it) or an unclosed quote, and not those negated by a `-` before the quote.
  * Leaving a phrase out only makes the search slower, never different.
  */
 export function requiredPhrases(q: string): string[] {
-  if (/(^|\s)or(\s|$)/i.test(q) || (q.match(/"/g)?.length ?? 0) % 2 !== 0) return [];
+  if (mayHaveOr(q) || (q.match(/"/g)?.length ?? 0) % 2 !== 0) return [];
   const phrases: string[] = [];
   for (const m of q.matchAll(/"([^"]*)"/g))
     if (m[1]!.trim() && !/-\s*$/.test(q.slice(0, m.index))) phrases.push(m[1]!);
@@ -163,16 +168,21 @@ export function requiredPhrases(q: string): string[] {
 
 /** Rows of the default-sort index a recency-ordered search reads before it falls back to the GIN index. */
 export const SEARCH_SCAN_ROWS = 4000;
+/**
+ * The same for a query with a quoted phrase: a phrase is rare among the rows holding its words, which is all
+ * the search bits can tell, so the newest rows hold its page only when it is common; otherwise the GIN index,
+ * which holds the phrase's word pairs, finds it directly.
+ */
+export const PHRASE_SCAN_ROWS = 500;
 
 /**
  * Whether the list is a plain full-text search in `updated` order, which `issueListQuery` answers from the
- * default sort's covering index and its search bits: only `q` (no phrase, no `or`, not an identifier) with
- * paging. Phrases and `or` are left to the planner: their matches are rare among rows holding every word
- * (phrases), or no single word is required (`or`), so the signature would not narrow the scan.
+ * default sort's covering index and its search bits: only `q` (not an identifier) with paging and sort
+ * `updated` or `-updated`.
  */
 export function isRecentSearch(filter: IssueFilter): boolean {
   const q = filter.q?.trim();
-  if (!q || q.includes('"') || /(^|\s)or(\s|$)/i.test(q) || IDENTIFIER.test(q)) return false;
+  if (!q || IDENTIFIER.test(q)) return false;
   if (filter.sort !== undefined && filter.sort !== "updated" && filter.sort !== "-updated") return false;
   return Object.entries(filter).every(
     ([key, value]) => value === undefined || ["q", "sort", "limit", "offset"].includes(key),

@@ -8,6 +8,9 @@ import {
   type IssueFilter,
   isRecentSearch,
   issuePage,
+  mayHaveOr,
+  PHRASE_SCAN_ROWS,
+  requiredPhrases,
   SEARCH_SCAN_ROWS,
 } from "./issue-filter.js";
 
@@ -78,7 +81,7 @@ export async function issueListQuery(scope: WorkspaceScope, filter: IssueFilter)
   const { limit, offset } = issuePage(filter);
   const compiled = await compileIssueFilter(scope, filter);
   const search = isRecentSearch(filter)
-    ? recentSearch(scope, filter.q!.trim(), compiled, offset + limit + 1)
+    ? recentSearch(scope, filter.q!.trim(), compiled.orderBy, offset + limit + 1)
     : null;
   const fullParams = [...(search?.params ?? compiled.params), limit + 1, offset];
   const page = `with page as materialized (
@@ -136,51 +139,70 @@ export async function issueListQuery(scope: WorkspaceScope, filter: IssueFilter)
 }
 
 /**
- * The page's ids for a plain search in `updated` order (`isRecentSearch`), ahead of the page's
+ * The page's ids for a full-text search in `updated` order (`isRecentSearch`), ahead of the page's
  * `limit ? offset ?`. It reads the first SEARCH_SCAN_ROWS visible issues of the default sort's covering
- * index in order, skips those whose search bits lack a bit of the query's required lexemes
- * (`tracker_search_mask`, migration `issue_search_bits`), and rechecks the rest against their stored
- * vector, until `need` matches (the page, what it skips, and one more). When the scanned rows hold that
- * many, they are the first `need` matches of all, since every match comes in that order. Otherwise (rare
- * words) the search runs as before, from the GIN index. Either way one statement, whose plan does not depend
- * on the words, so it is prepared once per connection.
+ * index in order (PHRASE_SCAN_ROWS for a query with a quoted phrase), skips those whose search bits lack a
+ * bit that every branch of the query's `or` requires (`tracker_search_masks`, migration
+ * `issue_search_branch_masks`), and rechecks the rest against their stored vector, until `need` matches (the
+ * page, what it skips, and one more). When the scanned rows hold that many, they are the first `need`
+ * matches of all, since every match comes in that order. Otherwise (rare words, phrases) the search runs
+ * from the GIN index. Either way one statement, whose plan does not depend on the words, so it is prepared
+ * once per connection.
  */
-function recentSearch(
-  scope: WorkspaceScope,
-  q: string,
-  compiled: { where: string; params: unknown[]; orderBy: string },
-  need: number,
-) {
+function recentSearch(scope: WorkspaceScope, q: string, orderBy: string, need: number) {
   const vis = visibleTeamIdCondition(scope, "i.team_id");
-  const bits = [0, 1, 2, 3]
-    .map((n) => `(i.search_bits_${n} & (select m[${n + 1}] from s)) = (select m[${n + 1}] from s)`)
-    .join("\n                and ");
+  /** The row holds the bits of the mask's words `first..first+3` (1-based) of `tracker_search_masks`. */
+  const holds = (first: number) =>
+    [0, 1, 2, 3]
+      .map((n) => {
+        const m = `(select m[${first + n}] from s)`;
+        return `(i.search_bits_${n} & ${m}) = ${m}`;
+      })
+      .join(" and ");
+  // The bits every branch requires, or, with an `or`, those of either branch: a test less per row without.
+  const bits = mayHaveOr(q) ? `(${holds(5)}\n                     or ${holds(9)})` : holds(1);
+  // The phrases' word pairs are for the GIN index; the recheck of the newest rows needs only the query.
+  const phrases = requiredPhrases(q);
   return {
     text: `select r.id from (
         with s as materialized (
-               select tq, tracker_search_mask(tq) as m from websearch_to_tsquery('english', ?) tq),
+               select tq, tracker_phrase_query(tq, ?::text[]) as pq, tracker_search_masks(tq) as m
+                 from websearch_to_tsquery('english', ?) tq),
              hits as materialized (
                select i.id, i.updated_at, i.team_id, i.number
                  from (select i.id, i.updated_at, i.team_id, i.number,
                               i.search_bits_0, i.search_bits_1, i.search_bits_2, i.search_bits_3
                          from issues i
                         where i.workspace_id = ? and ${vis.sql}
-                        order by ${compiled.orderBy}
-                        limit ${SEARCH_SCAN_ROWS}) i
+                        order by ${orderBy}
+                        limit ?) i
                 where numnode((select tq from s)) > 0
                 and ${bits}
                 and (select h.search_vector from issues h where h.id = i.id) @@ (select tq from s)
-                order by ${compiled.orderBy}
+                order by ${orderBy}
                 limit ?)
         select id, updated_at, team_id, number from hits where (select count(*) from hits) >= ?
         union all
         (select i.id, i.updated_at, i.team_id, i.number from issues i
-          where ${compiled.where} and (select count(*) from hits) < ?
-          order by ${compiled.orderBy}
+          where i.workspace_id = ? and ${vis.sql} and i.search_vector @@ (select pq from s)
+            and (select count(*) from hits) < ?
+          order by ${orderBy}
           limit ?)
       ) r
-      order by ${compiled.orderBy.replace(/\bi\./g, "r.")}`,
-    params: [q, scope.workspace.id, ...vis.params, need, need, ...compiled.params, need, need],
+      order by ${orderBy.replace(/\bi\./g, "r.")}`,
+    params: [
+      phrases,
+      q,
+      scope.workspace.id,
+      ...vis.params,
+      phrases.length ? PHRASE_SCAN_ROWS : SEARCH_SCAN_ROWS,
+      need,
+      need,
+      scope.workspace.id,
+      ...vis.params,
+      need,
+      need,
+    ],
   };
 }
 

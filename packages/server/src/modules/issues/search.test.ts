@@ -66,6 +66,12 @@ describe("search in update order", () => {
     "-crash",
     "export cache",
     "deploy",
+    // Branches of `or`: each has its own bits; a third branch, or a lone or quoted "or", has none.
+    "crash or login",
+    "crash -report or login timeout",
+    "crash or login or deploy",
+    "login or",
+    "export OR timeout cache",
   ];
 
   it("gives every page exactly as the full-text match orders it, from either index", async () => {
@@ -170,6 +176,39 @@ describe("search in update order", () => {
       `select tracker_phrase_query(websearch_to_tsquery('english', '"dark mode" toggle'), '{dark mode}')::text as query`,
     );
     expect(pairs!.query).toContain("'dark mode'");
+  });
+
+  it("never asks a match for bits it lacks, whatever the query", async () => {
+    // Every issue matching the query holds the bits all branches require, and those of one of its branches.
+    const holds = (first: number) =>
+      [0, 1, 2, 3].map((n) => `(i.search_bits_${n} & x.m[${first + n}]) = x.m[${first + n}]`).join(" and ");
+    for (const q of [
+      "crash report",
+      "crash or login",
+      '"dark mode" or crash -"light mode" report',
+      "crash -report or login",
+      "crash or login or deploy",
+      "o'brien or c:\\temp",
+      "-crash",
+      '"crash report" or export',
+      "the or crash",
+      '"crash or report"',
+    ]) {
+      const [row] = await srv.query<{ matches: number; missed: number; masked: boolean }>(
+        `select count(*)::int as matches,
+                count(*) filter (where not (${holds(1)} and (${holds(5)} or ${holds(9)})))::int as missed,
+                bool_or(x.m <> array_fill(0::bigint, array[12])) as masked
+           from issues i, (select tracker_search_masks(websearch_to_tsquery('english', $2)) as m) x
+          where i.workspace_id = $1 and i.search_vector @@ websearch_to_tsquery('english', $2)`,
+        [wsId, q],
+      );
+      expect(row!.missed, q).toBe(0);
+      // A negation alone and more than two branches ask for no bits; the quoted "or" matches nothing here.
+      if (!["-crash", "crash or login or deploy", '"crash or report"'].includes(q)) {
+        expect(row!.matches, q).toBeGreaterThan(0);
+        expect(row!.masked, q).toBe(true);
+      }
+    }
   });
 
   it("keeps every issue's search bits equal to its stored vector's", async () => {
