@@ -2,7 +2,7 @@ import { genericPlanWhenOnly, sql } from "../../db/sql.js";
 import type { WorkspaceScope } from "../../http/handler.js";
 import { visibleTeamIdCondition } from "../shared/resolve.js";
 import { namesAt, type WorkspaceNames } from "../shared/workspace-names.js";
-import { type IssueOut, type IssueRow, isoSql } from "./issue.serialize.js";
+import { dateFromJson, type IssueOut, type IssueRow, isoFromJson, jsonTimeSql } from "./issue.serialize.js";
 import {
   compileIssueFilter,
   type IssueFilter,
@@ -98,11 +98,12 @@ export async function issueListQuery(scope: WorkspaceScope, filter: IssueFilter)
                   }
                    limit ? offset ?
                 )) with ordinality as p(id, ord) on p.id = i.id)`;
+  // Dates and timestamps as JSON text, made ISO here (`jsonTimeSql`).
   const columns = `page.id, page.number, page.title, page.description, page.priority, page.estimate,
-            to_char(page.due_date, 'YYYY-MM-DD') as "dueDate", page.team_id as "teamId", page.state_id as "stateId",
+            ${jsonTimeSql("page.due_date", false)} as "dueDate", page.team_id as "teamId", page.state_id as "stateId",
             page.assignee_id as "assigneeId", page.project_id as "projectId", page.cycle_id as "cycleId",
-            page.parent_id as "parentId", ${isoSql("page.created_at")} as "createdAt",
-            ${isoSql("page.updated_at")} as "updatedAt", ${isoSql("page.completed_at")} as "completedAt"`;
+            page.parent_id as "parentId", ${jsonTimeSql("page.created_at")} as "createdAt",
+            ${jsonTimeSql("page.updated_at")} as "updatedAt", ${jsonTimeSql("page.completed_at")} as "completedAt"`;
   return {
     text: `${page}
      select ${columns},
@@ -224,19 +225,35 @@ function fromRefs(refs: PageRefs | null | undefined): Resolver {
   };
 }
 
+/**
+ * Per cached names (one version of a workspace's), the label names of each `label_ids` text seen, as shown:
+ * pages repeat the same few combinations. Frozen, as every page shares them; bounded per version.
+ */
+const labelNamesOf = new WeakMap<WorkspaceNames, Map<string, string[] | undefined>>();
+const LABEL_SETS_MAX = 4096;
+
 function fromNames(names: WorkspaceNames): Resolver {
+  let memo = labelNamesOf.get(names);
+  if (!memo) labelNamesOf.set(names, (memo = new Map()));
+  const resolve = (ids: string): string[] | undefined => {
+    const named: [string, number][] = [];
+    for (const id of ids.split(",")) {
+      const label = names.labels[id];
+      if (!label) return undefined;
+      named.push(label);
+    }
+    return Object.freeze(named.sort((a, b) => a[1] - b[1]).map(([name]) => name)) as string[];
+  };
   return {
     ...names,
     labels: (row) => {
       const ids = (row as NamedListRow).labelIds;
       if (!ids) return [];
-      const named: [string, number][] = [];
-      for (const id of ids.split(",")) {
-        const label = names.labels[id];
-        if (!label) return undefined;
-        named.push(label);
-      }
-      return named.sort((a, b) => a[1] - b[1]).map(([name]) => name);
+      if (memo.has(ids)) return memo.get(ids);
+      const named = resolve(ids);
+      if (memo.size >= LABEL_SETS_MAX) memo.clear();
+      memo.set(ids, named);
+      return named;
     },
   };
 }
@@ -270,7 +287,7 @@ function issuesFromRows(rows: ListRow[], refs: Resolver): IssueOut[] | undefined
       description: r.description,
       priority: r.priority as Priority,
       estimate: r.estimate,
-      dueDate: r.dueDate,
+      dueDate: dateFromJson(r.dueDate),
       team: { id: r.teamId, key: team[0], name: team[1] },
       state: { id: r.stateId, name: state[0], type: state[1] },
       assignee: assignee ? { id: r.assigneeId!, name: assignee[0], email: assignee[1] } : null,
@@ -278,9 +295,9 @@ function issuesFromRows(rows: ListRow[], refs: Resolver): IssueOut[] | undefined
       cycle: r.cycleId ? { id: r.cycleId, number: cycle! } : null,
       labels,
       parentId: r.parentId,
-      createdAt: r.createdAt,
-      updatedAt: r.updatedAt,
-      completedAt: r.completedAt,
+      createdAt: isoFromJson(r.createdAt)!,
+      updatedAt: isoFromJson(r.updatedAt)!,
+      completedAt: isoFromJson(r.completedAt),
     });
   }
   return out;

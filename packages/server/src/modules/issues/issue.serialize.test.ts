@@ -1,7 +1,7 @@
 import { randomUUID } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startTestServer, type TestServer } from "../../test/harness.js";
-import { loadIssues } from "./issue.serialize.js";
+import { dateFromJson, isoFromJson, isoSql, jsonTimeSql, loadIssues } from "./issue.serialize.js";
 
 let srv: TestServer;
 beforeAll(async () => {
@@ -80,5 +80,43 @@ describe("loadIssues", () => {
       labels: [],
     });
     expect(await loadIssues(em as never, [])).toEqual([]);
+  });
+});
+
+describe("jsonTimeSql", () => {
+  it("reads back exactly what isoSql and to_char write, whatever the fraction and the session's DateStyle", async () => {
+    const values = [
+      "2026-01-02 03:04:05+00",
+      "2026-01-02 03:04:05.5+00",
+      "2026-01-02 03:04:05.05+00",
+      "2026-01-02 03:04:05.000001+00",
+      "2026-01-02 03:04:05.999999+00",
+      "2026-12-31 23:59:59.12345+00",
+      "1999-06-30 12:00:00.1+02",
+    ];
+    for (const style of ["ISO, MDY", "SQL, DMY", "German"]) {
+      const rows = await srv.query<{
+        iso: string;
+        json: string;
+        date: string;
+        jsonDate: string;
+        text: string;
+      }>(
+        `select ${isoSql("t")} as iso, ${jsonTimeSql("t")} as json, t::date::text as text,
+                to_char(t::date, 'YYYY-MM-DD') as date, ${jsonTimeSql("t::date", false)} as "jsonDate"
+           from (select set_config('datestyle', $2, true)) s, unnest($1::timestamptz[]) t`,
+        [values, style],
+      );
+      expect(rows).toHaveLength(values.length);
+      expect(rows[0]!.text, style).toBe(
+        style === "German" ? "02.01.2026" : style === "SQL, DMY" ? "02/01/2026" : "2026-01-02",
+      );
+      for (const r of rows) {
+        expect(isoFromJson(r.json), `${r.json} (${style})`).toBe(r.iso);
+        expect(dateFromJson(r.jsonDate), style).toBe(r.date);
+      }
+    }
+    expect(isoFromJson(null)).toBeNull();
+    expect(dateFromJson(null)).toBeNull();
   });
 });
