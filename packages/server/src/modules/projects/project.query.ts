@@ -2,7 +2,7 @@ import type { components } from "@tracker/sdk/schema";
 import { genericPlanWhenOnly, sql } from "../../db/sql.js";
 import type { WorkspaceScope } from "../../http/handler.js";
 import { NotFound } from "../../http/problem.js";
-import { isoSql } from "../issues/issue.serialize.js";
+import { dateFromJson, isoFromJson, jsonTimeSql } from "../issues/issue.serialize.js";
 import {
   isUuid,
   resolveInitiative,
@@ -11,7 +11,7 @@ import {
   visibleTeamIdCondition,
 } from "../shared/resolve.js";
 import { namesAt, type WorkspaceNames } from "../shared/workspace-names.js";
-import { dateText, HEALTH_RANK, healthSql, orderTerm, percentSql, TODAY } from "./progress.js";
+import { HEALTH_RANK, healthSql, orderTerm, percentSql, TODAY } from "./progress.js";
 import { PROJECT_STATUSES } from "./project.entity.js";
 
 type Schemas = components["schemas"];
@@ -249,9 +249,9 @@ export async function projectListQuery(
   const teamIds = visibleTeamIdsSql(scope, "h");
   params.push(...teamIds.params, scope.workspace.id);
   const columns = `h.id, h.name, h.description, h.status, h.initiative_id, ini.name as initiative_name,
-            h.lead_id, lu.name as lead_name, ${dateText("h.start_date")} as start_date,
-            ${dateText("h.target_date")} as target_date, ${isoSql("h.created_at")} as created_at,
-            ${isoSql("h.updated_at")} as updated_at, h.done, h.total, h.percent, h.health,
+            h.lead_id, lu.name as lead_name, ${jsonTimeSql("h.start_date", false)} as start_date,
+            ${jsonTimeSql("h.target_date", false)} as target_date, ${jsonTimeSql("h.created_at")} as created_at,
+            ${jsonTimeSql("h.updated_at")} as updated_at, h.done, h.total, h.percent, h.health,
             array_to_string(${teamIds.sql}, ',') as team_ids,
             (select w.names_version::text from workspaces w where w.id = ?) as names_version`;
   if (computed) {
@@ -330,10 +330,10 @@ export async function queryProjects(
       initiative: r.initiative_id ? { id: r.initiative_id, name: r.initiative_name! } : null,
       lead: r.lead_id ? { id: r.lead_id, name: r.lead_name! } : null,
       teams: teams.get(r.id) ?? [],
-      startDate: r.start_date,
-      targetDate: r.target_date,
-      createdAt: r.created_at,
-      updatedAt: r.updated_at,
+      startDate: dateFromJson(r.start_date),
+      targetDate: dateFromJson(r.target_date),
+      createdAt: isoFromJson(r.created_at)!,
+      updatedAt: isoFromJson(r.updated_at)!,
       progress: { done: r.done, total: r.total, percent: r.percent, excludedProjects: 0 },
       health: r.health,
     })),
