@@ -234,7 +234,10 @@ const LABEL_SETS_MAX = 4096;
 
 function fromNames(names: WorkspaceNames): Resolver {
   let memo = labelNamesOf.get(names);
-  if (!memo) labelNamesOf.set(names, (memo = new Map()));
+  if (!memo) {
+    memo = new Map();
+    labelNamesOf.set(names, memo);
+  }
   const resolve = (ids: string): string[] | undefined => {
     const named: [string, number][] = [];
     for (const id of ids.split(",")) {
