@@ -10,6 +10,7 @@ import { allHandlers } from "./handlers.js";
 import { createApp } from "./http/app.js";
 import { Contract } from "./http/contract.js";
 import type { Logger } from "./logger.js";
+import { scheduleSearchRecentPrune } from "./modules/issues/search-recent.js";
 
 export interface Database {
   url: string;
@@ -53,11 +54,13 @@ export async function startHttp(
     throw err;
   });
   EventHub.attach(app, events);
+  const stopPrune = scheduleSearchRecentPrune(orm.em, logger);
   const server = app.listen(config.port);
   await new Promise<void>((resolve, reject) => {
     server.once("listening", resolve);
     server.once("error", reject);
   }).catch(async (err) => {
+    stopPrune();
     await events.stop();
     await orm.close(true);
     throw err;
@@ -71,6 +74,7 @@ export async function startHttp(
     events,
     close() {
       closing ??= (async () => {
+        stopPrune();
         // Event streams never finish on their own: end them first so closing does not wait on them.
         await events.stop();
         await new Promise<void>((resolve) => {

@@ -13,6 +13,8 @@ import {
   IssueLink,
   IssueRedirect,
   IssueRelation,
+  IssueSearchRecent,
+  IssueSearchRecentSince,
 } from "../modules/issues/issue.entity.js";
 import { Label } from "../modules/labels/label.entity.js";
 import {
@@ -51,6 +53,8 @@ export const entities: EntitySchema[] = [
   IssueRelation,
   IssueLink,
   IssueRedirect,
+  IssueSearchRecent,
+  IssueSearchRecentSince,
   Comment,
   ActivityEvent,
   Document,

@@ -41,6 +41,16 @@ const RULES: Record<string, string> = {
      where i.number > t.issue_counter`,
   "finished issues carry completedAt": `select count(*) from issues
      where (state_type in ('completed', 'canceled')) <> (completed_at is not null)`,
+  // Search answers from the recent issues only what they hold since the workspace's cut.
+  "recent issues for search hold every issue updated since": `select count(*) from issues i
+     left join issue_search_recent_since s on s.workspace_id = i.workspace_id
+     where i.updated_at >= coalesce(s.since, '-infinity')
+       and not exists (select 1 from issue_search_recent r where r.issue_id = i.id)`,
+  "recent issues for search as their issues are": `select count(*) from issue_search_recent r
+     join issues i on i.id = r.issue_id
+     where (r.workspace_id, r.team_id, r.number, r.updated_at, r.terms)
+           is distinct from (i.workspace_id, i.team_id, i.number, i.updated_at,
+                             tracker_search_terms(i.workspace_id, i.search_vector))`,
 };
 
 export async function brokenInvariants(srv: TestServer): Promise<Record<string, number>> {

@@ -15,6 +15,7 @@ import { Migration20261121140000_project_team_ids } from "./Migration20261121140
 import { Migration20261121160000_issue_search_bits } from "./Migration20261121160000_issue_search_bits.js";
 import { Migration20261121170000_issue_search_pairs } from "./Migration20261121170000_issue_search_pairs.js";
 import { Migration20261124100000_issue_search_branch_masks } from "./Migration20261124100000_issue_search_branch_masks.js";
+import { Migration20261124130000_issue_search_recent } from "./Migration20261124130000_issue_search_recent.js";
 
 /** Applied in this order on every start. Add each new migration here (npm run migration:create). */
 export const migrationsList: MigrationObject[] = [
@@ -52,4 +53,5 @@ export const migrationsList: MigrationObject[] = [
     name: "Migration20261124100000_issue_search_branch_masks",
     class: Migration20261124100000_issue_search_branch_masks,
   },
+  { name: "Migration20261124130000_issue_search_recent", class: Migration20261124130000_issue_search_recent },
 ];

@@ -81,7 +81,7 @@ export async function issueListQuery(scope: WorkspaceScope, filter: IssueFilter)
   const { limit, offset } = issuePage(filter);
   const compiled = await compileIssueFilter(scope, filter);
   const search = isRecentSearch(filter)
-    ? recentSearch(scope, filter.q!.trim(), compiled.orderBy, offset + limit + 1)
+    ? recentSearch(scope, filter.q!.trim(), compiled.orderBy, offset + limit + 1, filter.sort !== "updated")
     : null;
   const fullParams = [...(search?.params ?? compiled.params), limit + 1, offset];
   const page = `with page as materialized (
@@ -141,22 +141,29 @@ export async function issueListQuery(scope: WorkspaceScope, filter: IssueFilter)
 
 /**
  * The page's ids for a full-text search in `updated` order (`isRecentSearch`), ahead of the page's
- * `limit ? offset ?`. It reads the first SEARCH_SCAN_ROWS visible issues of the default sort's covering
- * index in order (PHRASE_SCAN_ROWS for a query with a quoted phrase), skips those whose search bits lack a
- * bit that every branch of the query's `or` requires (`tracker_search_masks`, migration
- * `issue_search_branch_masks`), and rechecks the rest against their stored vector, until `need` matches (the
- * page, what it skips, and one more). When the scanned rows hold that many, they are the first `need`
- * matches of all, since every match comes in that order. Otherwise (rare words, phrases) the search runs
- * from the GIN index. Either way one statement, whose plan does not depend on the words, so it is prepared
- * once per connection.
+ * `limit ? offset ?`, from the first of three sources that holds `need` matches (the page, what it skips,
+ * and one more), which are then the first `need` matches of all. One statement, whose plan does not depend
+ * on the words, so it is prepared once per connection.
+ *
+ * 1. Newest first, for two words or more that every match must hold, without `or`: the workspace's recent
+ *    issues (`issue_search_recent`, migration `issue_search_recent`), through their own GIN index of
+ *    workspace-prefixed lexemes, which match exactly when the query does; only those updated since the
+ *    workspace's `since`, all of which are there. Their cost grows with their matches, all sorted: few for
+ *    words that must all be there, many for one word or for `or`, which the next source finds sooner. Not
+ *    for phrases, whose positions the lexemes do not keep.
+ * 2. The first SEARCH_SCAN_ROWS visible issues of the default sort's covering index in order
+ *    (PHRASE_SCAN_ROWS with a quoted phrase), skipping those whose search bits lack a bit that every branch
+ *    of the query's `or` requires (`tracker_search_masks`, migration `issue_search_branch_masks`) and
+ *    rechecking the rest against their stored vector.
+ * 3. The GIN index of every issue (rare words, phrases).
  */
-function recentSearch(scope: WorkspaceScope, q: string, orderBy: string, need: number) {
+function recentSearch(scope: WorkspaceScope, q: string, orderBy: string, need: number, newestFirst: boolean) {
   const vis = visibleTeamIdCondition(scope, "i.team_id");
   /** The row holds the bits of the mask's words `first..first+3` (1-based) of `tracker_search_masks`. */
   const holds = (first: number) =>
     [0, 1, 2, 3]
       .map((n) => {
-        const m = `(select m[${first + n}] from s)`;
+        const m = `(select m[${first + n}] from sm)`;
         return `(i.search_bits_${n} & ${m}) = ${m}`;
       })
       .join(" and ");
@@ -164,11 +171,23 @@ function recentSearch(scope: WorkspaceScope, q: string, orderBy: string, need: n
   const bits = mayHaveOr(q) ? `(${holds(5)}\n                     or ${holds(9)})` : holds(1);
   // The phrases' word pairs are for the GIN index; the recheck of the newest rows needs only the query.
   const phrases = requiredPhrases(q);
+  const recent = `(select count(*) from recent)`;
   return {
     text: `select r.id from (
         with s as materialized (
-               select tq, tracker_phrase_query(tq, ?::text[]) as pq, tracker_search_masks(tq) as m
+               select tq, case when ? and querytree(tq) like '%&%' then tracker_search_terms_query(?::uuid, tq) end as rq
                  from websearch_to_tsquery('english', ?) tq),
+             -- Each computed only if a later source is read.
+             sm as materialized (select tracker_search_masks(tq) as m from s),
+             sp as materialized (select tracker_phrase_query(tq, ?::text[]) as pq from s),
+             recent as materialized (
+               select i.issue_id as id, i.updated_at, i.team_id, i.number
+                 from issue_search_recent i
+                where i.terms @@ (select rq from s) and i.workspace_id = ? and ${vis.sql}
+                  and i.updated_at >= coalesce((select rs.since from issue_search_recent_since rs
+                                                 where rs.workspace_id = ?), '-infinity')
+                order by ${orderBy}
+                limit ?),
              hits as materialized (
                select i.id, i.updated_at, i.team_id, i.number
                  from (select i.id, i.updated_at, i.team_id, i.number,
@@ -177,30 +196,42 @@ function recentSearch(scope: WorkspaceScope, q: string, orderBy: string, need: n
                         where i.workspace_id = ? and ${vis.sql}
                         order by ${orderBy}
                         limit ?) i
-                where numnode((select tq from s)) > 0
+                where numnode((select tq from s)) > 0 and ${recent} < ?
                 and ${bits}
                 and (select h.search_vector from issues h where h.id = i.id) @@ (select tq from s)
                 order by ${orderBy}
                 limit ?)
-        select id, updated_at, team_id, number from hits where (select count(*) from hits) >= ?
+        select id, updated_at, team_id, number from recent where ${recent} >= ?
+        union all
+        select id, updated_at, team_id, number from hits where ${recent} < ? and (select count(*) from hits) >= ?
         union all
         (select i.id, i.updated_at, i.team_id, i.number from issues i
-          where i.workspace_id = ? and ${vis.sql} and i.search_vector @@ (select pq from s)
-            and (select count(*) from hits) < ?
+          where i.workspace_id = ? and ${vis.sql} and i.search_vector @@ (select pq from sp)
+            and ${recent} < ? and (select count(*) from hits) < ?
           order by ${orderBy}
           limit ?)
       ) r
       order by ${orderBy.replace(/\bi\./g, "r.")}`,
     params: [
-      phrases,
+      newestFirst && !mayHaveOr(q),
+      scope.workspace.id,
       q,
+      phrases,
+      scope.workspace.id,
+      ...vis.params,
+      scope.workspace.id,
+      need,
       scope.workspace.id,
       ...vis.params,
       phrases.length ? PHRASE_SCAN_ROWS : SEARCH_SCAN_ROWS,
       need,
       need,
+      need,
+      need,
+      need,
       scope.workspace.id,
       ...vis.params,
+      need,
       need,
       need,
     ],

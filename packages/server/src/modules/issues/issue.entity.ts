@@ -143,6 +143,40 @@ export const Issue = defineEntity({
 });
 export type IIssue = InferEntity<typeof Issue>;
 
+/**
+ * Each workspace's recently updated issues with their lexemes, prefixed per workspace, under a GIN index of
+ * their own: a full-text search in `updated` order finds the newest matches among them (migration
+ * `issue_search_recent`, `search-recent.ts`). Kept by a trigger on `issues`; never written here.
+ */
+export const IssueSearchRecent = defineEntity({
+  name: "IssueSearchRecent",
+  tableName: "issue_search_recent",
+  indexes: [
+    {
+      name: "issue_search_recent_terms_index",
+      expression: `create index "issue_search_recent_terms_index" on "issue_search_recent" using gin ("terms")`,
+    },
+  ],
+  properties: {
+    issue: () => p.manyToOne(Issue).primary().deleteRule("cascade"),
+    workspaceId: p.uuid(),
+    teamId: p.uuid(),
+    number: p.integer(),
+    updatedAt: p.datetime(),
+    terms: p.string().columnType("tsvector"),
+  },
+});
+
+/** Per workspace, the time from which every updated issue is in `issue_search_recent` (none: every issue). */
+export const IssueSearchRecentSince = defineEntity({
+  name: "IssueSearchRecentSince",
+  tableName: "issue_search_recent_since",
+  properties: {
+    workspace: () => p.manyToOne(Workspace).primary().deleteRule("cascade"),
+    since: p.datetime(),
+  },
+});
+
 export const IssueLabel = defineEntity({
   name: "IssueLabel",
   tableName: "issue_labels",

@@ -1,10 +1,12 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type ApiClient, startTestServer, type TestServer } from "../../test/harness.js";
+import { brokenInvariants } from "../../test/invariants.js";
+import { pruneSearchRecent } from "./search-recent.js";
 
 /**
- * A plain search sorted by `updated` (`isRecentSearch`) is answered from the newest rows of the covering
- * index and their search bits when those hold the page, and from the GIN index otherwise. Both must give
- * exactly what the full-text match gives, in the list's order, whatever the page.
+ * A plain search sorted by `updated` (`isRecentSearch`) is answered from the recent issues, from the newest
+ * rows of the covering index and their search bits, or from the GIN index, whichever first holds the page.
+ * Each must give exactly what the full-text match gives, in the list's order, whatever the page.
  */
 let srv: TestServer;
 let api: ApiClient;
@@ -225,5 +227,56 @@ describe("search in update order", () => {
       [wsId],
     );
     expect(bits!.set).toBe(96);
+  });
+
+  it("answers from the recent issues only since the workspace's cut, after a prune and later writes", async () => {
+    const andQueries = [
+      "crash report",
+      "login timeout",
+      "export cache",
+      "crash -report timeout",
+      "deploy crash",
+    ];
+    const before = await Promise.all(andQueries.map((q) => expected(q)));
+    expect(await pruneSearchRecent(srv.running.orm.em.fork() as never, 10)).toBeGreaterThan(60);
+    const [cut] = await srv.query<{ kept: number; older: number }>(
+      `select (select count(*)::int from issue_search_recent r where r.workspace_id = $1) as kept,
+              (select count(*)::int from issues i where i.workspace_id = $1
+                  and i.updated_at >= (select since from issue_search_recent_since where workspace_id = $1)
+                  and not exists (select 1 from issue_search_recent r where r.issue_id = i.id)) as older`,
+      [wsId],
+    );
+    expect(cut!.kept).toBeGreaterThanOrEqual(10); // ties at the cut stay
+    expect(cut!.kept).toBeLessThan(20);
+    expect(cut!.older).toBe(0);
+    for (const [n, q] of andQueries.entries()) {
+      expect(await expected(q), q).toEqual(before[n]);
+      for (const limit of [1, 2, 5, 50, 200]) {
+        const got = await page(q, limit);
+        expect(
+          got.issues.map((i) => i.identifier),
+          `${q} limit ${limit}`,
+        ).toEqual(before[n]!.slice(0, limit));
+      }
+    }
+    // An issue edited after the cut is recent again, and found first.
+    const [oldest] = await srv.query<{ number: number }>(
+      `select number from issues i where workspace_id = $1
+          and not exists (select 1 from issue_search_recent r where r.issue_id = i.id)
+        order by updated_at limit 1`,
+      [wsId],
+    );
+    const edited = await api.PATCH("/issues/{identifier}", {
+      params: { path: { identifier: `ENG-${oldest!.number}` } },
+      body: { title: "Airship crash report" },
+    });
+    expect(edited.response.status).toBe(200);
+    expect((await page("crash report", 1)).issues.map((i) => i.identifier)).toEqual([
+      `ENG-${oldest!.number}`,
+    ]);
+    expect((await page("crash report", 200)).issues.map((i) => i.identifier)).toEqual(
+      await expected("crash report"),
+    );
+    expect(await brokenInvariants(srv)).toEqual({});
   });
 });
