@@ -11,7 +11,8 @@ import { Migration } from "@mikro-orm/migrations";
  *   (the search vector's, without the word pairs) prefixed with the first eight hex digits of the workspace id
  *   (`tracker_search_terms`), so a query of one workspace reads only its own posting lists whatever else
  *   the table holds; a prefix shared with another workspace costs time, never a wrong answer, as the rows
- *   are also filtered by workspace. A write that changes neither the lexemes nor the workspace leaves
+ *   are also filtered by workspace. The index takes each insert at once (no fast-update list, which every
+ *   search would read through until a vacuum or an insert flushes it). A write that changes neither the lexemes nor the workspace leaves
  *   `terms` as it is: indexed only by the primary key and GIN, the row is updated in place (HOT).
  * - `issue_search_recent_since`: per workspace, the time from which every issue updated at or after it has
  *   its row (no row: every issue has one). Rows older than that may be left. `tracker_search_recent_prune`
@@ -104,7 +105,7 @@ export class Migration20261124130000_issue_search_recent extends Migration {
         from issues`);
     this.addSql("select tracker_search_recent_prune(5000)");
     this.addSql(
-      `create index "issue_search_recent_terms_index" on "issue_search_recent" using gin ("terms")`,
+      `create index "issue_search_recent_terms_index" on "issue_search_recent" using gin ("terms") with (fastupdate = off)`,
     );
   }
 

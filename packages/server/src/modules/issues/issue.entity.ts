@@ -154,7 +154,7 @@ export const IssueSearchRecent = defineEntity({
   indexes: [
     {
       name: "issue_search_recent_terms_index",
-      expression: `create index "issue_search_recent_terms_index" on "issue_search_recent" using gin ("terms")`,
+      expression: `create index "issue_search_recent_terms_index" on "issue_search_recent" using gin ("terms") with (fastupdate = off)`,
     },
   ],
   properties: {
