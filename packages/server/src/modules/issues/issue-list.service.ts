@@ -167,8 +167,9 @@ function recentSearch(scope: WorkspaceScope, q: string, orderBy: string, need: n
         return `(i.search_bits_${n} & ${m}) = ${m}`;
       })
       .join(" and ");
+  const or = mayHaveOr(q);
   // The bits every branch requires, or, with an `or`, those of either branch: a test less per row without.
-  const bits = mayHaveOr(q) ? `(${holds(5)}\n                     or ${holds(9)})` : holds(1);
+  const bits = or ? `(${holds(5)}\n                     or ${holds(9)})` : holds(1);
   // The phrases' word pairs are for the GIN index; the recheck of the newest rows needs only the query.
   const phrases = requiredPhrases(q);
   const recent = `(select count(*) from recent)`;
@@ -213,7 +214,7 @@ function recentSearch(scope: WorkspaceScope, q: string, orderBy: string, need: n
       ) r
       order by ${orderBy.replace(/\bi\./g, "r.")}`,
     params: [
-      newestFirst && !mayHaveOr(q),
+      newestFirst && !or,
       scope.workspace.id,
       q,
       phrases,
