@@ -14,7 +14,7 @@ import {
   WORKSPACE_HEADER,
 } from "./contract.js";
 import { renderDocs } from "./docs.js";
-import type { HandlerEntry, RequestScope } from "./handler.js";
+import { type HandlerEntry, JsonText, type RequestScope } from "./handler.js";
 import { HttpProblem, Invalid, NotFound, NotImplemented } from "./problem.js";
 import { RateLimiter } from "./rate-limit.js";
 
@@ -275,7 +275,10 @@ export function createApp(deps: AppDeps): Koa<State> {
     // The event stream wrote its own response (ctx.respond is off): leave status and body alone.
     if (ctx.respond === false) return;
     ctx.status = result.status;
-    ctx.body = result.body;
+    if (result.body instanceof JsonText) {
+      ctx.type = "application/json";
+      ctx.body = result.body.text;
+    } else ctx.body = result.body;
   }
 
   app.use(router.routes());

@@ -22,11 +22,24 @@ export type PathOf<K extends OperationId> = Op<K>["parameters"] extends { path: 
   ? P
   : Record<string, never>;
 
+/**
+ * A response body already written as JSON text, standing for a `T`, sent as it is: for the hottest lists,
+ * whose rows arrive partly as JSON from the database, so the page is not built as objects to be serialised
+ * again. The text must be exactly what `JSON.stringify` of a `T` would give.
+ */
+export class JsonText<T> {
+  declare private readonly of?: T;
+  constructor(readonly text: string) {}
+}
+
 type SuccessStatus = 200 | 201;
 type Responses<K extends OperationId> = Op<K>["responses"];
 /** What a handler returns: a success status the contract declares, with exactly that status's body. */
 export type HandlerResult<K extends OperationId> = {
-  [S in keyof Responses<K> & SuccessStatus]: { status: S; body: JsonContent<Responses<K>[S]> };
+  [S in keyof Responses<K> & SuccessStatus]: {
+    status: S;
+    body: JsonContent<Responses<K>[S]> | JsonText<JsonContent<Responses<K>[S]>>;
+  };
 }[keyof Responses<K> & SuccessStatus];
 
 /** What every handler gets: its own EntityManager fork, the caller and the resolved workspace. */

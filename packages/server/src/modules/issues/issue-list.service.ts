@@ -1,5 +1,5 @@
 import { genericPlanWhenOnly, sql } from "../../db/sql.js";
-import type { WorkspaceScope } from "../../http/handler.js";
+import { JsonText, type WorkspaceScope } from "../../http/handler.js";
 import { visibleTeamIdCondition } from "../shared/resolve.js";
 import { namesAt, type WorkspaceNames } from "../shared/workspace-names.js";
 import { dateFromJson, type IssueOut, type IssueRow, isoFromJson, jsonTimeSql } from "./issue.serialize.js";
@@ -43,8 +43,26 @@ type ListRow = Pick<
   projectId: string | null;
   cycleId: string | null;
 };
-/** A row of the statement that leaves the names to the server's cache. */
-type NamedListRow = ListRow & {
+/**
+ * A row of the statement that leaves the names to the server's cache: the issue's own fields as JSON text
+ * (`own`), its references by id.
+ */
+type NamedListRow = Pick<
+  ListRow,
+  | "id"
+  | "number"
+  | "teamId"
+  | "stateId"
+  | "assigneeId"
+  | "projectId"
+  | "cycleId"
+  | "parentId"
+  | "createdAt"
+  | "updatedAt"
+  | "completedAt"
+> & {
+  /** `"title":…,"description":…,"priority":…,"estimate":…,"dueDate":…` */
+  own: string;
   /** The issue's label ids (`issues.label_ids`), comma-separated; empty without labels. */
   labelIds: string | null;
   /** On the first row: the workspace's names_version in the statement's snapshot. */
@@ -104,9 +122,18 @@ export async function issueListQuery(scope: WorkspaceScope, filter: IssueFilter)
             page.assignee_id as "assigneeId", page.project_id as "projectId", page.cycle_id as "cycleId",
             page.parent_id as "parentId", ${jsonTimeSql("page.created_at")} as "createdAt",
             ${jsonTimeSql("page.updated_at")} as "updatedAt", ${jsonTimeSql("page.completed_at")} as "completedAt"`;
+  // The issue's own fields as JSON text, which the page's JSON takes as it is (`pageJson`).
+  const own = `'"title":' || to_json(page.title)::text
+            || ',"description":' || coalesce(to_json(page.description)::text, 'null')
+            || ',"priority":' || page.priority || ',"estimate":' || coalesce(page.estimate::text, 'null')
+            || ',"dueDate":' || coalesce(to_json(page.due_date)::text, 'null')`;
   return {
     text: `${page}
-     select ${columns},
+     select page.id, page.number, page.team_id as "teamId", page.state_id as "stateId",
+            page.assignee_id as "assigneeId", page.project_id as "projectId", page.cycle_id as "cycleId",
+            page.parent_id as "parentId", ${jsonTimeSql("page.created_at")} as "createdAt",
+            ${jsonTimeSql("page.updated_at")} as "updatedAt", ${jsonTimeSql("page.completed_at")} as "completedAt",
+            ${own} as own,
             array_to_string(page.label_ids, ',') as "labelIds",
             case when page.ord = 1 then (select w.names_version::text from workspaces w where w.id = ?) end
               as "namesVersion"
@@ -258,39 +285,116 @@ function fromRefs(refs: PageRefs | null | undefined): Resolver {
 }
 
 /**
- * Per cached names (one version of a workspace's), the label names of each `label_ids` text seen, as shown:
- * pages repeat the same few combinations. Frozen, as every page shares them; bounded per version.
+ * Per cached names (one version of a workspace's), each reference's JSON as a page shows it, made the first
+ * time a page needs it: a team, state, assignee, project and cycle by id, and the label names of each
+ * `label_ids` text (pages repeat the same few combinations). Null for an id the names do not hold. Bounded
+ * per version, as label combinations are many.
  */
-const labelNamesOf = new WeakMap<WorkspaceNames, Map<string, string[] | undefined>>();
-const LABEL_SETS_MAX = 4096;
+interface Fragments {
+  teams: Map<string, { key: string; json: string } | null>;
+  states: Map<string, string | null>;
+  users: Map<string, string | null>;
+  projects: Map<string, string | null>;
+  cycles: Map<string, string | null>;
+  labels: Map<string, string | null>;
+}
+const fragmentsOf = new WeakMap<WorkspaceNames, Fragments>();
+const FRAGMENTS_MAX = 4096;
 
-function fromNames(names: WorkspaceNames): Resolver {
-  let memo = labelNamesOf.get(names);
-  if (!memo) {
-    memo = new Map();
-    labelNamesOf.set(names, memo);
+function fragments(names: WorkspaceNames): Fragments {
+  let f = fragmentsOf.get(names);
+  if (!f) {
+    f = {
+      teams: new Map(),
+      states: new Map(),
+      users: new Map(),
+      projects: new Map(),
+      cycles: new Map(),
+      labels: new Map(),
+    };
+    fragmentsOf.set(names, f);
   }
-  const resolve = (ids: string): string[] | undefined => {
-    const named: [string, number][] = [];
-    for (const id of ids.split(",")) {
-      const label = names.labels[id];
-      if (!label) return undefined;
-      named.push(label);
-    }
-    return Object.freeze(named.sort((a, b) => a[1] - b[1]).map(([name]) => name)) as string[];
-  };
-  return {
-    ...names,
-    labels: (row) => {
-      const ids = (row as NamedListRow).labelIds;
-      if (!ids) return [];
-      if (memo.has(ids)) return memo.get(ids);
-      const named = resolve(ids);
-      if (memo.size >= LABEL_SETS_MAX) memo.clear();
-      memo.set(ids, named);
-      return named;
-    },
-  };
+  return f;
+}
+
+/** `map`'s entry for `key`, made by `make` the first time. */
+function memo<V>(map: Map<string, V>, key: string, make: () => V): V {
+  let v = map.get(key);
+  if (v === undefined) {
+    v = make();
+    if (map.size >= FRAGMENTS_MAX) map.clear();
+    map.set(key, v);
+  }
+  return v;
+}
+
+/** The label names of comma-separated label ids, in the order the contract shows them; null if one is unknown. */
+function labelNames(names: WorkspaceNames, ids: string): string[] | null {
+  const named: [string, number][] = [];
+  for (const id of ids.split(",")) {
+    const label = names.labels[id];
+    if (!label) return null;
+    named.push(label);
+  }
+  return named.sort((a, b) => a[1] - b[1]).map(([name]) => name);
+}
+
+/**
+ * The page's JSON text, as `JSON.stringify` of `IssuePage` would write it: each issue's own fields from its
+ * row's `own` JSON text, its references from the cached names' fragments. Undefined when a row refers to
+ * something the names do not hold. The page's rows are neither turned into objects nor serialised again:
+ * those were a third of a list request's server time (bench/README.md).
+ */
+function pageJson(
+  rows: NamedListRow[],
+  names: WorkspaceNames,
+  nextOffset: number | null,
+): string | undefined {
+  const f = fragments(names);
+  const parts: string[] = [];
+  for (const r of rows) {
+    const team = memo(f.teams, r.teamId, () => {
+      const t = names.teams[r.teamId];
+      return t ? { key: t[0], json: JSON.stringify({ id: r.teamId, key: t[0], name: t[1] }) } : null;
+    });
+    const state = memo(f.states, r.stateId, () => {
+      const s = names.states[r.stateId];
+      return s ? JSON.stringify({ id: r.stateId, name: s[0], type: s[1] }) : null;
+    });
+    const assignee = r.assigneeId
+      ? memo(f.users, r.assigneeId, () => {
+          const u = names.users[r.assigneeId!];
+          return u ? JSON.stringify({ id: r.assigneeId, name: u[0], email: u[1] }) : null;
+        })
+      : "null";
+    const project = r.projectId
+      ? memo(f.projects, r.projectId, () => {
+          const p = names.projects[r.projectId!];
+          return p === undefined ? null : JSON.stringify({ id: r.projectId, name: p });
+        })
+      : "null";
+    const cycle = r.cycleId
+      ? memo(f.cycles, r.cycleId, () => {
+          const c = names.cycles[r.cycleId!];
+          return c === undefined ? null : JSON.stringify({ id: r.cycleId, number: c });
+        })
+      : "null";
+    const labels = r.labelIds
+      ? memo(f.labels, r.labelIds, () => {
+          const named = labelNames(names, r.labelIds!);
+          return named && JSON.stringify(named);
+        })
+      : "[]";
+    if (!team || !state || !assignee || !project || !cycle || !labels) return undefined;
+    const completedAt = isoFromJson(r.completedAt);
+    parts.push(
+      `{"id":"${r.id}","identifier":${JSON.stringify(`${team.key}-${r.number}`)},${r.own},"team":${team.json},` +
+        `"state":${state},"assignee":${assignee},"project":${project},"cycle":${cycle},"labels":${labels},` +
+        `"parentId":${r.parentId ? `"${r.parentId}"` : "null"},"createdAt":"${isoFromJson(r.createdAt)}",` +
+        `"updatedAt":"${isoFromJson(r.updatedAt)}","completedAt":${completedAt ? `"${completedAt}"` : "null"}}`,
+    );
+  }
+  return `{"issues":[${parts.join(",")}],"nextOffset":${nextOffset ?? "null"}}`;
 }
 
 /**
@@ -356,7 +460,7 @@ const PLAN_FREE_KEYS: ReadonlySet<string> = new Set([
 ]);
 
 /** One page of the issues matching `filter`, filtered, sorted and paged in SQL. */
-export async function listIssues(scope: WorkspaceScope, filter: IssueFilter): Promise<IssuePage> {
+export async function listIssues(scope: WorkspaceScope, filter: IssueFilter): Promise<JsonText<IssuePage>> {
   const query = await issueListQuery(scope, filter);
   const prepare = isRecentSearch(filter) ? "generic" : genericPlanWhenOnly(filter, PLAN_FREE_KEYS);
   /** The page's rows without the one fetched to know whether another page follows, and that answer. */
@@ -371,14 +475,15 @@ export async function listIssues(scope: WorkspaceScope, filter: IssueFilter): Pr
   // An empty page may be a reference naming nothing: that is a 404/400, not an empty list.
   if (rows.length === 0) {
     await query.check();
-    return { issues: [], nextOffset: null };
+    return new JsonText(JSON.stringify({ issues: [], nextOffset: null } satisfies IssuePage));
   }
   const page = paged(rows);
   const names = rows[0]!.namesVersion
     ? await namesAt(scope.em, scope.workspace.id, rows[0]!.namesVersion)
     : undefined;
-  const issues = names && issuesFromRows(page.rows, fromNames(names));
-  if (issues) return { issues, nextOffset: page.nextOffset };
+  const json = names && pageJson(page.rows, names, page.nextOffset);
+  if (json) return new JsonText(json);
   const full = paged(await sql<FullListRow>(scope.em, query.fullText, query.fullParams, { prepare }));
-  return { issues: issuesFromRows(full.rows, fromRefs(full.rows[0]?.refs))!, nextOffset: full.nextOffset };
+  const issues = issuesFromRows(full.rows, fromRefs(full.rows[0]?.refs))!;
+  return new JsonText(JSON.stringify({ issues, nextOffset: full.nextOffset } satisfies IssuePage));
 }

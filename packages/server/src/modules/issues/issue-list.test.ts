@@ -568,3 +568,47 @@ describe("listIssues visibility", () => {
     expect(theirs.issues.map((i) => i.title)).toEqual(["Login page crashes elsewhere"]);
   });
 });
+
+describe("listIssues rows", () => {
+  it("shows each issue exactly as reading it shows it, every character of its text kept", async () => {
+    // Text that JSON must escape, and some that it must not touch.
+    const title = 'Quote " backslash \\ tab \t newline \n bell \u0007 é 😀 \u2028 </script>';
+    const description = '{"not": "json"} \\u0041 \r\n\u001f end';
+    // The fixtures numbered their issues themselves: created ones come after them.
+    await srv.query("update teams set issue_counter = $2 where id = $1", [teams.ENG!.id, teams.ENG!.counter]);
+    const parent = await admin.POST("/issues", { body: { team: "ENG", title: "Parent of the escaped one" } });
+    const created = await admin.POST("/issues", {
+      body: {
+        team: "ENG",
+        title,
+        description,
+        priority: 2,
+        estimate: 3,
+        dueDate: day(3),
+        state: "Done",
+        assignee: "me",
+        labels: ["Frontend", "bug"],
+        cycle: 2,
+        parent: parent.data!.issue.identifier,
+      },
+    });
+    expect(created.error).toBeUndefined();
+
+    const page = await list(admin, { limit: 200 });
+    const listed = page.issues.find((i) => i.id === created.data!.issue.id)!;
+    expect(listed).toMatchObject({
+      title,
+      description,
+      parentId: parent.data!.issue.id,
+      labels: ["bug", "Frontend"],
+    });
+    expect(listed.completedAt).not.toBeNull();
+    for (const issue of page.issues) {
+      const read = await admin.GET("/issues/{identifier}", {
+        params: { path: { identifier: issue.identifier } },
+      });
+      const { comments: _c, subIssues: _s, relations: _r, ...fields } = read.data!.issue;
+      expect(issue).toEqual(fields);
+    }
+  });
+});
