@@ -16,6 +16,7 @@ import { Migration20261121160000_issue_search_bits } from "./Migration2026112116
 import { Migration20261121170000_issue_search_pairs } from "./Migration20261121170000_issue_search_pairs.js";
 import { Migration20261124100000_issue_search_branch_masks } from "./Migration20261124100000_issue_search_branch_masks.js";
 import { Migration20261124130000_issue_search_recent } from "./Migration20261124130000_issue_search_recent.js";
+import { Migration20261124180000_issue_search_masks_simple } from "./Migration20261124180000_issue_search_masks_simple.js";
 
 /** Applied in this order on every start. Add each new migration here (npm run migration:create). */
 export const migrationsList: MigrationObject[] = [
@@ -54,4 +55,8 @@ export const migrationsList: MigrationObject[] = [
     class: Migration20261124100000_issue_search_branch_masks,
   },
   { name: "Migration20261124130000_issue_search_recent", class: Migration20261124130000_issue_search_recent },
+  {
+    name: "Migration20261124180000_issue_search_masks_simple",
+    class: Migration20261124180000_issue_search_masks_simple,
+  },
 ];
