@@ -81,11 +81,22 @@ interface PageRefs {
   labels: Record<string, string[]> | null;
 }
 
+/** A list statement pair: `text` and, when the cached names cannot answer, `fullText` (`issueListQuery`). */
+export interface ListStatement {
+  text: string;
+  params: unknown[];
+  fullText: string;
+  fullParams: unknown[];
+}
+
 /**
  * The statements of a list page. The inner select filters, sorts and pages over `issues` alone (plus the
  * join a state or assignee sort needs), so an index on the sort key can stop after the page. One row more
  * than the page is fetched to know whether another page follows. Exported for the bench.
  *
+ * `statements` are tried in turn: a statement other than the last answers with no rows when it cannot tell
+ * the page (a full-text search whose first source holds too few matches, `searchSources`); the last one
+ * always can. Each is a pair:
  * - `text`, the one a page normally takes: the page's rows with each issue's label ids (kept on the issue by
  *   triggers: migration `…_issue_label_ids`), and on the first row
  *   the workspace's `names_version`. The names of teams, states, assignees, projects, cycles and labels come
@@ -98,22 +109,39 @@ interface PageRefs {
 export async function issueListQuery(scope: WorkspaceScope, filter: IssueFilter) {
   const { limit, offset } = issuePage(filter);
   const compiled = await compileIssueFilter(scope, filter);
-  const search = isRecentSearch(filter)
-    ? recentSearch(scope, filter.q!.trim(), compiled.orderBy, offset + limit + 1, filter.sort !== "updated")
-    : null;
-  const fullParams = [...(search?.params ?? compiled.params), limit + 1, offset];
+  const sources = isRecentSearch(filter)
+    ? searchSources(scope, filter.q!.trim(), compiled.orderBy, offset + limit + 1, filter.sort !== "updated")
+    : [
+        {
+          text: `select i.id from issues i ${compiled.joins}
+                   where ${compiled.where}
+                   order by ${compiled.orderBy}`,
+          params: compiled.params,
+        },
+      ];
+  return {
+    statements: sources.map((source) => pageStatement(scope, source, limit, offset)),
+    limit,
+    offset,
+    check: compiled.check,
+  };
+}
+
+/** The page statements over `source`, a select of issue ids in the list's order. */
+function pageStatement(
+  scope: WorkspaceScope,
+  source: { text: string; params: unknown[] },
+  limit: number,
+  offset: number,
+): ListStatement {
+  const fullParams = [...source.params, limit + 1, offset];
   const page = `with page as materialized (
          select i.id, i.number, i.title, i.description, i.priority, i.estimate, i.due_date, i.team_id, i.state_id,
                 i.assignee_id, i.project_id, i.cycle_id, i.parent_id, i.created_at, i.updated_at, i.completed_at,
                 i.label_ids, p.ord
            from issues i
            join unnest(array(
-                  ${
-                    search?.text ??
-                    `select i.id from issues i ${compiled.joins}
-                   where ${compiled.where}
-                   order by ${compiled.orderBy}`
-                  }
+                  ${source.text}
                    limit ? offset ?
                 )) with ordinality as p(id, ord) on p.id = i.id)`;
   // Dates and timestamps as JSON text, made ISO here (`jsonTimeSql`).
@@ -160,32 +188,78 @@ export async function issueListQuery(scope: WorkspaceScope, filter: IssueFilter)
       order by page.ord`,
     params: [...fullParams, scope.workspace.id],
     fullParams,
-    limit,
-    offset,
-    check: compiled.check,
   };
 }
 
 /**
- * The page's ids for a full-text search in `updated` order (`isRecentSearch`), ahead of the page's
- * `limit ? offset ?`, from the first of three sources that holds `need` matches (the page, what it skips,
- * and one more), which are then the first `need` matches of all. One statement, whose plan does not depend
- * on the words, so it is prepared once per connection.
- *
- * 1. Newest first, for two words or more that every match must hold, without `or`: the workspace's recent
- *    issues (`issue_search_recent`, migration `issue_search_recent`), through their own GIN index of
- *    workspace-prefixed lexemes, which match exactly when the query does; only those updated since the
- *    workspace's `since`, all of which are there. Their cost grows with their matches, all sorted: few for
- *    words that must all be there, many for one word or for `or`, which the next source finds sooner. Not
- *    for phrases, whose positions the lexemes do not keep.
- * 2. The first SEARCH_SCAN_ROWS visible issues of the default sort's covering index in order
- *    (PHRASE_SCAN_ROWS with a quoted phrase), skipping those whose search bits lack a bit that every branch
- *    of the query's `or` requires (`tracker_search_masks`, migration `issue_search_branch_masks`) and
- *    rechecking the rest against their stored vector.
- * 3. The GIN index of every issue (rare words, phrases).
+ * Whether a search should first look among the workspace's recent issues: newest first, without `or` or a
+ * quoted phrase, and with two words or more that every match must hold. A guess from the text (a stop word
+ * counts here); the statement itself is right whatever the words.
  */
-function recentSearch(scope: WorkspaceScope, q: string, orderBy: string, need: number, newestFirst: boolean) {
+function searchesRecentFirst(q: string, newestFirst: boolean): boolean {
+  if (!newestFirst || mayHaveOr(q) || q.includes('"')) return false;
+  return q.split(/\s+/).filter((word) => !word.startsWith("-") && /[\p{L}\p{N}]/u.test(word)).length >= 2;
+}
+
+/**
+ * The sources of a full-text search's page in `updated` order (`isRecentSearch`), each a select of the first
+ * `need` matching ids (the page, what it skips, and one more) in that order, or of none when it cannot tell
+ * them. Each is its own statement, whose plan does not depend on the words, so it is prepared once per
+ * connection; a statement of all three sources at once spent a quarter of a millisecond just starting and
+ * stopping the parts it did not use.
+ *
+ * 1. `recent`, newest first for two words or more that every match must hold, without `or`
+ *    (`searchesRecentFirst`): the workspace's recent issues (`issue_search_recent`, migration
+ *    `issue_search_recent`), through their own GIN index of workspace-prefixed lexemes, which match exactly
+ *    when the query does; only those updated since the workspace's `since`, all of which are there. They
+ *    tell the page when they hold `need` matches, or when the workspace has no `since` (every issue is
+ *    there). Their cost grows with their matches, all sorted: few for words that must all be there. Not for
+ *    phrases, whose positions the lexemes do not keep. When they cannot tell, the matches are rare among the
+ *    newest issues, so the GIN index of every issue follows directly.
+ * 2. `scan`, otherwise: the first SEARCH_SCAN_ROWS visible issues of the default sort's covering index in
+ *    order (PHRASE_SCAN_ROWS with a quoted phrase), skipping those whose search bits lack a bit that every
+ *    branch of the query's `or` requires (`tracker_search_masks`, migration `issue_search_branch_masks`)
+ *    and rechecking the rest against their stored vector. It tells the page when it finds `need` matches.
+ * 3. The GIN index of every issue (rare words, phrases), which always can.
+ */
+function searchSources(
+  scope: WorkspaceScope,
+  q: string,
+  orderBy: string,
+  need: number,
+  newestFirst: boolean,
+): { text: string; params: unknown[] }[] {
   const vis = visibleTeamIdCondition(scope, "i.team_id");
+  const ws = scope.workspace.id;
+  const phrases = requiredPhrases(q);
+  const outerOrder = orderBy.replace(/\bi\./g, "r.");
+  const gin = {
+    text: `select i.id from issues i
+            where i.workspace_id = ? and ${vis.sql}
+              -- Once, not in each row's recheck.
+              and i.search_vector @@ (select tracker_phrase_query(websearch_to_tsquery('english', ?), ?::text[]))
+            order by ${orderBy}`,
+    params: [ws, ...vis.params, q, phrases],
+  };
+  if (searchesRecentFirst(q, newestFirst)) {
+    const recent = {
+      text: `select r.id from (
+        with s as materialized (select tracker_search_terms_query(?::uuid, websearch_to_tsquery('english', ?)) as rq)
+        select i.issue_id as id, i.updated_at, i.team_id, i.number, count(*) over () as found
+          from (select i.issue_id, i.updated_at, i.team_id, i.number
+                  from issue_search_recent i
+                 where i.terms @@ (select rq from s) and i.workspace_id = ? and ${vis.sql}
+                   and i.updated_at >= coalesce((select rs.since from issue_search_recent_since rs
+                                                  where rs.workspace_id = ?), '-infinity')
+                 order by ${orderBy}
+                 limit ?) i
+      ) r
+      where r.found >= ? or not exists (select 1 from issue_search_recent_since rs where rs.workspace_id = ?)
+      order by ${outerOrder}`,
+      params: [ws, q, ws, ...vis.params, ws, need, need, ws],
+    };
+    return [recent, gin];
+  }
   /** The row holds the bits of the mask's words `first..first+3` (1-based) of `tracker_search_masks`. */
   const holds = (first: number) =>
     [0, 1, 2, 3]
@@ -194,28 +268,12 @@ function recentSearch(scope: WorkspaceScope, q: string, orderBy: string, need: n
         return `(i.search_bits_${n} & ${m}) = ${m}`;
       })
       .join(" and ");
-  const or = mayHaveOr(q);
   // The bits every branch requires, or, with an `or`, those of either branch: a test less per row without.
-  const bits = or ? `(${holds(5)}\n                     or ${holds(9)})` : holds(1);
-  // The phrases' word pairs are for the GIN index; the recheck of the newest rows needs only the query.
-  const phrases = requiredPhrases(q);
-  const recent = `(select count(*) from recent)`;
-  return {
+  const bits = mayHaveOr(q) ? `(${holds(5)}\n                     or ${holds(9)})` : holds(1);
+  const scan = {
     text: `select r.id from (
-        with s as materialized (
-               select tq, case when ? and querytree(tq) like '%&%' then tracker_search_terms_query(?::uuid, tq) end as rq
-                 from websearch_to_tsquery('english', ?) tq),
-             -- Each computed only if a later source is read.
+        with s as materialized (select websearch_to_tsquery('english', ?) as tq),
              sm as materialized (select tracker_search_masks(tq) as m from s),
-             sp as materialized (select tracker_phrase_query(tq, ?::text[]) as pq from s),
-             recent as materialized (
-               select i.issue_id as id, i.updated_at, i.team_id, i.number
-                 from issue_search_recent i
-                where i.terms @@ (select rq from s) and i.workspace_id = ? and ${vis.sql}
-                  and i.updated_at >= coalesce((select rs.since from issue_search_recent_since rs
-                                                 where rs.workspace_id = ?), '-infinity')
-                order by ${orderBy}
-                limit ?),
              hits as materialized (
                select i.id, i.updated_at, i.team_id, i.number
                  from (select i.id, i.updated_at, i.team_id, i.number,
@@ -224,46 +282,17 @@ function recentSearch(scope: WorkspaceScope, q: string, orderBy: string, need: n
                         where i.workspace_id = ? and ${vis.sql}
                         order by ${orderBy}
                         limit ?) i
-                where numnode((select tq from s)) > 0 and ${recent} < ?
+                where numnode((select tq from s)) > 0
                 and ${bits}
                 and (select h.search_vector from issues h where h.id = i.id) @@ (select tq from s)
                 order by ${orderBy}
                 limit ?)
-        select id, updated_at, team_id, number from recent where ${recent} >= ?
-        union all
-        select id, updated_at, team_id, number from hits where ${recent} < ? and (select count(*) from hits) >= ?
-        union all
-        (select i.id, i.updated_at, i.team_id, i.number from issues i
-          where i.workspace_id = ? and ${vis.sql} and i.search_vector @@ (select pq from sp)
-            and ${recent} < ? and (select count(*) from hits) < ?
-          order by ${orderBy}
-          limit ?)
+        select * from hits where (select count(*) from hits) >= ?
       ) r
-      order by ${orderBy.replace(/\bi\./g, "r.")}`,
-    params: [
-      newestFirst && !or,
-      scope.workspace.id,
-      q,
-      phrases,
-      scope.workspace.id,
-      ...vis.params,
-      scope.workspace.id,
-      need,
-      scope.workspace.id,
-      ...vis.params,
-      phrases.length ? PHRASE_SCAN_ROWS : SEARCH_SCAN_ROWS,
-      need,
-      need,
-      need,
-      need,
-      need,
-      scope.workspace.id,
-      ...vis.params,
-      need,
-      need,
-      need,
-    ],
+      order by ${outerOrder}`,
+    params: [q, ws, ...vis.params, phrases.length ? PHRASE_SCAN_ROWS : SEARCH_SCAN_ROWS, need, need],
   };
+  return [scan, gin];
 }
 
 /** What a page's rows refer to, by id: from the page's own `refs`, or from the cached workspace names. */
@@ -471,7 +500,18 @@ export async function listIssues(scope: WorkspaceScope, filter: IssueFilter): Pr
       nextOffset: more ? query.offset + query.limit : null,
     };
   };
-  const rows = await sql<NamedListRow>(scope.em, query.text, query.params, { prepare });
+  /** The rows of the first statement that can tell the page: one that cannot returns none. */
+  const answer = async <R>(form: "text" | "fullText") => {
+    let rows: R[] = [];
+    for (const statement of query.statements) {
+      const [text, params] =
+        form === "text" ? [statement.text, statement.params] : [statement.fullText, statement.fullParams];
+      rows = await sql<R>(scope.em, text, params, { prepare });
+      if (rows.length) break;
+    }
+    return rows;
+  };
+  const rows = await answer<NamedListRow>("text");
   // An empty page may be a reference naming nothing: that is a 404/400, not an empty list.
   if (rows.length === 0) {
     await query.check();
@@ -483,7 +523,7 @@ export async function listIssues(scope: WorkspaceScope, filter: IssueFilter): Pr
     : undefined;
   const json = names && pageJson(page.rows, names, page.nextOffset);
   if (json) return new JsonText(json);
-  const full = paged(await sql<FullListRow>(scope.em, query.fullText, query.fullParams, { prepare }));
+  const full = paged(await answer<FullListRow>("fullText"));
   const issues = issuesFromRows(full.rows, fromRefs(full.rows[0]?.refs))!;
   return new JsonText(JSON.stringify({ issues, nextOffset: full.nextOffset } satisfies IssuePage));
 }
