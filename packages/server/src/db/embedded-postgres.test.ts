@@ -122,7 +122,13 @@ describe.skipIf(!embeddedPostgresAvailable())("embedded PostgreSQL", () => {
 
     const pg = await startEmbeddedPostgres({ dataDir, durable: false, log: (l) => lines.push(l) });
     expect(pg.dataDir).toBe(dataDir);
-    expect(pg.url).toBe(`postgres://postgres@127.0.0.1:${pg.port}/postgres`);
+    // The server's own connections take the Unix socket in the data folder; TCP on 127.0.0.1 serves too.
+    expect(pg.url).toBe(`postgres://postgres@${encodeURIComponent(dataDir)}:${pg.port}/postgres`);
+    const [tcp] = await query(
+      `postgres://postgres@127.0.0.1:${pg.port}/postgres`,
+      "select inet_server_addr() as a",
+    );
+    expect(tcp).toMatchObject({ a: "127.0.0.1" });
     expect(existsSync(path.join(dataDir, "PG_VERSION"))).toBe(true);
     expect(lines.some((l) => l.includes("ready to accept connections"))).toBe(true);
 
@@ -130,7 +136,8 @@ describe.skipIf(!embeddedPostgresAvailable())("embedded PostgreSQL", () => {
       pg.url,
       "select current_user as who, current_setting('server_version_num')::int as v, " +
         "current_setting('fsync') as fsync, current_setting('max_connections') as maxconn, " +
-        "current_setting('listen_addresses') as listen, pg_encoding_to_char(encoding) as enc " +
+        "current_setting('listen_addresses') as listen, pg_encoding_to_char(encoding) as enc, " +
+        "inet_server_addr() is null as over_socket " +
         "from pg_database where datname = current_database()",
     );
     expect(row).toMatchObject({
@@ -139,6 +146,7 @@ describe.skipIf(!embeddedPostgresAvailable())("embedded PostgreSQL", () => {
       maxconn: "200",
       listen: "127.0.0.1",
       enc: "UTF8",
+      over_socket: true,
     });
     expect(row!.v as number).toBeGreaterThanOrEqual(180000);
     expect(processesFor(dataDir).length).toBeGreaterThan(0);

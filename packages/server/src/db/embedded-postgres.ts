@@ -45,7 +45,11 @@ export interface EmbeddedPostgresOptions {
 }
 
 export interface EmbeddedPostgres {
-  /** postgres://postgres@127.0.0.1:<port>/postgres */
+  /**
+   * The cluster's Unix socket in `dataDir` (`postgres://postgres@%2F<dataDir>:<port>/postgres`), or
+   * `postgres://postgres@127.0.0.1:<port>/postgres` when that path is too long for a socket. A statement
+   * over the socket costs both sides less CPU than over TCP on the loopback.
+   */
   readonly url: string;
   readonly port: number;
   readonly dataDir: string;
@@ -442,9 +446,14 @@ function probe(port: number, dataDir: string, timeoutMs: number): Promise<string
 // ---------------------------------------------------------------------------------------------
 // Server
 
+/** The folder of the cluster's Unix socket: its data folder, when a socket path there fits; else none. */
+function socketDirOf(dataDir: string): string {
+  const dir = path.resolve(dataDir);
+  return Buffer.byteLength(dir) <= MAX_SOCKET_DIR_BYTES && !/[\s,"\\]/.test(dir) ? dir : "";
+}
+
 function serverArgs(dataDir: string, port: number, durable: boolean): string[] {
-  const socketDir =
-    Buffer.byteLength(dataDir) <= MAX_SOCKET_DIR_BYTES && !/[\s,"\\]/.test(dataDir) ? dataDir : "";
+  const socketDir = socketDirOf(dataDir);
   const settings: Record<string, string | number> = {
     listen_addresses: "127.0.0.1",
     port,
@@ -491,7 +500,9 @@ class RunningPostgres implements EmbeddedPostgres {
     private readonly exited: Promise<Exit>,
     private readonly closed: Promise<void>,
   ) {
-    this.url = `postgres://${SUPERUSER}@127.0.0.1:${port}/postgres`;
+    const socketDir = socketDirOf(dataDir);
+    const host = socketDir ? encodeURIComponent(socketDir) : "127.0.0.1";
+    this.url = `postgres://${SUPERUSER}@${host}:${port}/postgres`;
   }
 
   stop(): Promise<void> {
