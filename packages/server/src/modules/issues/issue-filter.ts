@@ -177,8 +177,8 @@ export const PHRASE_SCAN_ROWS = 500;
 
 /**
  * Whether the list is a plain full-text search in `updated` order, which `issueListQuery` answers from the
- * recent issues, the default sort's covering index and its search bits, or the GIN index (`recentSearch`):
- * only `q` (not an identifier) with paging and sort `updated` or `-updated`.
+ * recent issues, the default sort's covering index and its search bits, or the GIN index (`searchSources`
+ * in issue-list.service.ts): only `q` (not an identifier) with paging and sort `updated` or `-updated`.
  */
 export function isRecentSearch(filter: IssueFilter): boolean {
   const q = filter.q?.trim();
