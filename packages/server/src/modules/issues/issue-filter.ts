@@ -177,8 +177,9 @@ export const PHRASE_SCAN_ROWS = 500;
 
 /**
  * Whether the list is a plain full-text search in `updated` order, which `issueListQuery` answers from the
- * recent issues, the default sort's covering index and its search bits, or the GIN index (`searchSources`
- * in issue-list.service.ts): only `q` (not an identifier) with paging and sort `updated` or `-updated`.
+ * recent issues, the default sort's covering index and its search bits, or the GIN index
+ * (`searchFirstSource` in issue-list.service.ts): only `q` (not an identifier) with paging and sort
+ * `updated` or `-updated`.
  */
 export function isRecentSearch(filter: IssueFilter): boolean {
   const q = filter.q?.trim();
@@ -198,6 +199,14 @@ export function isRecentSearch(filter: IssueFilter): boolean {
 export async function compileIssueFilter(
   scope: WorkspaceScope,
   filter: IssueFilter,
+  options: {
+    /**
+     * The statement will run on a generic plan: build the full-text query once per execution (an init
+     * plan), since a generic plan would rebuild it in each row's recheck. A plan made for the values folds
+     * it while planning instead, and estimates the matches from it.
+     */
+    genericPlan?: boolean;
+  } = {},
 ): Promise<CompiledIssueFilter> {
   const where: string[] = ["i.workspace_id = ?"];
   const params: unknown[] = [scope.workspace.id];
@@ -317,9 +326,10 @@ export async function compileIssueFilter(
     // A quoted phrase also requires its adjacent word pairs, which the vector holds as lexemes, so the GIN
     // index finds the issues where the words stand together (migration `issue_search_pairs`).
     const phrases = requiredPhrases(q);
-    const search = phrases.length
-      ? "i.search_vector @@ tracker_phrase_query(websearch_to_tsquery('english', ?), ?::text[])"
-      : "i.search_vector @@ websearch_to_tsquery('english', ?)";
+    const query = phrases.length
+      ? "tracker_phrase_query(websearch_to_tsquery('english', ?), ?::text[])"
+      : "websearch_to_tsquery('english', ?)";
+    const search = `i.search_vector @@ ${options.genericPlan ? `(select ${query})` : query}`;
     const terms = phrases.length ? [q, phrases] : [q];
     const m = IDENTIFIER.exec(q);
     if (m)

@@ -95,7 +95,7 @@ export interface ListStatement {
  * than the page is fetched to know whether another page follows. Exported for the bench.
  *
  * `statements` are tried in turn: a statement other than the last answers with no rows when it cannot tell
- * the page (a full-text search whose first source holds too few matches, `searchSources`); the last one
+ * the page (a full-text search whose first source holds too few matches, `searchFirstSource`); the last one
  * always can. Each is a pair:
  * - `text`, the one a page normally takes: the page's rows with each issue's label ids (kept on the issue by
  *   triggers: migration `…_issue_label_ids`), and on the first row
@@ -108,17 +108,28 @@ export interface ListStatement {
  */
 export async function issueListQuery(scope: WorkspaceScope, filter: IssueFilter) {
   const { limit, offset } = issuePage(filter);
-  const compiled = await compileIssueFilter(scope, filter);
-  const sources = isRecentSearch(filter)
-    ? searchSources(scope, filter.q!.trim(), compiled.orderBy, offset + limit + 1, filter.sort !== "updated")
-    : [
-        {
-          text: `select i.id from issues i ${compiled.joins}
+  const recentSearch = isRecentSearch(filter);
+  // A search in `updated` order runs on generic plans (`listIssues`).
+  const compiled = await compileIssueFilter(scope, filter, { genericPlan: recentSearch });
+  // Every match, through the filter's indexes: for a search, its GIN index.
+  const all = {
+    text: `select i.id from issues i ${compiled.joins}
                    where ${compiled.where}
                    order by ${compiled.orderBy}`,
-          params: compiled.params,
-        },
-      ];
+    params: compiled.params,
+  };
+  const sources = recentSearch
+    ? [
+        searchFirstSource(
+          scope,
+          filter.q!.trim(),
+          compiled.orderBy,
+          offset + limit + 1,
+          filter.sort !== "updated",
+        ),
+        all,
+      ]
+    : [all];
   return {
     statements: sources.map((source) => pageStatement(scope, source, limit, offset)),
     limit,
@@ -201,69 +212,61 @@ function pageStatement(
  * quoted phrase, and with two words or more that every match must hold. A guess from the text (a stop word
  * counts here); the statement itself is right whatever the words.
  */
-function searchesRecentFirst(q: string, newestFirst: boolean): boolean {
-  if (!newestFirst || mayHaveOr(q) || q.includes('"')) return false;
+function searchesRecentFirst(q: string, or: boolean, newestFirst: boolean): boolean {
+  if (!newestFirst || or || q.includes('"')) return false;
   return q.split(/\s+/).filter((word) => !word.startsWith("-") && /[\p{L}\p{N}]/u.test(word)).length >= 2;
 }
 
 /**
- * The sources of a full-text search's page in `updated` order (`isRecentSearch`), each a select of the first
+ * The first source of a full-text search's page in `updated` order (`isRecentSearch`): a select of the first
  * `need` matching ids (the page, what it skips, and one more) in that order, or of none when it cannot tell
- * them. Each is its own statement, whose plan does not depend on the words, so it is prepared once per
- * connection; a statement of all three sources at once spent a quarter of a millisecond just starting and
- * stopping the parts it did not use.
+ * them; the list's own statement over every match (its GIN index: rare words, phrases) follows then. Each is
+ * its own statement, whose plan does not depend on the words, so it is prepared once per connection; a
+ * statement of all the sources at once spent a quarter of a millisecond just starting and stopping the parts
+ * it did not use.
  *
- * 1. `recent`, newest first for two words or more that every match must hold, without `or`
- *    (`searchesRecentFirst`): the workspace's recent issues (`issue_search_recent`, migration
- *    `issue_search_recent`), through their own GIN index of workspace-prefixed lexemes, which match exactly
- *    when the query does; only those updated since the workspace's `since`, all of which are there. They
- *    tell the page when they hold `need` matches, or when the workspace has no `since` (every issue is
- *    there). Their cost grows with their matches, all sorted: few for words that must all be there. Not for
- *    phrases, whose positions the lexemes do not keep. When they cannot tell, the matches are rare among the
- *    newest issues, so the GIN index of every issue follows directly.
- * 2. `scan`, otherwise: the first SEARCH_SCAN_ROWS visible issues of the default sort's covering index in
- *    order (PHRASE_SCAN_ROWS with a quoted phrase), skipping those whose search bits lack a bit that every
- *    branch of the query's `or` requires (`tracker_search_masks`, migration `issue_search_branch_masks`)
- *    and rechecking the rest against their stored vector. It tells the page when it finds `need` matches.
- * 3. The GIN index of every issue (rare words, phrases), which always can.
+ * - `recent`, newest first for two words or more that every match must hold, without `or`
+ *   (`searchesRecentFirst`): the workspace's recent issues (`issue_search_recent`, migration
+ *   `issue_search_recent`), through their own GIN index of workspace-prefixed lexemes, which match exactly
+ *   when the query does; only those updated since the workspace's `since`, all of which are there. They
+ *   tell the page when they hold `need` matches, or when the workspace has no `since` (every issue is
+ *   there). Their cost grows with their matches, all sorted: few for words that must all be there. Not for
+ *   phrases, whose positions the lexemes do not keep. When they cannot tell, the matches are rare among the
+ *   newest issues, which a scan would read, so the GIN index follows directly.
+ * - `scan`, otherwise: the first SEARCH_SCAN_ROWS visible issues of the default sort's covering index in
+ *   order (PHRASE_SCAN_ROWS with a quoted phrase), skipping those whose search bits lack a bit that every
+ *   branch of the query's `or` requires (`tracker_search_masks`, migration `issue_search_branch_masks`)
+ *   and rechecking the rest against their stored vector. It tells the page when it finds `need` matches.
  */
-function searchSources(
+function searchFirstSource(
   scope: WorkspaceScope,
   q: string,
   orderBy: string,
   need: number,
   newestFirst: boolean,
-): { text: string; params: unknown[] }[] {
+): { text: string; params: unknown[] } {
   const vis = visibleTeamIdCondition(scope, "i.team_id");
   const ws = scope.workspace.id;
-  const phrases = requiredPhrases(q);
+  const or = mayHaveOr(q);
   const outerOrder = orderBy.replace(/\bi\./g, "r.");
-  const gin = {
-    text: `select i.id from issues i
-            where i.workspace_id = ? and ${vis.sql}
-              -- Once, not in each row's recheck.
-              and i.search_vector @@ (select tracker_phrase_query(websearch_to_tsquery('english', ?), ?::text[]))
-            order by ${orderBy}`,
-    params: [ws, ...vis.params, q, phrases],
-  };
-  if (searchesRecentFirst(q, newestFirst)) {
-    const recent = {
+  if (searchesRecentFirst(q, or, newestFirst)) {
+    return {
       text: `select r.id from (
-        with s as materialized (select tracker_search_terms_query(?::uuid, websearch_to_tsquery('english', ?)) as rq)
-        select i.issue_id as id, i.updated_at, i.team_id, i.number, count(*) over () as found
+        with s as materialized (select tracker_search_terms_query(?::uuid, websearch_to_tsquery('english', ?)) as rq),
+             cut as materialized (select rs.since from issue_search_recent_since rs where rs.workspace_id = ?)
+        select i.issue_id as id, i.updated_at, i.team_id, i.number, count(*) over () as found,
+               not exists (select 1 from cut) as everything
           from (select i.issue_id, i.updated_at, i.team_id, i.number
                   from issue_search_recent i
                  where i.terms @@ (select rq from s) and i.workspace_id = ? and ${vis.sql}
-                   and i.updated_at >= coalesce((select rs.since from issue_search_recent_since rs
-                                                  where rs.workspace_id = ?), '-infinity')
+                   and i.updated_at >= coalesce((select since from cut), '-infinity')
                  order by ${orderBy}
                  limit ?) i
       ) r
-      where r.found >= ? or not exists (select 1 from issue_search_recent_since rs where rs.workspace_id = ?)
+      where r.found >= ? or r.everything
       order by ${outerOrder}`,
-      params: [ws, q, ws, ...vis.params, ws, need, need, ws],
+      params: [ws, q, ws, ws, ...vis.params, need, need],
     };
-    return [recent, gin];
   }
   /** The row holds the bits of the mask's words `first..first+3` (1-based) of `tracker_search_masks`. */
   const holds = (first: number) =>
@@ -274,8 +277,8 @@ function searchSources(
       })
       .join(" and ");
   // The bits every branch requires, or, with an `or`, those of either branch: a test less per row without.
-  const bits = mayHaveOr(q) ? `(${holds(5)}\n                     or ${holds(9)})` : holds(1);
-  const scan = {
+  const bits = or ? `(${holds(5)}\n                     or ${holds(9)})` : holds(1);
+  return {
     text: `select r.id from (
         with s as materialized (select websearch_to_tsquery('english', ?) as tq),
              sm as materialized (select tracker_search_masks(tq) as m from s),
@@ -295,26 +298,14 @@ function searchSources(
         select * from hits where (select count(*) from hits) >= ?
       ) r
       order by ${outerOrder}`,
-    params: [q, ws, ...vis.params, phrases.length ? PHRASE_SCAN_ROWS : SEARCH_SCAN_ROWS, need, need],
-  };
-  return [scan, gin];
-}
-
-/** What a page's rows refer to, by id: from the page's own `refs`, or from the cached workspace names. */
-type Resolver = Pick<WorkspaceNames, "teams" | "states" | "users" | "projects" | "cycles"> & {
-  /** The row's label names in the order the contract shows them; undefined when one is unknown. */
-  labels(row: ListRow): string[] | undefined;
-};
-
-function fromRefs(refs: PageRefs | null | undefined): Resolver {
-  const labels = refs?.labels ?? {};
-  return {
-    teams: refs?.teams ?? {},
-    states: refs?.states ?? {},
-    users: refs?.users ?? {},
-    projects: refs?.projects ?? {},
-    cycles: refs?.cycles ?? {},
-    labels: (row) => labels[row.id] ?? [],
+    params: [
+      q,
+      ws,
+      ...vis.params,
+      requiredPhrases(q).length ? PHRASE_SCAN_ROWS : SEARCH_SCAN_ROWS,
+      need,
+      need,
+    ],
   };
 }
 
@@ -435,19 +426,18 @@ function pageJson(
  * Shapes the list rows as the contract's `Issue`, resolving references through `refs`; undefined when a row
  * refers to something `refs` does not know.
  */
-function issuesFromRows(rows: ListRow[], refs: Resolver): IssueOut[] | undefined {
+function issuesFromRows(rows: ListRow[], refs: PageRefs | null | undefined): IssueOut[] | undefined {
   const out: IssueOut[] = [];
   for (const r of rows) {
-    const team = refs.teams[r.teamId];
-    const state = refs.states[r.stateId];
-    const assignee = r.assigneeId ? refs.users[r.assigneeId] : undefined;
-    const project = r.projectId ? refs.projects[r.projectId] : undefined;
-    const cycle = r.cycleId ? refs.cycles[r.cycleId] : undefined;
-    const labels = refs.labels(r);
+    const team = refs?.teams?.[r.teamId];
+    const state = refs?.states?.[r.stateId];
+    const assignee = r.assigneeId ? refs?.users?.[r.assigneeId] : undefined;
+    const project = r.projectId ? refs?.projects?.[r.projectId] : undefined;
+    const cycle = r.cycleId ? refs?.cycles?.[r.cycleId] : undefined;
+    const labels = refs?.labels?.[r.id] ?? [];
     if (
       !team ||
       !state ||
-      !labels ||
       (r.assigneeId && !assignee) ||
       (r.projectId && project === undefined) ||
       (r.cycleId && cycle === undefined)
@@ -529,6 +519,6 @@ export async function listIssues(scope: WorkspaceScope, filter: IssueFilter): Pr
   const json = names && pageJson(page.rows, names, page.nextOffset);
   if (json) return new JsonText(json);
   const full = paged(await answer<FullListRow>("fullText"));
-  const issues = issuesFromRows(full.rows, fromRefs(full.rows[0]?.refs))!;
+  const issues = issuesFromRows(full.rows, full.rows[0]?.refs)!;
   return new JsonText(JSON.stringify({ issues, nextOffset: full.nextOffset } satisfies IssuePage));
 }
