@@ -12,6 +12,18 @@ import { Migration } from "@mikro-orm/migrations";
  * lexemes (`querytree`: negations dropped, phrases as AND), or none when the query has an `or`, or when the
  * lexemes read back from its text do not satisfy it (a safeguard: a wrong mask would hide matches).
  */
+/** `tracker_search_mask`, after `create`: replaced by `tracker_search_masks` (migration `issue_search_branch_masks`), whose down restores it. */
+export const TRACKER_SEARCH_MASK = `function tracker_search_mask(query tsquery) returns bigint[]
+      language sql immutable parallel safe strict as $$
+        select case when t.tree ~ '[|]' or not (array_to_tsvector(t.lexemes) @@ t.tree::tsquery)
+                    then array[0, 0, 0, 0]::bigint[]
+                    else tracker_search_bits(t.lexemes) end
+          from (select q.tree,
+                       array(select replace(replace(m[1], '''''', ''''), '\\\\', '\\')
+                               from regexp_matches(q.tree, '''(([^''\\\\]|''''|\\\\.)*)''', 'g') m) as lexemes
+                  from (select querytree(query) as tree) q) t
+      $$`;
+
 export class Migration20261121160000_issue_search_bits extends Migration {
   override async up(): Promise<void> {
     this.addSql(`
@@ -23,17 +35,7 @@ export class Migration20261121160000_issue_search_bits extends Migration {
                      coalesce(bit_or(1::bigint << (b & 63)) filter (where b >> 6 = 3), 0)]
           from (select get_byte(decode(md5(l), 'hex'), 0) as b from unnest(lexemes) l) x
       $$`);
-    this.addSql(`
-      create function tracker_search_mask(query tsquery) returns bigint[]
-      language sql immutable parallel safe strict as $$
-        select case when t.tree ~ '[|]' or not (array_to_tsvector(t.lexemes) @@ t.tree::tsquery)
-                    then array[0, 0, 0, 0]::bigint[]
-                    else tracker_search_bits(t.lexemes) end
-          from (select q.tree,
-                       array(select replace(replace(m[1], '''''', ''''), '\\\\', '\\')
-                               from regexp_matches(q.tree, '''(([^''\\\\]|''''|\\\\.)*)''', 'g') m) as lexemes
-                  from (select querytree(query) as tree) q) t
-      $$`);
+    this.addSql(`create ${TRACKER_SEARCH_MASK}`);
     for (const n of [0, 1, 2, 3])
       this.addSql(`alter table "issues" add column "search_bits_${n}" bigint not null default 0`);
     this.addSql(`

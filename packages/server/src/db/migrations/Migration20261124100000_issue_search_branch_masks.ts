@@ -1,4 +1,5 @@
 import { Migration } from "@mikro-orm/migrations";
+import { TRACKER_SEARCH_MASK } from "./Migration20261121160000_issue_search_bits.js";
 
 /**
  * `tracker_search_masks(tsquery)`: the search bits (`tracker_search_bits`, migration `issue_search_bits`) a
@@ -14,10 +15,8 @@ import { Migration } from "@mikro-orm/migrations";
  *
  * It replaces `tracker_search_mask`, the one mask of queries without `or`.
  */
-export class Migration20261124100000_issue_search_branch_masks extends Migration {
-  override async up(): Promise<void> {
-    this.addSql(`
-      create function tracker_search_masks(query tsquery) returns bigint[]
+/** `tracker_search_masks`, after `create`: replaced in place by migration `issue_search_masks_simple`, whose down restores it. */
+export const TRACKER_SEARCH_MASKS = `function tracker_search_masks(query tsquery) returns bigint[]
       language plpgsql immutable parallel safe strict as $$
       declare
         tree text := querytree(query);
@@ -45,22 +44,16 @@ export class Migration20261124100000_issue_search_branch_masks extends Migration
         return array_fill(0::bigint, array[12]);
       exception when others then
         return array_fill(0::bigint, array[12]);
-      end $$`);
+      end $$`;
+
+export class Migration20261124100000_issue_search_branch_masks extends Migration {
+  override async up(): Promise<void> {
+    this.addSql(`create ${TRACKER_SEARCH_MASKS}`);
     this.addSql("drop function tracker_search_mask(tsquery)");
   }
 
   override async down(): Promise<void> {
-    this.addSql(`
-      create function tracker_search_mask(query tsquery) returns bigint[]
-      language sql immutable parallel safe strict as $$
-        select case when t.tree ~ '[|]' or not (array_to_tsvector(t.lexemes) @@ t.tree::tsquery)
-                    then array[0, 0, 0, 0]::bigint[]
-                    else tracker_search_bits(t.lexemes) end
-          from (select q.tree,
-                       array(select replace(replace(m[1], '''''', ''''), '\\\\', '\\')
-                               from regexp_matches(q.tree, '''(([^''\\\\]|''''|\\\\.)*)''', 'g') m) as lexemes
-                  from (select querytree(query) as tree) q) t
-      $$`);
+    this.addSql(`create ${TRACKER_SEARCH_MASK}`);
     this.addSql("drop function tracker_search_masks(tsquery)");
   }
 }
