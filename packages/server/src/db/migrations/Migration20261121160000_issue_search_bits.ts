@@ -1,17 +1,5 @@
 import { Migration } from "@mikro-orm/migrations";
 
-/**
- * `issues.search_bits_0..3`: a 256-bit signature of the issue's full-text lexemes (each lexeme sets the bit
- * the first byte of its md5 names), kept by a trigger whenever title or description is written, and carried by the covering
- * index of the default sort. A search sorted by `updated` then reads that index in order and rechecks only
- * the rows whose signature holds every lexeme the query requires, so the most recent matches of common
- * words cost a few thousand index entries instead of a heap fetch per match (bench/README.md, "Full text").
- * md5, not hashtext: the bits must mean the same after a PostgreSQL upgrade.
- *
- * `tracker_search_mask(tsquery)` gives the bits a matching issue must have: those of the query's required
- * lexemes (`querytree`: negations dropped, phrases as AND), or none when the query has an `or`, or when the
- * lexemes read back from its text do not satisfy it (a safeguard: a wrong mask would hide matches).
- */
 /** `tracker_search_mask`, after `create`: replaced by `tracker_search_masks` (migration `issue_search_branch_masks`), whose down restores it. */
 export const TRACKER_SEARCH_MASK = `function tracker_search_mask(query tsquery) returns bigint[]
       language sql immutable parallel safe strict as $$
@@ -24,6 +12,18 @@ export const TRACKER_SEARCH_MASK = `function tracker_search_mask(query tsquery) 
                   from (select querytree(query) as tree) q) t
       $$`;
 
+/**
+ * `issues.search_bits_0..3`: a 256-bit signature of the issue's full-text lexemes (each lexeme sets the bit
+ * the first byte of its md5 names), kept by a trigger whenever title or description is written, and carried by the covering
+ * index of the default sort. A search sorted by `updated` then reads that index in order and rechecks only
+ * the rows whose signature holds every lexeme the query requires, so the most recent matches of common
+ * words cost a few thousand index entries instead of a heap fetch per match (bench/README.md, "Full text").
+ * md5, not hashtext: the bits must mean the same after a PostgreSQL upgrade.
+ *
+ * `tracker_search_mask(tsquery)` gives the bits a matching issue must have: those of the query's required
+ * lexemes (`querytree`: negations dropped, phrases as AND), or none when the query has an `or`, or when the
+ * lexemes read back from its text do not satisfy it (a safeguard: a wrong mask would hide matches).
+ */
 export class Migration20261121160000_issue_search_bits extends Migration {
   override async up(): Promise<void> {
     this.addSql(`
