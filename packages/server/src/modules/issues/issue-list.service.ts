@@ -146,21 +146,27 @@ function pageStatement(
   offset: number,
 ): ListStatement {
   const fullParams = [...source.params, limit + 1, offset];
+  // The page's issues, in the list's order (`p.ord`).
+  const pageRows = `unnest(array(
+              ${source.text}
+               limit ? offset ?
+            )) with ordinality as p(id, ord)
+       join issues i on i.id = p.id`;
   const page = `with page as materialized (
          select i.id, i.number, i.title, i.description, i.priority, i.estimate, i.due_date, i.team_id, i.state_id,
                 i.assignee_id, i.project_id, i.cycle_id, i.parent_id, i.created_at, i.updated_at, i.completed_at,
                 i.label_ids, p.ord
-           from issues i
-           join unnest(array(
-                  ${source.text}
-                   limit ? offset ?
-                )) with ordinality as p(id, ord) on p.id = i.id)`;
-  // Dates and timestamps as JSON text, made ISO here (`jsonTimeSql`).
-  const columns = `page.id, page.number, page.title, page.description, page.priority, page.estimate,
-            ${jsonTimeSql("page.due_date", false)} as "dueDate", page.team_id as "teamId", page.state_id as "stateId",
-            page.assignee_id as "assigneeId", page.project_id as "projectId", page.cycle_id as "cycleId",
-            page.parent_id as "parentId", ${jsonTimeSql("page.created_at")} as "createdAt",
-            ${jsonTimeSql("page.updated_at")} as "updatedAt", ${jsonTimeSql("page.completed_at")} as "completedAt"`;
+           from ${pageRows})`;
+  // The issue's id, number, references and timestamps from `t`; timestamps as JSON text, made ISO here
+  // (`jsonTimeSql`).
+  const idColumns = (
+    t: string,
+  ) => `${t}.id, ${t}.number, ${t}.team_id as "teamId", ${t}.state_id as "stateId",
+            ${t}.assignee_id as "assigneeId", ${t}.project_id as "projectId", ${t}.cycle_id as "cycleId",
+            ${t}.parent_id as "parentId", ${jsonTimeSql(`${t}.created_at`)} as "createdAt",
+            ${jsonTimeSql(`${t}.updated_at`)} as "updatedAt", ${jsonTimeSql(`${t}.completed_at`)} as "completedAt"`;
+  const columns = `${idColumns("page")}, page.title, page.description, page.priority, page.estimate,
+            ${jsonTimeSql("page.due_date", false)} as "dueDate"`;
   // The issue's own fields as JSON text, which the page's JSON takes as it is (`pageJson`).
   const own = `'"title":' || to_json(i.title)::text
             || ',"description":' || coalesce(to_json(i.description)::text, 'null')
@@ -169,19 +175,12 @@ function pageStatement(
   return {
     // The page's rows straight from the join: `fullText` reads them several times and keeps them in a CTE,
     // whose wide rows cost 0.06 ms of a team page's 0.43 to write and read back.
-    text: `select i.id, i.number, i.team_id as "teamId", i.state_id as "stateId",
-            i.assignee_id as "assigneeId", i.project_id as "projectId", i.cycle_id as "cycleId",
-            i.parent_id as "parentId", ${jsonTimeSql("i.created_at")} as "createdAt",
-            ${jsonTimeSql("i.updated_at")} as "updatedAt", ${jsonTimeSql("i.completed_at")} as "completedAt",
+    text: `select ${idColumns("i")},
             ${own} as own,
             array_to_string(i.label_ids, ',') as "labelIds",
             case when p.ord = 1 then (select w.names_version::text from workspaces w where w.id = ?) end
               as "namesVersion"
-       from unnest(array(
-              ${source.text}
-               limit ? offset ?
-            )) with ordinality as p(id, ord)
-       join issues i on i.id = p.id
+       from ${pageRows}
       order by p.ord`,
     fullText: `${page},
        refs as (
