@@ -17,6 +17,8 @@ export interface Config {
   publicUrl: string;
   /** Requests a minute per API key (burst: a sixth of it); 0 turns limiting off. */
   rateLimitPerMinute: number;
+  /** Web origins allowed to call the API from a browser (`TRACKER_CORS_ORIGINS`); `"*"` for any, empty for none. */
+  corsOrigins: string[] | "*";
 }
 
 const LOG_LEVELS: LogLevel[] = ["debug", "info", "warn", "error", "silent"];
@@ -40,7 +42,31 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       1200,
       "TRACKER_RATE_LIMIT_PER_MINUTE",
     ),
+    corsOrigins: corsOrigins(env.TRACKER_CORS_ORIGINS),
   };
+}
+
+/**
+ * `TRACKER_CORS_ORIGINS`: comma-separated origins (`https://board.example.com`), or `*`. Each is compared
+ * with a browser's `Origin` exactly, so a path or a trailing slash would never match: refused at start.
+ */
+function corsOrigins(value: string | undefined): string[] | "*" {
+  const items = (value ?? "")
+    .split(",")
+    .map((x) => x.trim())
+    .filter(Boolean);
+  if (items.includes("*")) return "*";
+  for (const item of items) {
+    let origin: string | undefined;
+    try {
+      origin = new URL(item).origin;
+    } catch {
+      origin = undefined;
+    }
+    if (origin !== item)
+      throw new Error(`TRACKER_CORS_ORIGINS: "${item}" is not an origin like https://board.example.com`);
+  }
+  return items;
 }
 
 function nonNegativeInt(value: string | undefined, fallback: number, name: string): number {

@@ -8,9 +8,12 @@ import { EventHub } from "./events/event-hub.js";
 import { loadEventsConfig } from "./events/events-config.js";
 import { allHandlers } from "./handlers.js";
 import { createApp } from "./http/app.js";
+import { answerClientErrors } from "./http/client-errors.js";
 import { Contract } from "./http/contract.js";
+import { pruneIdempotentRequests } from "./http/idempotency.js";
 import type { Logger } from "./logger.js";
-import { scheduleSearchRecentPrune } from "./modules/issues/search-recent.js";
+import { pruneSearchRecent } from "./modules/issues/search-recent.js";
+import { schedulePrunes } from "./prune-schedule.js";
 
 export interface Database {
   url: string;
@@ -54,8 +57,12 @@ export async function startHttp(
     throw err;
   });
   EventHub.attach(app, events);
-  const stopPrune = scheduleSearchRecentPrune(orm.em, logger);
+  const stopPrune = schedulePrunes(logger, [
+    { name: "search: recent issues", run: () => pruneSearchRecent(orm.em) },
+    { name: "idempotency: expired keys", run: () => pruneIdempotentRequests(orm.em) },
+  ]);
   const server = app.listen(config.port);
+  answerClientErrors(server);
   await new Promise<void>((resolve, reject) => {
     server.once("listening", resolve);
     server.once("error", reject);

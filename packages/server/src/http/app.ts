@@ -13,8 +13,19 @@ import {
   unstorableInputErrors,
   WORKSPACE_HEADER,
 } from "./contract.js";
+import { corsMiddleware } from "./cors.js";
 import { renderDocs } from "./docs.js";
 import { type HandlerEntry, JsonText, type RequestScope } from "./handler.js";
+import {
+  AnsweredMeanwhile,
+  claimKey,
+  idempotencyKeyOf,
+  REPLAYED_HEADER,
+  recordAnswer,
+  requestFingerprint,
+  type StoredAnswer,
+  takesIdempotencyKey,
+} from "./idempotency.js";
 import { HttpProblem, Invalid, NotFound, NotImplemented } from "./problem.js";
 import { RateLimiter } from "./rate-limit.js";
 
@@ -132,6 +143,30 @@ export function createApp(deps: AppDeps): Koa<State> {
       await next();
       if (ctx.status === 404 && ctx.body === undefined) {
         sendProblem(ctx, new NotFound(`No route for ${ctx.method} ${ctx.path}.`), requestId);
+      } else if (ctx.status === 405 && !ctx.state.route) {
+        // The router's own answer for a path that exists without this method: a problem like any other.
+        const allow = ctx.response.get("Allow");
+        sendProblem(
+          ctx,
+          new HttpProblem(
+            405,
+            "method_not_allowed",
+            "Method not allowed",
+            `${ctx.method} is not allowed on ${ctx.path}${allow ? `; it takes ${allow}` : ""}.`,
+          ),
+          requestId,
+        );
+      } else if (ctx.status === 501 && !ctx.state.route) {
+        sendProblem(
+          ctx,
+          new HttpProblem(
+            501,
+            "not_implemented",
+            "Not implemented",
+            `The method ${ctx.method} is not supported.`,
+          ),
+          requestId,
+        );
       }
     } catch (err) {
       sendProblem(ctx, toProblem(err, logger, requestId), requestId);
@@ -145,6 +180,9 @@ export function createApp(deps: AppDeps): Koa<State> {
       });
     }
   });
+
+  // Before the body parser: a preflight carries no body, and every answer (problems too) gets its headers.
+  app.use(corsMiddleware(config.corsOrigins));
 
   const parseBody = koaBody({
     json: true,
@@ -267,10 +305,19 @@ export function createApp(deps: AppDeps): Koa<State> {
       if (!op.validateBody(body))
         throw new Invalid("Invalid request body.", fieldErrors("body", op.validateBody.errors));
     }
+    const input = { body, params, query } as never;
+    const idempotencyKey = takesIdempotencyKey(op) ? idempotencyKeyOf(ctx) : undefined;
+    if (idempotencyKey && scope.caller) {
+      const answer = await runIdempotent(ctx, scope, handler, input, scope.caller.keyId, idempotencyKey);
+      ctx.status = answer.status;
+      ctx.type = "application/json";
+      ctx.body = answer.body;
+      return;
+    }
 
     const result = (await retryingConflicts((attempt) =>
       // A fresh unit of work for each attempt: nothing of the rolled-back one carries over.
-      handler(attempt === 1 ? scope : { ...scope, em: orm.em.fork() }, { body, params, query } as never),
+      handler(attempt === 1 ? scope : { ...scope, em: orm.em.fork() }, input),
     )) as { status: number; body: unknown };
     // The event stream wrote its own response (ctx.respond is off): leave status and body alone.
     if (ctx.respond === false) return;
@@ -279,6 +326,49 @@ export function createApp(deps: AppDeps): Koa<State> {
       ctx.type = "application/json";
       ctx.body = result.body.text;
     } else ctx.body = result.body;
+  }
+
+  /**
+   * Runs a write sent with an `Idempotency-Key` in one transaction with its record (the contract's
+   * "Idempotent writes"): the handler's own transactions become savepoints of it, so the work and the stored
+   * answer commit or roll back together. A repeat gets the stored answer, marked as replayed.
+   */
+  async function runIdempotent(
+    ctx: Context,
+    scope: RequestScope,
+    handler: HandlerEntry["handler"],
+    input: never,
+    apiKeyId: string,
+    key: string,
+  ): Promise<StoredAnswer> {
+    const fingerprint = requestFingerprint(ctx, scope.workspace?.id, ctx.request.body);
+    for (let pass = 1; ; pass++) {
+      try {
+        const outcome = await retryingConflicts(() =>
+          orm.em.fork().transactional(async (em) => {
+            const stored = await claimKey(em, apiKeyId, key, fingerprint);
+            if (stored) return { stored, replayed: true };
+            const result = (await handler({ ...scope, em }, input)) as { status: number; body: unknown };
+            const answer: StoredAnswer = {
+              status: result.status,
+              workspaceSlug: scope.workspace?.slug ?? null,
+              body: result.body instanceof JsonText ? result.body.text : JSON.stringify(result.body),
+            };
+            await recordAnswer(em, apiKeyId, key, fingerprint, answer);
+            return { stored: answer, replayed: false };
+          }),
+        );
+        if (outcome.replayed) {
+          ctx.set(REPLAYED_HEADER, "true");
+          if (outcome.stored.workspaceSlug) ctx.set(WORKSPACE_HEADER, outcome.stored.workspaceSlug);
+        }
+        return outcome.stored;
+      } catch (err) {
+        // A repeat committed first: this pass rolled back, the next one finds and replays its answer.
+        if (err instanceof AnsweredMeanwhile && pass === 1) continue;
+        throw err;
+      }
+    }
   }
 
   app.use(router.routes());

@@ -17,6 +17,7 @@ import { Migration20261121170000_issue_search_pairs } from "./Migration202611211
 import { Migration20261124100000_issue_search_branch_masks } from "./Migration20261124100000_issue_search_branch_masks.js";
 import { Migration20261124130000_issue_search_recent } from "./Migration20261124130000_issue_search_recent.js";
 import { Migration20261124180000_issue_search_masks_simple } from "./Migration20261124180000_issue_search_masks_simple.js";
+import { Migration20261125140000_idempotent_requests } from "./Migration20261125140000_idempotent_requests.js";
 
 /** Applied in this order on every start. Add each new migration here (npm run migration:create). */
 export const migrationsList: MigrationObject[] = [
@@ -59,4 +60,5 @@ export const migrationsList: MigrationObject[] = [
     name: "Migration20261124180000_issue_search_masks_simple",
     class: Migration20261124180000_issue_search_masks_simple,
   },
+  { name: "Migration20261125140000_idempotent_requests", class: Migration20261125140000_idempotent_requests },
 ];

@@ -1,6 +1,5 @@
 import type { EntityManager } from "@mikro-orm/postgresql";
 import { sql } from "../../db/sql.js";
-import type { Logger } from "../../logger.js";
 
 /**
  * Issues a workspace keeps in `issue_search_recent` (migration `issue_search_recent`) after a prune, which
@@ -8,8 +7,6 @@ import type { Logger } from "../../logger.js";
  * that is for words matching one issue in a hundred or more (bench/README.md, "Recent issues").
  */
 export const SEARCH_RECENT_ROWS = 5000;
-/** How often one instance trims the recent issues; also once a minute after start. */
-export const SEARCH_RECENT_PRUNE_MS = 10 * 60_000;
 /** Any constant will do; it only has to be the same for every instance. */
 const PRUNE_LOCK = 7_240_613;
 
@@ -27,27 +24,4 @@ export async function pruneSearchRecent(em: EntityManager, keep = SEARCH_RECENT_
     ]);
     return Number(row?.deleted ?? 0);
   });
-}
-
-/** Prunes every `intervalMs` (and once a minute after start) until the returned function is called. */
-export function scheduleSearchRecentPrune(
-  em: EntityManager,
-  logger: Logger,
-  intervalMs = SEARCH_RECENT_PRUNE_MS,
-): () => void {
-  const prune = () => {
-    pruneSearchRecent(em)
-      .then((deleted) => {
-        if (deleted > 0) logger.info("search: pruned recent issues", { deleted });
-      })
-      .catch((err) => logger.warn("search: pruning recent issues failed", { error: (err as Error).message }));
-  };
-  const first = setTimeout(prune, Math.min(60_000, intervalMs));
-  const every = setInterval(prune, intervalMs);
-  first.unref();
-  every.unref();
-  return () => {
-    clearTimeout(first);
-    clearInterval(every);
-  };
 }

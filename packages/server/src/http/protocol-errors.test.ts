@@ -1,0 +1,68 @@
+/**
+ * Answers the router or Node give before an operation runs are problems like every other error: a method a
+ * path does not take, an unknown method, headers over Node's limit. Clients switch on `code` everywhere.
+ */
+import { connect } from "node:net";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { startTestServer, type TestServer } from "../test/harness.js";
+
+let srv: TestServer;
+let token: string;
+beforeAll(async () => {
+  srv = await startTestServer();
+  token = (await srv.bootstrap()).apiKey.token;
+});
+afterAll(() => srv.close());
+
+async function problemOf(res: Response) {
+  expect(res.headers.get("content-type")).toContain("application/problem+json");
+  const body = (await res.json()) as { code: string; status: number; detail: string; requestId: string };
+  expect(body.requestId).toBe(res.headers.get("x-request-id"));
+  return body;
+}
+
+describe("protocol errors", () => {
+  it("answers a method a path does not take with 405 method_not_allowed and Allow", async () => {
+    for (const path of ["/api/v1/invites/", "/api/v1/invites", "/api/v1/users"]) {
+      const res = await fetch(`${srv.url}${path}`, {
+        method: "DELETE",
+        headers: { authorization: `Bearer ${token}` },
+      });
+      expect(res.status).toBe(405);
+      expect(res.headers.get("allow")).toContain("GET");
+      const body = await problemOf(res);
+      expect(body.code).toBe("method_not_allowed");
+      expect(body.detail).toContain("GET");
+    }
+  });
+
+  it("answers an unknown method with 501 not_implemented", async () => {
+    const res = await fetch(`${srv.url}/api/v1/users`, { method: "PROPFIND" });
+    expect(res.status).toBe(501);
+    expect((await problemOf(res)).code).toBe("not_implemented");
+  });
+
+  it("answers headers over Node's limit (a 100 KB query string) with 431 headers_too_large", async () => {
+    const res = await fetch(`${srv.url}/api/v1/issues?q=${"a".repeat(100_000)}`, {
+      headers: { authorization: `Bearer ${token}` },
+    });
+    expect(res.status).toBe(431);
+    expect((await problemOf(res)).code).toBe("headers_too_large");
+  });
+
+  it("answers a request that is not HTTP with 400 invalid_request", async () => {
+    const { port } = new URL(srv.url);
+    const answer = await new Promise<string>((resolve, reject) => {
+      const socket = connect(Number(port), "127.0.0.1", () => socket.write("NOT HTTP AT ALL\r\n\r\n"));
+      let text = "";
+      socket.on("data", (chunk) => {
+        text += chunk;
+      });
+      socket.on("end", () => resolve(text));
+      socket.on("error", reject);
+    });
+    expect(answer).toMatch(/^HTTP\/1\.1 400 /);
+    expect(answer).toContain("application/problem+json");
+    expect(answer).toContain(`"code":"invalid_request"`);
+  });
+});
