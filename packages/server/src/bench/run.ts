@@ -7,6 +7,7 @@
  * never fatal: the exit code is non-zero only when the bench itself could not run.
  */
 import { type ChildProcess, spawn } from "node:child_process";
+import { randomUUID } from "node:crypto";
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import net from "node:net";
 import os from "node:os";
@@ -55,8 +56,8 @@ interface CaseSpec {
   name: string;
   kind: "read" | "create";
   method: "GET" | "POST";
-  /** A new path (and body) per request, rotating over the seeded data. */
-  next: () => { path: string; body?: string };
+  /** A new path (and body, and headers) per request, rotating over the seeded data. */
+  next: () => { path: string; body?: string; headers?: Record<string, string> };
   /** The key to send, when the case runs in another workspace than the issue cases'. */
   token?: string;
 }
@@ -166,6 +167,17 @@ function cases(seeded: Seeded): CaseSpec[] {
         body: JSON.stringify({ team: team(), title: `Bench issue ${++created}`, priority: created % 5 }),
       }),
     },
+    {
+      // As every SDK client sends it: a fresh key per create, stored with the issue in its transaction.
+      name: "create: POST /issues with Idempotency-Key",
+      kind: "create",
+      method: "POST",
+      next: () => ({
+        path: `${api}/issues`,
+        body: JSON.stringify({ team: team(), title: `Bench issue ${++created}`, priority: created % 5 }),
+        headers: { "idempotency-key": randomUUID() },
+      }),
+    },
   ];
 }
 
@@ -245,7 +257,11 @@ async function runCase(base: string, token: string, serverPid: number, spec: Cas
     example: first.path,
     status: "ran",
   };
-  const probe = await fetch(`${base}${first.path}`, { method: spec.method, headers, body: first.body });
+  const probe = await fetch(`${base}${first.path}`, {
+    method: spec.method,
+    headers: { ...headers, ...first.headers },
+    body: first.body,
+  });
   const probeText = await probe.text();
   if (probe.status === 501)
     return { ...result, status: "not_built", note: "the server answers 501 not_implemented" };
@@ -259,10 +275,16 @@ async function runCase(base: string, token: string, serverPid: number, spec: Cas
   const requests = [
     {
       method: spec.method,
-      setupRequest: (req: { path?: string; body?: string; method?: string }) => {
+      setupRequest: (req: {
+        path?: string;
+        body?: string;
+        method?: string;
+        headers?: Record<string, string>;
+      }) => {
         const n = spec.next();
         req.path = n.path;
         if (n.body !== undefined) req.body = n.body;
+        if (n.headers) req.headers = { ...headers, ...n.headers };
         return req;
       },
     },
@@ -390,7 +412,8 @@ async function main() {
     let databaseUrl = process.env.DATABASE_URL;
     if (!databaseUrl) {
       tmp = mkdtempSync(path.join(os.tmpdir(), "tracker-bench-"));
-      embedded = await startEmbeddedPostgres({ dataDir: path.join(tmp, "pg"), durable: false });
+      // Durable, as users run it (`npm start`): fsync and synchronous commit on, so writes pay what they do there.
+      embedded = await startEmbeddedPostgres({ dataDir: path.join(tmp, "pg"), durable: true });
       databaseUrl = embedded.url;
       log(`embedded PostgreSQL on port ${embedded.port}`);
     } else log("using DATABASE_URL");
@@ -496,7 +519,7 @@ async function main() {
         loadAverageBefore,
         loadAverageAfter: os.loadavg().map((l) => Math.round(l * 100) / 100),
       },
-      database: embedded ? "embedded PostgreSQL 18 (durable: false)" : "DATABASE_URL",
+      database: embedded ? "embedded PostgreSQL 18 (durable, as npm start runs it)" : "DATABASE_URL",
       connections: CONNECTIONS,
       durationSeconds: DURATION,
       warmupSeconds: WARMUP,
