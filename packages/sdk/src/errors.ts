@@ -1,3 +1,8 @@
+import { type components, problemCodeValues } from "./generated/schema.js";
+
+/** A problem's stable `code`, as the contract lists them (`ProblemCode`). */
+export type ProblemCode = components["schemas"]["ProblemCode"];
+
 /** One offending input of an `invalid_request` problem, e.g. `{ path: "/body/title", message: "is required" }`. */
 export interface TrackerFieldError {
   path: string;
@@ -12,24 +17,33 @@ export interface TrackerWorkspaceChoice {
 }
 
 // The codes the contract pairs with each status, used when an error body is not a problem (a proxy's HTML
-// page, an empty body) so callers can still switch on `code`.
-const CODE_BY_STATUS: Record<number, string> = {
+// page, an empty body) or names a code this version does not know, so callers can still switch on `code`.
+const CODE_BY_STATUS: Partial<Record<number, ProblemCode>> = {
   400: "invalid_request",
   401: "unauthenticated",
   403: "forbidden",
   404: "not_found",
+  405: "method_not_allowed",
   409: "conflict",
   410: "invite_expired",
   413: "payload_too_large",
+  // A proxy's "URI too long" is the contract's long-request-line case.
+  414: "headers_too_large",
+  422: "idempotency_key_reused",
   429: "rate_limited",
+  431: "headers_too_large",
   500: "internal_error",
   501: "not_implemented",
+  // A gateway that got no answer in time, or none at all, is a service that is not available.
   502: "service_unavailable",
   503: "service_unavailable",
   504: "service_unavailable",
 };
 
-function codeForStatus(status: number): string {
+const KNOWN_CODES: ReadonlySet<string> = new Set(problemCodeValues);
+
+/** The code to report for a status when the answer names none this version knows. */
+export function codeForStatus(status: number): ProblemCode {
   return CODE_BY_STATUS[status] ?? (status >= 500 ? "internal_error" : "invalid_request");
 }
 
@@ -49,8 +63,12 @@ export class TrackerError extends Error {
   override name = "TrackerError";
   /** HTTP status, e.g. 404. */
   status: number;
-  /** Stable problem code, e.g. `not_found`, `invalid_request`, `workspace_required`. */
-  code: string;
+  /**
+   * Stable problem code, e.g. `not_found`, `invalid_request`, `workspace_required`. A code newer than this
+   * SDK is reported by its status (the contract's rule for unknown codes), as is an answer that is not a
+   * problem.
+   */
+  code: ProblemCode;
   /** Short fixed summary of the code, e.g. "Not found". */
   title: string;
   /** What went wrong this time, fit to show a user. */
@@ -64,7 +82,7 @@ export class TrackerError extends Error {
 
   constructor(init: {
     status: number;
-    code: string;
+    code: ProblemCode;
     title: string;
     detail: string;
     requestId?: string | undefined;
@@ -92,9 +110,10 @@ export class TrackerError extends Error {
   static fromResponse(response: Response, body: unknown): TrackerError {
     const headerId = response.headers.get("x-request-id") ?? undefined;
     if (isProblem(body)) {
+      const status = typeof body.status === "number" ? body.status : response.status;
       return new TrackerError({
-        status: typeof body.status === "number" ? body.status : response.status,
-        code: body.code,
+        status,
+        code: KNOWN_CODES.has(body.code) ? (body.code as ProblemCode) : codeForStatus(status),
         title: typeof body.title === "string" ? body.title : response.statusText,
         detail: typeof body.detail === "string" ? body.detail : "",
         requestId: typeof body.requestId === "string" ? body.requestId : headerId,
@@ -136,5 +155,41 @@ export class TrackerNetworkError extends Error {
 
   constructor(message: string, options?: { cause?: unknown }) {
     super(message, options);
+  }
+}
+
+/**
+ * An attempt got no complete answer within the time limit (`timeoutMs`, per attempt), and the call could
+ * not be retried (no retries left, or a write without an `Idempotency-Key`). A subclass of
+ * `TrackerNetworkError`, so code that handles an unreachable server handles this too.
+ *
+ * @example
+ * try {
+ *   await tracker.issues.list({ team: "ENG" }, { timeoutMs: 5_000 });
+ * } catch (err) {
+ *   if (err instanceof TrackerTimeoutError) console.error(`No answer within ${err.timeoutMs} ms`);
+ *   else throw err;
+ * }
+ */
+export class TrackerTimeoutError extends TrackerNetworkError {
+  override name = "TrackerTimeoutError";
+  /** The time limit of each attempt, in ms. */
+  readonly timeoutMs: number;
+  /** The HTTP method of the call, e.g. `POST`. */
+  readonly method: string;
+  /** The URL path of the call, e.g. `/api/v1/issues`. */
+  readonly path: string;
+  /** How many attempts were made, each timed out or failed. */
+  readonly attempts: number;
+
+  constructor(init: { method: string; path: string; timeoutMs: number; attempts: number }) {
+    super(
+      `${init.method} ${init.path} timed out after ${init.timeoutMs} ms` +
+        (init.attempts > 1 ? `, on the last of ${init.attempts} attempts.` : "."),
+    );
+    this.timeoutMs = init.timeoutMs;
+    this.method = init.method;
+    this.path = init.path;
+    this.attempts = init.attempts;
   }
 }

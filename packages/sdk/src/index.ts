@@ -1,5 +1,5 @@
-export type { TrackerFieldError, TrackerWorkspaceChoice } from "./errors.js";
-export { TrackerError, TrackerNetworkError } from "./errors.js";
+export type { ProblemCode, TrackerFieldError, TrackerWorkspaceChoice } from "./errors.js";
+export { TrackerError, TrackerNetworkError, TrackerTimeoutError } from "./errors.js";
 export type { components, operations, paths } from "./generated/schema.js";
 export type { RawClient } from "./http.js";
 export type { BodyOf, OperationId, QueryOf, ResponseOf, Schemas } from "./operation-types.js";
