@@ -1,8 +1,10 @@
-import { TrackerNetworkError } from "./errors.js";
+import { TrackerNetworkError, TrackerTimeoutError } from "./errors.js";
 
 export interface RetryOptions {
   fetch: (request: Request) => Promise<Response>;
   maxRetries: number;
+  /** Time limit of each attempt in ms, unless the call sets its own; 0 turns it off. Default 30 000. */
+  timeoutMs?: number;
   /** First backoff step in ms; doubled each retry. */
   baseDelayMs?: number;
   /** Upper bound of one backoff step in ms. */
@@ -11,14 +13,30 @@ export interface RetryOptions {
   sleep?: (ms: number, signal: AbortSignal | undefined) => Promise<void>;
 }
 
+/** What one call may set for all of its attempts. */
+export interface CallSettings {
+  /** Time limit of each attempt in ms; 0 turns it off. Default: the client's. */
+  timeoutMs?: number | undefined;
+  /** The `Idempotency-Key` of a POST or PATCH (ignored for other methods). */
+  idempotencyKey?: string | undefined;
+}
+
 /** The longest `Retry-After` the client will wait, in ms. */
 export const MAX_RETRY_AFTER_MS = 60_000;
+/** The default time limit of one attempt, in ms. */
+export const DEFAULT_TIMEOUT_MS = 30_000;
 
 const IDEMPOTENT = new Set(["GET", "HEAD", "OPTIONS", "PUT", "DELETE"]);
+// The writes the contract makes safe to resend with an `Idempotency-Key` ("Idempotent writes").
+const KEYED = new Set(["POST", "PATCH"]);
 // Statuses a gateway or an overloaded server answers; the request may or may not have been acted on.
 const TRANSIENT = new Set([502, 503, 504]);
 // Connection failures that prove the request never reached the server, so even a POST is safe to resend.
 const NEVER_SENT = new Set(["ECONNREFUSED", "ENOTFOUND", "EAI_AGAIN"]);
+// Statuses whose answer has no body, which a rebuilt Response must not be given.
+const NULL_BODY = new Set([101, 103, 204, 205, 304]);
+// setTimeout fires at once for anything longer.
+const MAX_TIMER_MS = 2 ** 31 - 1;
 
 /**
  * Parses `Retry-After` (delta-seconds or an HTTP date) into a wait in ms, capped at 60 s; `undefined`
@@ -64,30 +82,136 @@ function errorCode(error: unknown): string | undefined {
   return undefined;
 }
 
+/** Why an attempt's own signal fired: its time limit, as opposed to the caller's signal. */
+class AttemptTimedOut extends Error {
+  override name = "TimeoutError";
+}
+
 /**
- * Wraps `fetch` with the SDK's retry policy:
- * - 429 (refused before acting): retried for every method, after `Retry-After` when given;
- * - 502/503/504 and network errors: retried for idempotent methods only (GET, PUT, DELETE), after
- *   `Retry-After` (503) or exponential backoff with jitter; a POST/PATCH may already have been acted on;
- * - a connection that was refused outright is retried for every method (nothing was sent).
- * Network failures surface as `TrackerNetworkError`; an abort through the request's signal is rethrown as is.
+ * Settles like `promise`, or rejects with the signal's reason as soon as it aborts, even when the fetch
+ * underneath ignores signals (an injected one may).
  */
-export function retryingFetch(options: RetryOptions): (request: Request) => Promise<Response> {
+function abortable<T>(promise: Promise<T>, signal: AbortSignal): Promise<T> {
+  if (signal.aborted) {
+    promise.catch(() => {});
+    return Promise.reject(signal.reason);
+  }
+  return new Promise<T>((resolve, reject) => {
+    const onAbort = () => {
+      // The losing promise must not surface later as an unhandled rejection.
+      promise.catch(() => {});
+      reject(signal.reason);
+    };
+    signal.addEventListener("abort", onAbort, { once: true });
+    promise.then(
+      (value) => {
+        signal.removeEventListener("abort", onAbort);
+        resolve(value);
+      },
+      (error: unknown) => {
+        signal.removeEventListener("abort", onAbort);
+        reject(error);
+      },
+    );
+  });
+}
+
+async function problemCode(response: Response): Promise<string | undefined> {
+  try {
+    const body = (await response.clone().json()) as { code?: unknown };
+    return typeof body?.code === "string" ? body.code : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+function isEventStream(response: Response): boolean {
+  return (response.headers.get("content-type") ?? "").toLowerCase().startsWith("text/event-stream");
+}
+
+/**
+ * Wraps `fetch` with the SDK's retry and time-limit policy (the contract's "Idempotent writes" and "Time
+ * limits"):
+ * - every POST and PATCH carries an `Idempotency-Key` (the call's, or a fresh UUID), the same on every
+ *   attempt, so the server acts at most once however often it is sent;
+ * - 429 and 409 `idempotency_in_progress` (the server did not act): retried for every method, after
+ *   `Retry-After`;
+ * - 502/503/504, network failures and attempts over the time limit: retried when resending is safe (GET,
+ *   PUT, DELETE, or an authenticated POST/PATCH, which carries a key), after `Retry-After` or exponential
+ *   backoff with jitter;
+ * - a connection that was refused outright is retried for every method (nothing was sent).
+ * Each attempt has `timeoutMs` to deliver its whole answer (an event stream: its headers). Network
+ * failures surface as `TrackerNetworkError`, a last attempt over time as `TrackerTimeoutError`, and an
+ * abort through the request's signal as the signal's reason.
+ */
+export function retryingFetch(
+  options: RetryOptions,
+): (request: Request, call?: CallSettings) => Promise<Response> {
   const wait = options.sleep ?? sleep;
-  return async (request) => {
-    const idempotent = IDEMPOTENT.has(request.method.toUpperCase());
+  const backoff = (attempt: number) => backoffDelay(attempt, options.baseDelayMs, options.maxDelayMs);
+
+  async function attemptOnce(sent: Request, timeoutMs: number): Promise<Response> {
+    if (!(timeoutMs > 0)) return abortable(options.fetch(sent), sent.signal);
+    const limit = new AbortController();
+    const timer = setTimeout(() => limit.abort(new AttemptTimedOut()), Math.min(timeoutMs, MAX_TIMER_MS));
+    const signal = AbortSignal.any([sent.signal, limit.signal]);
+    try {
+      const response = await abortable(options.fetch(new Request(sent, { signal })), signal);
+      // A stream is read by the caller as it arrives: only its headers are bound by the limit.
+      if (isEventStream(response)) return response;
+      // Anything else is read here, so a server that sends headers and then stalls is caught too.
+      const body = NULL_BODY.has(response.status) ? null : await abortable(response.arrayBuffer(), signal);
+      const whole = new Response(body, {
+        status: response.status,
+        statusText: response.statusText,
+        headers: response.headers,
+      });
+      Object.defineProperty(whole, "url", { value: response.url });
+      return whole;
+    } catch (error) {
+      if (limit.signal.aborted && !sent.signal.aborted) throw limit.signal.reason;
+      throw error;
+    } finally {
+      clearTimeout(timer);
+    }
+  }
+
+  return async (request, call = {}) => {
+    const method = request.method.toUpperCase();
+    const timeoutMs = call.timeoutMs ?? options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
+    if (KEYED.has(method)) {
+      const key = call.idempotencyKey ?? request.headers.get("idempotency-key") ?? crypto.randomUUID();
+      request.headers.set("Idempotency-Key", key);
+    }
+    // The server keeps keys per API key: a write without one (accepting an invite) is not deduplicated.
+    const safe = IDEMPOTENT.has(method) || (KEYED.has(method) && request.headers.has("authorization"));
+    const { signal } = request;
+
     for (let attempt = 0; ; attempt++) {
+      if (signal.aborted) throw signal.reason;
       const canRetry = attempt < options.maxRetries;
       // Each attempt sends a clone: a body can be read once, and the original stays intact for the next try.
       const sent = canRetry ? request.clone() : request;
       let response: Response;
       try {
-        response = await options.fetch(sent);
+        response = await attemptOnce(sent, timeoutMs);
       } catch (error) {
-        if (request.signal?.aborted) throw error;
+        if (signal.aborted) throw signal.reason;
+        if (error instanceof AttemptTimedOut) {
+          if (canRetry && safe) {
+            await wait(backoff(attempt), signal);
+            continue;
+          }
+          throw new TrackerTimeoutError({
+            method,
+            path: new URL(request.url).pathname,
+            timeoutMs,
+            attempts: attempt + 1,
+          });
+        }
         const neverSent = NEVER_SENT.has(errorCode(error) ?? "");
-        if (canRetry && (idempotent || neverSent)) {
-          await wait(backoffDelay(attempt, options.baseDelayMs, options.maxDelayMs), request.signal);
+        if (canRetry && (safe || neverSent)) {
+          await wait(backoff(attempt), signal);
           continue;
         }
         const reason = error instanceof Error ? (errorCode(error) ?? error.message) : String(error);
@@ -96,15 +220,16 @@ export function retryingFetch(options: RetryOptions): (request: Request) => Prom
           { cause: error },
         );
       }
-      const retryable = response.status === 429 || (TRANSIENT.has(response.status) && idempotent);
-      if (!canRetry || !retryable) return response;
-      const delay =
-        (response.status === 429 || response.status === 503
-          ? parseRetryAfter(response.headers.get("retry-after"))
-          : undefined) ?? backoffDelay(attempt, options.baseDelayMs, options.maxDelayMs);
+      if (!canRetry) return response;
+      const retryable =
+        response.status === 429 ||
+        (TRANSIENT.has(response.status) && safe) ||
+        (response.status === 409 && (await problemCode(response)) === "idempotency_in_progress");
+      if (!retryable) return response;
+      const delay = parseRetryAfter(response.headers.get("retry-after")) ?? backoff(attempt);
       // Free the connection of the answer we are discarding.
       await response.body?.cancel().catch(() => {});
-      await wait(delay, request.signal);
+      await wait(delay, signal);
     }
   };
 }
