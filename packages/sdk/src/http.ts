@@ -4,9 +4,51 @@ import type { paths } from "./generated/schema.js";
 
 export type RawClient = Client<paths>;
 
+/**
+ * Options every resource method takes as its last argument.
+ *
+ * @example
+ * const controller = new AbortController();
+ * await tracker.issues.create(
+ *   { team: "ENG", title: "Fix login" },
+ *   { signal: controller.signal, timeoutMs: 5_000, idempotencyKey: importRowId },
+ * );
+ */
+export interface CallOptions {
+  /** Cancels the call, every attempt and any wait between them. */
+  signal?: AbortSignal;
+  /** Time limit per attempt in ms; default the client's `timeoutMs` (30 000); 0 turns it off. */
+  timeoutMs?: number;
+  /** Extra headers for this call. */
+  headers?: Record<string, string>;
+  /** POST/PATCH only: the Idempotency-Key for every attempt of this call; default a fresh random UUID per call. */
+  idempotencyKey?: string;
+}
+
+/**
+ * What a call's settings become in openapi-fetch's options: its signal, its headers and its fetch. (A type,
+ * not an interface, so it fits openapi-fetch's index-signature parameter when passed alone.)
+ */
+export type CallInit = {
+  signal?: AbortSignal;
+  headers?: Record<string, string>;
+  fetch: (request: Request) => Promise<Response>;
+};
+
+/**
+ * One page of a paged list (`issues`, `projects`, `initiatives`): its items, and the `offset` of the
+ * next page, `null` on the last.
+ */
+export interface Page<T> {
+  items: T[];
+  nextOffset: number | null;
+}
+
 /** What every resource namespace receives: the configured openapi-fetch client. */
 export interface Http {
   raw: RawClient;
+  /** The openapi-fetch options that carry one call's `CallOptions`. */
+  init(options?: CallOptions): CallInit;
 }
 
 /**
@@ -31,15 +73,14 @@ export async function done(call: Promise<{ error?: unknown; response: Response }
  * Follows `nextOffset` from `query.offset` (0 by default) until the server answers `null`, yielding each
  * item of each page.
  */
-export async function* paginate<Q extends { offset?: number }, P extends { nextOffset: number | null }, Item>(
+export async function* paginate<Q extends { offset?: number }, Item>(
   query: Q,
-  fetchPage: (query: Q) => Promise<P>,
-  items: (page: P) => Item[],
+  fetchPage: (query: Q) => Promise<Page<Item>>,
 ): AsyncGenerator<Item> {
   let offset: number | null = query.offset ?? 0;
   while (offset !== null) {
     const page = await fetchPage({ ...query, offset });
-    yield* items(page);
+    yield* page.items;
     offset = page.nextOffset;
   }
 }

@@ -1,7 +1,7 @@
 export type { ProblemCode, TrackerFieldError, TrackerWorkspaceChoice } from "./errors.js";
 export { TrackerError, TrackerNetworkError, TrackerTimeoutError } from "./errors.js";
 export type { components, operations, paths } from "./generated/schema.js";
-export type { RawClient } from "./http.js";
+export type { CallOptions, Page, RawClient } from "./http.js";
 export type { BodyOf, OperationId, QueryOf, ResponseOf, Schemas } from "./operation-types.js";
 export type { ApiKeysApi } from "./resources/api-keys.js";
 export type { CommentsApi } from "./resources/comments.js";

@@ -146,13 +146,16 @@ describe("pagination", () => {
     expect(fake.requests).toHaveLength(1);
   });
 
-  it("list returns the page itself", async () => {
-    const fake = fakeFetch(json({ initiatives: [{ name: "Q3" }], nextOffset: 50 }));
+  it("list returns one page as { items, nextOffset }, the same shape for every paged list", async () => {
+    const fake = fakeFetch(
+      json({ initiatives: [{ name: "Q3" }], nextOffset: 50 }),
+      json({ issues: [issue(1)], nextOffset: null }),
+      json({ projects: [{ name: "Launch" }], nextOffset: 1 }),
+    );
     const tracker = createTracker({ baseUrl, fetch: fake.fetch });
 
-    await expect(tracker.initiatives.list()).resolves.toEqual({
-      initiatives: [{ name: "Q3" }],
-      nextOffset: 50,
-    });
+    await expect(tracker.initiatives.list()).resolves.toEqual({ items: [{ name: "Q3" }], nextOffset: 50 });
+    await expect(tracker.issues.list()).resolves.toEqual({ items: [issue(1)], nextOffset: null });
+    await expect(tracker.projects.list()).resolves.toEqual({ items: [{ name: "Launch" }], nextOffset: 1 });
   });
 });

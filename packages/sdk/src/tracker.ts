@@ -1,6 +1,6 @@
 import createClient from "openapi-fetch";
 import type { paths } from "./generated/schema.js";
-import { type Http, type RawClient, unwrap } from "./http.js";
+import { type CallOptions, type Http, type RawClient, unwrap } from "./http.js";
 import type { QueryOf, ResponseOf } from "./operation-types.js";
 import { ApiKeysApi } from "./resources/api-keys.js";
 import { CommentsApi } from "./resources/comments.js";
@@ -19,7 +19,7 @@ import { UsersApi } from "./resources/users.js";
 import { ViewDefaultsApi } from "./resources/view-defaults.js";
 import { ViewsApi } from "./resources/views.js";
 import { WorkspacesApi } from "./resources/workspaces.js";
-import { retryingFetch } from "./retry.js";
+import { DEFAULT_TIMEOUT_MS, retryingFetch } from "./retry.js";
 import { SDK_VERSION } from "./version.js";
 
 export interface TrackerOptions {
@@ -33,6 +33,8 @@ export interface TrackerOptions {
   fetch?: typeof fetch;
   /** How many times a failed call may be retried (see the README's retry policy). Default 2. */
   maxRetries?: number;
+  /** Time limit of each attempt in ms, unless a call sets its own; 0 turns it off. Default 30 000. */
+  timeoutMs?: number;
   /** Sent as `User-Agent`. Default `tracker-sdk/<version> node/<version>`. */
   userAgent?: string;
 }
@@ -64,7 +66,7 @@ export interface Tracker {
    * @example
    * for (const e of await tracker.digest({ limit: 20 })) console.log(e.type, e.issue.identifier);
    */
-  digest(query?: QueryOf<"getDigest">): Promise<ResponseOf<"getDigest">["events"]>;
+  digest(query?: QueryOf<"getDigest">, options?: CallOptions): Promise<ResponseOf<"getDigest">["events"]>;
 }
 
 function env(name: string): string | undefined {
@@ -84,7 +86,7 @@ function apiBaseUrl(origin: string): string {
  * @example
  * import { createTracker } from "@tracker/sdk";
  * const tracker = createTracker({ baseUrl: "https://tracker.example.com", apiKey: process.env.TRACKER_API_KEY });
- * const { issues } = await tracker.issues.list({ team: "ENG", special: ["overdue"] });
+ * const { items } = await tracker.issues.list({ team: "ENG", special: ["overdue"] });
  */
 export function createTracker(options: TrackerOptions = {}): Tracker {
   const baseUrl = apiBaseUrl(options.baseUrl ?? env("TRACKER_URL") ?? "http://localhost:3000");
@@ -96,6 +98,11 @@ export function createTracker(options: TrackerOptions = {}): Tracker {
   // Resolved per call, not captured, so a test can still stub the global fetch after creating the client.
   const baseFetch = options.fetch ?? ((request: Request) => globalThis.fetch(request));
 
+  const send = retryingFetch({
+    fetch: (request) => baseFetch(request),
+    maxRetries: options.maxRetries ?? 2,
+    timeoutMs: options.timeoutMs ?? DEFAULT_TIMEOUT_MS,
+  });
   const raw = createClient<paths>({
     baseUrl,
     headers: {
@@ -105,9 +112,17 @@ export function createTracker(options: TrackerOptions = {}): Tracker {
     },
     // The contract declares list filters as `style: form, explode: false`: special=overdue,blocked.
     querySerializer: { array: { style: "form", explode: false } },
-    fetch: retryingFetch({ fetch: (request) => baseFetch(request), maxRetries: options.maxRetries ?? 2 }),
+    // openapi-fetch passes a second argument of its own; the default settings apply to raw calls.
+    fetch: (request) => send(request),
   });
-  const http: Http = { raw };
+  const http: Http = {
+    raw,
+    init: (call = {}) => ({
+      ...(call.signal ? { signal: call.signal } : {}),
+      ...(call.headers ? { headers: call.headers } : {}),
+      fetch: (request) => send(request, { timeoutMs: call.timeoutMs, idempotencyKey: call.idempotencyKey }),
+    }),
+  };
 
   return {
     raw,
@@ -128,6 +143,7 @@ export function createTracker(options: TrackerOptions = {}): Tracker {
     views: new ViewsApi(http),
     viewDefaults: new ViewDefaultsApi(http),
     events: new EventsApi(http),
-    digest: async (query = {}) => (await unwrap(raw.GET("/my/digest", { params: { query } }))).events,
+    digest: async (query = {}, options) =>
+      (await unwrap(raw.GET("/my/digest", { params: { query }, ...http.init(options) }))).events,
   };
 }

@@ -84,14 +84,15 @@ export function registerSearchIssuesTool(server: McpServer, deps: ToolDeps) {
     async (input) => {
       try {
         const page = await deps.tracker.issues.list(toQuery(input));
-        if (input.format === "json") return jsonResult(page);
-        if (page.issues.length === 0) return textResult("No issues match these filters.");
-        const lines = page.issues.map(issueLine);
+        const issues = page.items;
+        if (input.format === "json") return jsonResult({ issues, nextOffset: page.nextOffset });
+        if (issues.length === 0) return textResult("No issues match these filters.");
+        const lines = issues.map(issueLine);
         const from = input.offset ?? 0;
         lines.push(
           page.nextOffset === null
-            ? `(${page.issues.length} issue${page.issues.length === 1 ? "" : "s"}, no more)`
-            : `(${from + 1}-${from + page.issues.length} shown; more with offset ${page.nextOffset})`,
+            ? `(${issues.length} issue${issues.length === 1 ? "" : "s"}, no more)`
+            : `(${from + 1}-${from + issues.length} shown; more with offset ${page.nextOffset})`,
         );
         return textResult(lines.join("\n"));
       } catch (err) {

@@ -1,4 +1,4 @@
-import { done, type Http, unwrap } from "../http.js";
+import { type CallOptions, done, type Http, unwrap } from "../http.js";
 import type { BodyOf, ResponseOf } from "../operation-types.js";
 
 /** The caller's own API keys. */
@@ -11,8 +11,8 @@ export class ApiKeysApi {
    * @example
    * for (const key of await tracker.apiKeys.list()) console.log(key.name, key.scope, key.lastUsedAt);
    */
-  async list(): Promise<ResponseOf<"listApiKeys">["keys"]> {
-    return (await unwrap(this.http.raw.GET("/api-keys"))).keys;
+  async list(options?: CallOptions): Promise<ResponseOf<"listApiKeys">["keys"]> {
+    return (await unwrap(this.http.raw.GET("/api-keys", this.http.init(options)))).keys;
   }
 
   /**
@@ -21,8 +21,11 @@ export class ApiKeysApi {
    * @example
    * const { token } = await tracker.apiKeys.create({ name: "CI", scope: "workspace" });
    */
-  async create(body: BodyOf<"createApiKey">): Promise<ResponseOf<"createApiKey", 201>["key"]> {
-    return (await unwrap(this.http.raw.POST("/api-keys", { body: body }))).key;
+  async create(
+    body: BodyOf<"createApiKey">,
+    options?: CallOptions,
+  ): Promise<ResponseOf<"createApiKey", 201>["key"]> {
+    return (await unwrap(this.http.raw.POST("/api-keys", { body, ...this.http.init(options) }))).key;
   }
 
   /**
@@ -31,7 +34,9 @@ export class ApiKeysApi {
    * @example
    * await tracker.apiKeys.delete(key.id);
    */
-  async delete(id: string): Promise<void> {
-    await done(this.http.raw.DELETE("/api-keys/{id}", { params: { path: { id } } }));
+  async delete(id: string, options?: CallOptions): Promise<void> {
+    await done(
+      this.http.raw.DELETE("/api-keys/{id}", { params: { path: { id } }, ...this.http.init(options) }),
+    );
   }
 }

@@ -1,4 +1,4 @@
-import { done, type Http, unwrap } from "../http.js";
+import { type CallOptions, done, type Http, unwrap } from "../http.js";
 import type { BodyOf, ResponseOf } from "../operation-types.js";
 
 /** Comments on an issue (named by identifier, `ENG-123`). */
@@ -11,8 +11,11 @@ export class CommentsApi {
    * @example
    * const comments = await tracker.comments.list("ENG-123");
    */
-  async list(identifier: string): Promise<ResponseOf<"listComments">["comments"]> {
-    const call = this.http.raw.GET("/issues/{identifier}/comments", { params: { path: { identifier } } });
+  async list(identifier: string, options?: CallOptions): Promise<ResponseOf<"listComments">["comments"]> {
+    const call = this.http.raw.GET("/issues/{identifier}/comments", {
+      params: { path: { identifier } },
+      ...this.http.init(options),
+    });
     return (await unwrap(call)).comments;
   }
 
@@ -25,10 +28,12 @@ export class CommentsApi {
   async create(
     identifier: string,
     body: BodyOf<"createComment">,
+    options?: CallOptions,
   ): Promise<ResponseOf<"createComment", 201>["comment"]> {
     const call = this.http.raw.POST("/issues/{identifier}/comments", {
       params: { path: { identifier } },
-      body: body,
+      body,
+      ...this.http.init(options),
     });
     return (await unwrap(call)).comment;
   }
@@ -43,10 +48,12 @@ export class CommentsApi {
     identifier: string,
     commentId: string,
     body: BodyOf<"updateComment">,
+    options?: CallOptions,
   ): Promise<ResponseOf<"updateComment">["comment"]> {
     const call = this.http.raw.PATCH("/issues/{identifier}/comments/{commentId}", {
       params: { path: { identifier, commentId } },
-      body: body,
+      body,
+      ...this.http.init(options),
     });
     return (await unwrap(call)).comment;
   }
@@ -57,10 +64,11 @@ export class CommentsApi {
    * @example
    * await tracker.comments.delete("ENG-123", comment.id);
    */
-  async delete(identifier: string, commentId: string): Promise<void> {
+  async delete(identifier: string, commentId: string, options?: CallOptions): Promise<void> {
     await done(
       this.http.raw.DELETE("/issues/{identifier}/comments/{commentId}", {
         params: { path: { identifier, commentId } },
+        ...this.http.init(options),
       }),
     );
   }

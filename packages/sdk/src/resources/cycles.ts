@@ -1,4 +1,4 @@
-import { done, type Http, unwrap } from "../http.js";
+import { type CallOptions, done, type Http, unwrap } from "../http.js";
 import type { BodyOf, ResponseOf } from "../operation-types.js";
 
 /** Time-boxed iterations of a team. */
@@ -11,8 +11,9 @@ export class CyclesApi {
    * @example
    * const cycles = await tracker.cycles.list("ENG");
    */
-  async list(team: string): Promise<ResponseOf<"listCycles">["cycles"]> {
-    return (await unwrap(this.http.raw.GET("/cycles", { params: { query: { team } } }))).cycles;
+  async list(team: string, options?: CallOptions): Promise<ResponseOf<"listCycles">["cycles"]> {
+    const call = this.http.raw.GET("/cycles", { params: { query: { team } }, ...this.http.init(options) });
+    return (await unwrap(call)).cycles;
   }
 
   /**
@@ -21,8 +22,8 @@ export class CyclesApi {
    * @example
    * const { cycle, rolledOver } = await tracker.cycles.create({ team: "ENG" });
    */
-  async create(body: BodyOf<"createCycle">): Promise<ResponseOf<"createCycle", 201>> {
-    return unwrap(this.http.raw.POST("/cycles", { body: body }));
+  async create(body: BodyOf<"createCycle">, options?: CallOptions): Promise<ResponseOf<"createCycle", 201>> {
+    return unwrap(this.http.raw.POST("/cycles", { body, ...this.http.init(options) }));
   }
 
   /**
@@ -31,9 +32,17 @@ export class CyclesApi {
    * @example
    * await tracker.cycles.update(cycle.id, { name: "Sprint 12" });
    */
-  async update(id: string, body: BodyOf<"updateCycle">): Promise<ResponseOf<"updateCycle">["cycle"]> {
-    return (await unwrap(this.http.raw.PATCH("/cycles/{id}", { params: { path: { id } }, body: body })))
-      .cycle;
+  async update(
+    id: string,
+    body: BodyOf<"updateCycle">,
+    options?: CallOptions,
+  ): Promise<ResponseOf<"updateCycle">["cycle"]> {
+    const call = this.http.raw.PATCH("/cycles/{id}", {
+      params: { path: { id } },
+      body,
+      ...this.http.init(options),
+    });
+    return (await unwrap(call)).cycle;
   }
 
   /**
@@ -42,7 +51,9 @@ export class CyclesApi {
    * @example
    * await tracker.cycles.delete(cycle.id);
    */
-  async delete(id: string): Promise<void> {
-    await done(this.http.raw.DELETE("/cycles/{id}", { params: { path: { id } } }));
+  async delete(id: string, options?: CallOptions): Promise<void> {
+    await done(
+      this.http.raw.DELETE("/cycles/{id}", { params: { path: { id } }, ...this.http.init(options) }),
+    );
   }
 }

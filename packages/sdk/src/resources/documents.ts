@@ -1,4 +1,4 @@
-import { done, type Http, unwrap } from "../http.js";
+import { type CallOptions, done, type Http, unwrap } from "../http.js";
 import type { BodyOf, QueryOf, ResponseOf } from "../operation-types.js";
 
 /** Documents of a team, optionally linked to issues. */
@@ -11,8 +11,12 @@ export class DocumentsApi {
    * @example
    * const docs = await tracker.documents.list({ team: "ENG", q: "runbook" });
    */
-  async list(query: QueryOf<"listDocuments"> = {}): Promise<ResponseOf<"listDocuments">["documents"]> {
-    return (await unwrap(this.http.raw.GET("/documents", { params: { query } }))).documents;
+  async list(
+    query: QueryOf<"listDocuments"> = {},
+    options?: CallOptions,
+  ): Promise<ResponseOf<"listDocuments">["documents"]> {
+    return (await unwrap(this.http.raw.GET("/documents", { params: { query }, ...this.http.init(options) })))
+      .documents;
   }
 
   /**
@@ -21,8 +25,12 @@ export class DocumentsApi {
    * @example
    * const doc = await tracker.documents.get(id);
    */
-  async get(id: string): Promise<ResponseOf<"getDocument">["document"]> {
-    return (await unwrap(this.http.raw.GET("/documents/{id}", { params: { path: { id } } }))).document;
+  async get(id: string, options?: CallOptions): Promise<ResponseOf<"getDocument">["document"]> {
+    const call = this.http.raw.GET("/documents/{id}", {
+      params: { path: { id } },
+      ...this.http.init(options),
+    });
+    return (await unwrap(call)).document;
   }
 
   /**
@@ -31,8 +39,11 @@ export class DocumentsApi {
    * @example
    * const doc = await tracker.documents.create({ title: "Runbook", team: "ENG", issues: ["ENG-1"] });
    */
-  async create(body: BodyOf<"createDocument">): Promise<ResponseOf<"createDocument", 201>["document"]> {
-    return (await unwrap(this.http.raw.POST("/documents", { body: body }))).document;
+  async create(
+    body: BodyOf<"createDocument">,
+    options?: CallOptions,
+  ): Promise<ResponseOf<"createDocument", 201>["document"]> {
+    return (await unwrap(this.http.raw.POST("/documents", { body, ...this.http.init(options) }))).document;
   }
 
   /**
@@ -44,15 +55,14 @@ export class DocumentsApi {
   async update(
     id: string,
     body: BodyOf<"updateDocument">,
+    options?: CallOptions,
   ): Promise<ResponseOf<"updateDocument">["document"]> {
-    return (
-      await unwrap(
-        this.http.raw.PATCH("/documents/{id}", {
-          params: { path: { id } },
-          body: body,
-        }),
-      )
-    ).document;
+    const call = this.http.raw.PATCH("/documents/{id}", {
+      params: { path: { id } },
+      body,
+      ...this.http.init(options),
+    });
+    return (await unwrap(call)).document;
   }
 
   /**
@@ -61,7 +71,9 @@ export class DocumentsApi {
    * @example
    * await tracker.documents.delete(doc.id);
    */
-  async delete(id: string): Promise<void> {
-    await done(this.http.raw.DELETE("/documents/{id}", { params: { path: { id } } }));
+  async delete(id: string, options?: CallOptions): Promise<void> {
+    await done(
+      this.http.raw.DELETE("/documents/{id}", { params: { path: { id } }, ...this.http.init(options) }),
+    );
   }
 }

@@ -1,4 +1,4 @@
-import { type Http, paginate, unwrap } from "../http.js";
+import { type CallOptions, type Http, type Page, paginate, unwrap } from "../http.js";
 import type { BodyOf, QueryOf, ResponseOf, Schemas } from "../operation-types.js";
 
 /** Initiatives (named by name or id) grouping projects, and moves between workspaces. */
@@ -9,10 +9,16 @@ export class InitiativesApi {
    * One page of initiatives matching the filters; `nextOffset` is `null` on the last page.
    *
    * @example
-   * const { initiatives } = await tracker.initiatives.list({ status: ["active"] });
+   * const { items, nextOffset } = await tracker.initiatives.list({ status: ["active"] });
    */
-  async list(query: QueryOf<"listInitiatives"> = {}): Promise<ResponseOf<"listInitiatives">> {
-    return unwrap(this.http.raw.GET("/initiatives", { params: { query } }));
+  async list(
+    query: QueryOf<"listInitiatives"> = {},
+    options?: CallOptions,
+  ): Promise<Page<Schemas["Initiative"]>> {
+    const page = await unwrap(
+      this.http.raw.GET("/initiatives", { params: { query }, ...this.http.init(options) }),
+    );
+    return { items: page.initiatives, nextOffset: page.nextOffset };
   }
 
   /**
@@ -21,12 +27,11 @@ export class InitiativesApi {
    * @example
    * for await (const initiative of tracker.initiatives.iterate()) console.log(initiative.name);
    */
-  iterate(query: QueryOf<"listInitiatives"> = {}): AsyncIterable<Schemas["Initiative"]> {
-    return paginate(
-      query,
-      (q) => this.list(q),
-      (page) => page.initiatives,
-    );
+  iterate(
+    query: QueryOf<"listInitiatives"> = {},
+    options?: CallOptions,
+  ): AsyncIterable<Schemas["Initiative"]> {
+    return paginate(query, (q) => this.list(q, options));
   }
 
   /**
@@ -35,8 +40,12 @@ export class InitiativesApi {
    * @example
    * const initiative = await tracker.initiatives.create({ name: "Q3 growth", lead: "me" });
    */
-  async create(body: BodyOf<"createInitiative">): Promise<ResponseOf<"createInitiative", 201>["initiative"]> {
-    return (await unwrap(this.http.raw.POST("/initiatives", { body: body }))).initiative;
+  async create(
+    body: BodyOf<"createInitiative">,
+    options?: CallOptions,
+  ): Promise<ResponseOf<"createInitiative", 201>["initiative"]> {
+    return (await unwrap(this.http.raw.POST("/initiatives", { body, ...this.http.init(options) })))
+      .initiative;
   }
 
   /**
@@ -48,10 +57,12 @@ export class InitiativesApi {
   async update(
     id: string,
     body: BodyOf<"updateInitiative">,
+    options?: CallOptions,
   ): Promise<ResponseOf<"updateInitiative">["initiative"]> {
     const call = this.http.raw.PATCH("/initiatives/{id}", {
       params: { path: { id } },
-      body: body,
+      body,
+      ...this.http.init(options),
     });
     return (await unwrap(call)).initiative;
   }
@@ -62,22 +73,32 @@ export class InitiativesApi {
    * @example
    * const data = await tracker.initiatives.pageData("Q3 growth");
    */
-  async pageData(id: string): Promise<ResponseOf<"getInitiativePageData">> {
-    return unwrap(this.http.raw.GET("/initiatives/{id}/page-data", { params: { path: { id } } }));
+  async pageData(id: string, options?: CallOptions): Promise<ResponseOf<"getInitiativePageData">> {
+    return unwrap(
+      this.http.raw.GET("/initiatives/{id}/page-data", {
+        params: { path: { id } },
+        ...this.http.init(options),
+      }),
+    );
   }
 
   /**
-   * Moves an initiative, with its projects and their issues, to another workspace.
+   * Moves an initiative, with its projects and their issues, to another workspace; resolves to the
+   * move's report (`moved`).
    *
    * @example
-   * await tracker.initiatives.move("Q3 growth", { workspace: "acme-labs", team: "LAB" });
+   * const moved = await tracker.initiatives.move("Q3 growth", { workspace: "acme-labs", team: "LAB" });
    */
-  async move(id: string, body: BodyOf<"moveInitiative">): Promise<ResponseOf<"moveInitiative">> {
-    return unwrap(
-      this.http.raw.POST("/initiatives/{id}/move", {
-        params: { path: { id } },
-        body: body,
-      }),
-    );
+  async move(
+    id: string,
+    body: BodyOf<"moveInitiative">,
+    options?: CallOptions,
+  ): Promise<ResponseOf<"moveInitiative">["moved"]> {
+    const call = this.http.raw.POST("/initiatives/{id}/move", {
+      params: { path: { id } },
+      body,
+      ...this.http.init(options),
+    });
+    return (await unwrap(call)).moved;
   }
 }

@@ -1,4 +1,4 @@
-import { done, type Http, unwrap } from "../http.js";
+import { type CallOptions, done, type Http, unwrap } from "../http.js";
 import type { BodyOf, ResponseOf } from "../operation-types.js";
 
 /** Invitations to the resolved workspace. */
@@ -11,8 +11,8 @@ export class InvitesApi {
    * @example
    * const pending = await tracker.invites.list();
    */
-  async list(): Promise<ResponseOf<"listInvites">["invites"]> {
-    return (await unwrap(this.http.raw.GET("/invites"))).invites;
+  async list(options?: CallOptions): Promise<ResponseOf<"listInvites">["invites"]> {
+    return (await unwrap(this.http.raw.GET("/invites", this.http.init(options)))).invites;
   }
 
   /**
@@ -21,8 +21,11 @@ export class InvitesApi {
    * @example
    * const { url } = await tracker.invites.create({ email: "ada@example.com", role: "member" });
    */
-  async create(body: BodyOf<"createInvite">): Promise<ResponseOf<"createInvite", 201>["invite"]> {
-    return (await unwrap(this.http.raw.POST("/invites", { body: body }))).invite;
+  async create(
+    body: BodyOf<"createInvite">,
+    options?: CallOptions,
+  ): Promise<ResponseOf<"createInvite", 201>["invite"]> {
+    return (await unwrap(this.http.raw.POST("/invites", { body, ...this.http.init(options) }))).invite;
   }
 
   /**
@@ -31,8 +34,10 @@ export class InvitesApi {
    * @example
    * await tracker.invites.delete(invite.id);
    */
-  async delete(id: string): Promise<void> {
-    await done(this.http.raw.DELETE("/invites/{id}", { params: { path: { id } } }));
+  async delete(id: string, options?: CallOptions): Promise<void> {
+    await done(
+      this.http.raw.DELETE("/invites/{id}", { params: { path: { id } }, ...this.http.init(options) }),
+    );
   }
 
   /**
@@ -42,7 +47,10 @@ export class InvitesApi {
    * const token = new URL(inviteUrl).pathname.split("/").pop()!;
    * const { apiKey } = await createTracker().invites.accept({ token, name: "Ada" });
    */
-  async accept(body: BodyOf<"acceptInvite">): Promise<ResponseOf<"acceptInvite", 201>> {
-    return unwrap(this.http.raw.POST("/invites/accept", { body: body }));
+  async accept(
+    body: BodyOf<"acceptInvite">,
+    options?: CallOptions,
+  ): Promise<ResponseOf<"acceptInvite", 201>> {
+    return unwrap(this.http.raw.POST("/invites/accept", { body, ...this.http.init(options) }));
   }
 }

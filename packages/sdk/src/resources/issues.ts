@@ -1,4 +1,4 @@
-import { done, type Http, paginate, unwrap } from "../http.js";
+import { type CallOptions, done, type Http, type Page, paginate, unwrap } from "../http.js";
 import type { BodyOf, QueryOf, ResponseOf, Schemas } from "../operation-types.js";
 
 /** Issues, named by identifier (`ENG-123`): lists, reads, writes, links, relations and moves. */
@@ -9,10 +9,13 @@ export class IssuesApi {
    * One page of issues matching the filters; `nextOffset` is the next page's offset, `null` on the last.
    *
    * @example
-   * const { issues, nextOffset } = await tracker.issues.list({ team: "ENG", special: ["overdue", "blocked"] });
+   * const { items, nextOffset } = await tracker.issues.list({ team: "ENG", special: ["overdue", "blocked"] });
    */
-  async list(query: QueryOf<"listIssues"> = {}): Promise<ResponseOf<"listIssues">> {
-    return unwrap(this.http.raw.GET("/issues", { params: { query } }));
+  async list(query: QueryOf<"listIssues"> = {}, options?: CallOptions): Promise<Page<Schemas["Issue"]>> {
+    const page = await unwrap(
+      this.http.raw.GET("/issues", { params: { query }, ...this.http.init(options) }),
+    );
+    return { items: page.issues, nextOffset: page.nextOffset };
   }
 
   /**
@@ -23,12 +26,8 @@ export class IssuesApi {
    *   console.log(issue.identifier, issue.title);
    * }
    */
-  iterate(query: QueryOf<"listIssues"> = {}): AsyncIterable<Schemas["Issue"]> {
-    return paginate(
-      query,
-      (q) => this.list(q),
-      (page) => page.issues,
-    );
+  iterate(query: QueryOf<"listIssues"> = {}, options?: CallOptions): AsyncIterable<Schemas["Issue"]> {
+    return paginate(query, (q) => this.list(q, options));
   }
 
   /**
@@ -37,9 +36,12 @@ export class IssuesApi {
    * @example
    * const issue = await tracker.issues.get("ENG-123");
    */
-  async get(identifier: string): Promise<ResponseOf<"getIssue">["issue"]> {
-    return (await unwrap(this.http.raw.GET("/issues/{identifier}", { params: { path: { identifier } } })))
-      .issue;
+  async get(identifier: string, options?: CallOptions): Promise<ResponseOf<"getIssue">["issue"]> {
+    const call = this.http.raw.GET("/issues/{identifier}", {
+      params: { path: { identifier } },
+      ...this.http.init(options),
+    });
+    return (await unwrap(call)).issue;
   }
 
   /**
@@ -48,8 +50,11 @@ export class IssuesApi {
    * @example
    * const issue = await tracker.issues.create({ team: "ENG", title: "Fix login", priority: 2 });
    */
-  async create(body: BodyOf<"createIssue">): Promise<ResponseOf<"createIssue", 201>["issue"]> {
-    return (await unwrap(this.http.raw.POST("/issues", { body: body }))).issue;
+  async create(
+    body: BodyOf<"createIssue">,
+    options?: CallOptions,
+  ): Promise<ResponseOf<"createIssue", 201>["issue"]> {
+    return (await unwrap(this.http.raw.POST("/issues", { body, ...this.http.init(options) }))).issue;
   }
 
   /**
@@ -58,10 +63,15 @@ export class IssuesApi {
    * @example
    * await tracker.issues.update("ENG-123", { state: "In Progress", assignee: "me" });
    */
-  async update(identifier: string, body: BodyOf<"updateIssue">): Promise<ResponseOf<"updateIssue">["issue"]> {
+  async update(
+    identifier: string,
+    body: BodyOf<"updateIssue">,
+    options?: CallOptions,
+  ): Promise<ResponseOf<"updateIssue">["issue"]> {
     const call = this.http.raw.PATCH("/issues/{identifier}", {
       params: { path: { identifier } },
-      body: body,
+      body,
+      ...this.http.init(options),
     });
     return (await unwrap(call)).issue;
   }
@@ -72,8 +82,13 @@ export class IssuesApi {
    * @example
    * const { issue, comments, subIssues } = await tracker.issues.pageData("ENG-123");
    */
-  async pageData(identifier: string): Promise<ResponseOf<"getIssuePageData">> {
-    return unwrap(this.http.raw.GET("/issues/{identifier}/page-data", { params: { path: { identifier } } }));
+  async pageData(identifier: string, options?: CallOptions): Promise<ResponseOf<"getIssuePageData">> {
+    return unwrap(
+      this.http.raw.GET("/issues/{identifier}/page-data", {
+        params: { path: { identifier } },
+        ...this.http.init(options),
+      }),
+    );
   }
 
   /**
@@ -85,10 +100,12 @@ export class IssuesApi {
   async addLink(
     identifier: string,
     body: BodyOf<"createIssueLink">,
+    options?: CallOptions,
   ): Promise<ResponseOf<"createIssueLink", 201>["link"]> {
     const call = this.http.raw.POST("/issues/{identifier}/links", {
       params: { path: { identifier } },
-      body: body,
+      body,
+      ...this.http.init(options),
     });
     return (await unwrap(call)).link;
   }
@@ -99,8 +116,14 @@ export class IssuesApi {
    * @example
    * const blockers = (await tracker.issues.relations("ENG-123")).filter((r) => r.type === "blocked_by");
    */
-  async relations(identifier: string): Promise<ResponseOf<"listIssueRelations">["relations"]> {
-    const call = this.http.raw.GET("/issues/{identifier}/relations", { params: { path: { identifier } } });
+  async relations(
+    identifier: string,
+    options?: CallOptions,
+  ): Promise<ResponseOf<"listIssueRelations">["relations"]> {
+    const call = this.http.raw.GET("/issues/{identifier}/relations", {
+      params: { path: { identifier } },
+      ...this.http.init(options),
+    });
     return (await unwrap(call)).relations;
   }
 
@@ -113,10 +136,12 @@ export class IssuesApi {
   async addRelation(
     identifier: string,
     body: BodyOf<"createIssueRelation">,
+    options?: CallOptions,
   ): Promise<ResponseOf<"createIssueRelation", 201>["relation"]> {
     const call = this.http.raw.POST("/issues/{identifier}/relations", {
       params: { path: { identifier } },
-      body: body,
+      body,
+      ...this.http.init(options),
     });
     return (await unwrap(call)).relation;
   }
@@ -127,21 +152,23 @@ export class IssuesApi {
    * @example
    * await tracker.issues.deleteRelation("ENG-1", relation.id);
    */
-  async deleteRelation(identifier: string, relationId: string): Promise<void> {
+  async deleteRelation(identifier: string, relationId: string, options?: CallOptions): Promise<void> {
     await done(
       this.http.raw.DELETE("/issues/{identifier}/relations/{relationId}", {
         params: { path: { identifier, relationId } },
+        ...this.http.init(options),
       }),
     );
   }
 
   /**
-   * Moves issues to another team; each gets a new identifier there.
+   * Moves issues to another team; each gets a new identifier there. Resolves to the move's report
+   * (`moved`).
    *
    * @example
    * const moved = await tracker.issues.move({ identifiers: ["ENG-1", "ENG-2"], team: "OPS" });
    */
-  async move(body: BodyOf<"moveIssues">): Promise<ResponseOf<"moveIssues">["moved"]> {
-    return (await unwrap(this.http.raw.POST("/issues/move", { body: body }))).moved;
+  async move(body: BodyOf<"moveIssues">, options?: CallOptions): Promise<ResponseOf<"moveIssues">["moved"]> {
+    return (await unwrap(this.http.raw.POST("/issues/move", { body, ...this.http.init(options) }))).moved;
   }
 }

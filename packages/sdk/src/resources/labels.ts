@@ -1,4 +1,4 @@
-import { done, type Http, unwrap } from "../http.js";
+import { type CallOptions, done, type Http, unwrap } from "../http.js";
 import type { BodyOf, QueryOf, ResponseOf } from "../operation-types.js";
 
 /** Workspace labels, with rename, delete and merge that keep saved filters consistent. */
@@ -11,8 +11,12 @@ export class LabelsApi {
    * @example
    * const labels = await tracker.labels.list({ counts: true });
    */
-  async list(query: QueryOf<"listLabels"> = {}): Promise<ResponseOf<"listLabels">["labels"]> {
-    return (await unwrap(this.http.raw.GET("/labels", { params: { query } }))).labels;
+  async list(
+    query: QueryOf<"listLabels"> = {},
+    options?: CallOptions,
+  ): Promise<ResponseOf<"listLabels">["labels"]> {
+    return (await unwrap(this.http.raw.GET("/labels", { params: { query }, ...this.http.init(options) })))
+      .labels;
   }
 
   /**
@@ -21,8 +25,11 @@ export class LabelsApi {
    * @example
    * const bug = await tracker.labels.create({ name: "bug", color: "#e5484d" });
    */
-  async create(body: BodyOf<"createLabel">): Promise<ResponseOf<"createLabel", 201>["label"]> {
-    return (await unwrap(this.http.raw.POST("/labels", { body: body }))).label;
+  async create(
+    body: BodyOf<"createLabel">,
+    options?: CallOptions,
+  ): Promise<ResponseOf<"createLabel", 201>["label"]> {
+    return (await unwrap(this.http.raw.POST("/labels", { body, ...this.http.init(options) }))).label;
   }
 
   /**
@@ -31,9 +38,17 @@ export class LabelsApi {
    * @example
    * await tracker.labels.update("bug", { name: "defect" });
    */
-  async update(id: string, body: BodyOf<"updateLabel">): Promise<ResponseOf<"updateLabel">["label"]> {
-    return (await unwrap(this.http.raw.PATCH("/labels/{id}", { params: { path: { id } }, body: body })))
-      .label;
+  async update(
+    id: string,
+    body: BodyOf<"updateLabel">,
+    options?: CallOptions,
+  ): Promise<ResponseOf<"updateLabel">["label"]> {
+    const call = this.http.raw.PATCH("/labels/{id}", {
+      params: { path: { id } },
+      body,
+      ...this.http.init(options),
+    });
+    return (await unwrap(call)).label;
   }
 
   /**
@@ -42,8 +57,10 @@ export class LabelsApi {
    * @example
    * await tracker.labels.delete("wontfix");
    */
-  async delete(id: string): Promise<void> {
-    await done(this.http.raw.DELETE("/labels/{id}", { params: { path: { id } } }));
+  async delete(id: string, options?: CallOptions): Promise<void> {
+    await done(
+      this.http.raw.DELETE("/labels/{id}", { params: { path: { id } }, ...this.http.init(options) }),
+    );
   }
 
   /**
@@ -52,7 +69,17 @@ export class LabelsApi {
    * @example
    * const { moved, collapsed } = await tracker.labels.merge("defect", { into: "bug" });
    */
-  async merge(id: string, body: BodyOf<"mergeLabel">): Promise<ResponseOf<"mergeLabel">> {
-    return unwrap(this.http.raw.POST("/labels/{id}/merge", { params: { path: { id } }, body: body }));
+  async merge(
+    id: string,
+    body: BodyOf<"mergeLabel">,
+    options?: CallOptions,
+  ): Promise<ResponseOf<"mergeLabel">> {
+    return unwrap(
+      this.http.raw.POST("/labels/{id}/merge", {
+        params: { path: { id } },
+        body,
+        ...this.http.init(options),
+      }),
+    );
   }
 }

@@ -1,7 +1,7 @@
-import { done, type Http } from "../http.js";
+import { type CallOptions, done, type Http } from "../http.js";
 import type { BodyOf } from "../operation-types.js";
 
-/** Membership and roles in the resolved workspace (admins only). */
+/** Membership and roles in the resolved workspace (admins only); `users.list()` lists the members. */
 export class MembersApi {
   constructor(private readonly http: Http) {}
 
@@ -11,11 +11,12 @@ export class MembersApi {
    * @example
    * await tracker.members.update(user.id, { role: "admin" });
    */
-  async update(userId: string, body: BodyOf<"updateMember">): Promise<void> {
+  async update(userId: string, body: BodyOf<"updateMember">, options?: CallOptions): Promise<void> {
     await done(
       this.http.raw.PATCH("/members/{userId}", {
         params: { path: { userId } },
-        body: body,
+        body,
+        ...this.http.init(options),
       }),
     );
   }
@@ -26,7 +27,9 @@ export class MembersApi {
    * @example
    * await tracker.members.remove(user.id);
    */
-  async remove(userId: string): Promise<void> {
-    await done(this.http.raw.DELETE("/members/{userId}", { params: { path: { userId } } }));
+  async remove(userId: string, options?: CallOptions): Promise<void> {
+    await done(
+      this.http.raw.DELETE("/members/{userId}", { params: { path: { userId } }, ...this.http.init(options) }),
+    );
   }
 }

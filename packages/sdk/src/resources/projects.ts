@@ -1,4 +1,4 @@
-import { done, type Http, paginate, unwrap } from "../http.js";
+import { type CallOptions, done, type Http, type Page, paginate, unwrap } from "../http.js";
 import type { BodyOf, QueryOf, ResponseOf, Schemas } from "../operation-types.js";
 
 /** Projects (named by name or id), their members, and moves between workspaces. */
@@ -9,10 +9,13 @@ export class ProjectsApi {
    * One page of projects matching the filters; `nextOffset` is `null` on the last page.
    *
    * @example
-   * const { projects } = await tracker.projects.list({ status: ["started"], health: ["off_track"] });
+   * const { items } = await tracker.projects.list({ status: ["started"], health: ["off_track"] });
    */
-  async list(query: QueryOf<"listProjects"> = {}): Promise<ResponseOf<"listProjects">> {
-    return unwrap(this.http.raw.GET("/projects", { params: { query } }));
+  async list(query: QueryOf<"listProjects"> = {}, options?: CallOptions): Promise<Page<Schemas["Project"]>> {
+    const page = await unwrap(
+      this.http.raw.GET("/projects", { params: { query }, ...this.http.init(options) }),
+    );
+    return { items: page.projects, nextOffset: page.nextOffset };
   }
 
   /**
@@ -21,12 +24,8 @@ export class ProjectsApi {
    * @example
    * for await (const project of tracker.projects.iterate({ lead: ["me"] })) console.log(project.name);
    */
-  iterate(query: QueryOf<"listProjects"> = {}): AsyncIterable<Schemas["Project"]> {
-    return paginate(
-      query,
-      (q) => this.list(q),
-      (page) => page.projects,
-    );
+  iterate(query: QueryOf<"listProjects"> = {}, options?: CallOptions): AsyncIterable<Schemas["Project"]> {
+    return paginate(query, (q) => this.list(q, options));
   }
 
   /**
@@ -35,8 +34,11 @@ export class ProjectsApi {
    * @example
    * const project = await tracker.projects.create({ name: "Launch", teams: ["ENG"] });
    */
-  async create(body: BodyOf<"createProject">): Promise<ResponseOf<"createProject", 201>["project"]> {
-    return (await unwrap(this.http.raw.POST("/projects", { body: body }))).project;
+  async create(
+    body: BodyOf<"createProject">,
+    options?: CallOptions,
+  ): Promise<ResponseOf<"createProject", 201>["project"]> {
+    return (await unwrap(this.http.raw.POST("/projects", { body, ...this.http.init(options) }))).project;
   }
 
   /**
@@ -45,30 +47,37 @@ export class ProjectsApi {
    * @example
    * await tracker.projects.update("Launch", { status: "started" });
    */
-  async update(id: string, body: BodyOf<"updateProject">): Promise<ResponseOf<"updateProject">["project"]> {
-    return (
-      await unwrap(
-        this.http.raw.PATCH("/projects/{id}", {
-          params: { path: { id } },
-          body: body,
-        }),
-      )
-    ).project;
+  async update(
+    id: string,
+    body: BodyOf<"updateProject">,
+    options?: CallOptions,
+  ): Promise<ResponseOf<"updateProject">["project"]> {
+    const call = this.http.raw.PATCH("/projects/{id}", {
+      params: { path: { id } },
+      body,
+      ...this.http.init(options),
+    });
+    return (await unwrap(call)).project;
   }
 
   /**
-   * Moves a project, with its issues, to another workspace and team.
+   * Moves a project, with its issues, to another workspace and team; resolves to the move's report
+   * (`moved`).
    *
    * @example
-   * const { moved } = await tracker.projects.move("Launch", { workspace: "acme-labs", team: "LAB" });
+   * const moved = await tracker.projects.move("Launch", { workspace: "acme-labs", team: "LAB" });
    */
-  async move(id: string, body: BodyOf<"moveProject">): Promise<ResponseOf<"moveProject">> {
-    return unwrap(
-      this.http.raw.POST("/projects/{id}/move", {
-        params: { path: { id } },
-        body: body,
-      }),
-    );
+  async move(
+    id: string,
+    body: BodyOf<"moveProject">,
+    options?: CallOptions,
+  ): Promise<ResponseOf<"moveProject">["moved"]> {
+    const call = this.http.raw.POST("/projects/{id}/move", {
+      params: { path: { id } },
+      body,
+      ...this.http.init(options),
+    });
+    return (await unwrap(call)).moved;
   }
 
   /**
@@ -77,8 +86,12 @@ export class ProjectsApi {
    * @example
    * const members = await tracker.projects.members("Launch");
    */
-  async members(id: string): Promise<ResponseOf<"listProjectMembers">["members"]> {
-    return (await unwrap(this.http.raw.GET("/projects/{id}/members", { params: { path: { id } } }))).members;
+  async members(id: string, options?: CallOptions): Promise<ResponseOf<"listProjectMembers">["members"]> {
+    const call = this.http.raw.GET("/projects/{id}/members", {
+      params: { path: { id } },
+      ...this.http.init(options),
+    });
+    return (await unwrap(call)).members;
   }
 
   /**
@@ -87,11 +100,12 @@ export class ProjectsApi {
    * @example
    * await tracker.projects.addMember("Launch", { user: "ada@example.com" });
    */
-  async addMember(id: string, body: BodyOf<"addProjectMember">): Promise<void> {
+  async addMember(id: string, body: BodyOf<"addProjectMember">, options?: CallOptions): Promise<void> {
     await done(
       this.http.raw.POST("/projects/{id}/members", {
         params: { path: { id } },
-        body: body,
+        body,
+        ...this.http.init(options),
       }),
     );
   }
@@ -102,9 +116,12 @@ export class ProjectsApi {
    * @example
    * await tracker.projects.removeMember("Launch", "ada@example.com");
    */
-  async removeMember(id: string, userId: string): Promise<void> {
+  async removeMember(id: string, userId: string, options?: CallOptions): Promise<void> {
     await done(
-      this.http.raw.DELETE("/projects/{id}/members", { params: { path: { id }, query: { user: userId } } }),
+      this.http.raw.DELETE("/projects/{id}/members", {
+        params: { path: { id }, query: { user: userId } },
+        ...this.http.init(options),
+      }),
     );
   }
 
@@ -114,7 +131,9 @@ export class ProjectsApi {
    * @example
    * const data = await tracker.projects.pageData("Launch");
    */
-  async pageData(id: string): Promise<ResponseOf<"getProjectPageData">> {
-    return unwrap(this.http.raw.GET("/projects/{id}/page-data", { params: { path: { id } } }));
+  async pageData(id: string, options?: CallOptions): Promise<ResponseOf<"getProjectPageData">> {
+    return unwrap(
+      this.http.raw.GET("/projects/{id}/page-data", { params: { path: { id } }, ...this.http.init(options) }),
+    );
   }
 }

@@ -1,4 +1,4 @@
-import { done, type Http, unwrap } from "../http.js";
+import { type CallOptions, done, type Http, unwrap } from "../http.js";
 import type { BodyOf, QueryOf, ResponseOf } from "../operation-types.js";
 
 /** Teams, personal spaces, team membership and code-host workflow rules. Teams are named by key (`ENG`). */
@@ -11,8 +11,8 @@ export class TeamsApi {
    * @example
    * const keys = (await tracker.teams.list()).map((t) => t.key);
    */
-  async list(): Promise<ResponseOf<"listTeams">["teams"]> {
-    return (await unwrap(this.http.raw.GET("/teams"))).teams;
+  async list(options?: CallOptions): Promise<ResponseOf<"listTeams">["teams"]> {
+    return (await unwrap(this.http.raw.GET("/teams", this.http.init(options)))).teams;
   }
 
   /**
@@ -21,8 +21,8 @@ export class TeamsApi {
    * @example
    * const joinable = (await tracker.teams.listAll()).filter((t) => !t.joined);
    */
-  async listAll(): Promise<ResponseOf<"listAllTeams">["teams"]> {
-    return (await unwrap(this.http.raw.GET("/teams/all"))).teams;
+  async listAll(options?: CallOptions): Promise<ResponseOf<"listAllTeams">["teams"]> {
+    return (await unwrap(this.http.raw.GET("/teams/all", this.http.init(options)))).teams;
   }
 
   /**
@@ -31,8 +31,11 @@ export class TeamsApi {
    * @example
    * const team = await tracker.teams.create({ name: "Engineering", key: "ENG" });
    */
-  async create(body: BodyOf<"createTeam">): Promise<ResponseOf<"createTeam", 201>["team"]> {
-    return (await unwrap(this.http.raw.POST("/teams", { body: body }))).team;
+  async create(
+    body: BodyOf<"createTeam">,
+    options?: CallOptions,
+  ): Promise<ResponseOf<"createTeam", 201>["team"]> {
+    return (await unwrap(this.http.raw.POST("/teams", { body, ...this.http.init(options) }))).team;
   }
 
   /**
@@ -41,8 +44,10 @@ export class TeamsApi {
    * @example
    * await tracker.teams.update("ENG", { cyclesEnabled: true });
    */
-  async update(key: string, body: BodyOf<"updateTeam">): Promise<void> {
-    await done(this.http.raw.PATCH("/teams/{key}", { params: { path: { key } }, body: body }));
+  async update(key: string, body: BodyOf<"updateTeam">, options?: CallOptions): Promise<void> {
+    await done(
+      this.http.raw.PATCH("/teams/{key}", { params: { path: { key } }, body, ...this.http.init(options) }),
+    );
   }
 
   /**
@@ -51,8 +56,14 @@ export class TeamsApi {
    * @example
    * const { deletedProjects } = await tracker.teams.delete("OLD", { deleteProjects: true });
    */
-  async delete(key: string, query: QueryOf<"deleteTeam"> = {}): Promise<ResponseOf<"deleteTeam">> {
-    return unwrap(this.http.raw.DELETE("/teams/{key}", { params: { path: { key }, query } }));
+  async delete(
+    key: string,
+    query: QueryOf<"deleteTeam"> = {},
+    options?: CallOptions,
+  ): Promise<ResponseOf<"deleteTeam">> {
+    return unwrap(
+      this.http.raw.DELETE("/teams/{key}", { params: { path: { key }, query }, ...this.http.init(options) }),
+    );
   }
 
   /**
@@ -61,18 +72,24 @@ export class TeamsApi {
    * @example
    * await tracker.teams.join("ENG");
    */
-  async join(key: string): Promise<void> {
-    await done(this.http.raw.POST("/teams/{key}/join", { params: { path: { key } } }));
+  async join(key: string, options?: CallOptions): Promise<void> {
+    await done(
+      this.http.raw.POST("/teams/{key}/join", { params: { path: { key } }, ...this.http.init(options) }),
+    );
   }
 
   /**
-   * The team's members, and the workspace members who could be added.
+   * The team's members, sorted by name. (Everyone who could be added: `tracker.users.list()`.)
    *
    * @example
-   * const { members, workspaceMembers } = await tracker.teams.members("ENG");
+   * const names = (await tracker.teams.members("ENG")).map((m) => m.name);
    */
-  async members(key: string): Promise<ResponseOf<"listTeamMembers">> {
-    return unwrap(this.http.raw.GET("/teams/{key}/members", { params: { path: { key } } }));
+  async members(key: string, options?: CallOptions): Promise<ResponseOf<"listTeamMembers">["members"]> {
+    const call = this.http.raw.GET("/teams/{key}/members", {
+      params: { path: { key } },
+      ...this.http.init(options),
+    });
+    return (await unwrap(call)).members;
   }
 
   /**
@@ -81,8 +98,14 @@ export class TeamsApi {
    * @example
    * await tracker.teams.addMember("ENG", "ada@example.com");
    */
-  async addMember(key: string, userId: string): Promise<void> {
-    await done(this.http.raw.POST("/teams/{key}/members", { params: { path: { key } }, body: { userId } }));
+  async addMember(key: string, userId: string, options?: CallOptions): Promise<void> {
+    await done(
+      this.http.raw.POST("/teams/{key}/members", {
+        params: { path: { key } },
+        body: { userId },
+        ...this.http.init(options),
+      }),
+    );
   }
 
   /**
@@ -91,18 +114,28 @@ export class TeamsApi {
    * @example
    * await tracker.teams.removeMember("ENG", user.id);
    */
-  async removeMember(key: string, userId: string): Promise<void> {
-    await done(this.http.raw.DELETE("/teams/{key}/members/{userId}", { params: { path: { key, userId } } }));
+  async removeMember(key: string, userId: string, options?: CallOptions): Promise<void> {
+    await done(
+      this.http.raw.DELETE("/teams/{key}/members/{userId}", {
+        params: { path: { key, userId } },
+        ...this.http.init(options),
+      }),
+    );
   }
 
   /**
-   * The team's code-host workflow rules, with the states and projects they can point at.
+   * The team's code-host workflow rules. (The states a rule can target: the team's `states` in
+   * `tracker.teams.list()`.)
    *
    * @example
-   * const { workflows, states } = await tracker.teams.workflows("ENG");
+   * const merged = (await tracker.teams.workflows("ENG")).find((rule) => rule.trigger === "pr_merged");
    */
-  async workflows(key: string): Promise<ResponseOf<"listWorkflows">> {
-    return unwrap(this.http.raw.GET("/teams/{key}/workflows", { params: { path: { key } } }));
+  async workflows(key: string, options?: CallOptions): Promise<ResponseOf<"listWorkflows">["workflows"]> {
+    const call = this.http.raw.GET("/teams/{key}/workflows", {
+      params: { path: { key } },
+      ...this.http.init(options),
+    });
+    return (await unwrap(call)).workflows;
   }
 
   /**
@@ -111,11 +144,16 @@ export class TeamsApi {
    * @example
    * await tracker.teams.upsertWorkflow("ENG", { trigger: "pr_merged", targetStateId: doneState.id });
    */
-  async upsertWorkflow(key: string, body: BodyOf<"upsertWorkflow">): Promise<ResponseOf<"upsertWorkflow">> {
+  async upsertWorkflow(
+    key: string,
+    body: BodyOf<"upsertWorkflow">,
+    options?: CallOptions,
+  ): Promise<ResponseOf<"upsertWorkflow">> {
     return unwrap(
       this.http.raw.POST("/teams/{key}/workflows", {
         params: { path: { key } },
-        body: body,
+        body,
+        ...this.http.init(options),
       }),
     );
   }
@@ -126,9 +164,12 @@ export class TeamsApi {
    * @example
    * await tracker.teams.deleteWorkflow("ENG", rule.id);
    */
-  async deleteWorkflow(key: string, ruleId: string): Promise<void> {
+  async deleteWorkflow(key: string, ruleId: string, options?: CallOptions): Promise<void> {
     await done(
-      this.http.raw.DELETE("/teams/{key}/workflows/{ruleId}", { params: { path: { key, ruleId } } }),
+      this.http.raw.DELETE("/teams/{key}/workflows/{ruleId}", {
+        params: { path: { key, ruleId } },
+        ...this.http.init(options),
+      }),
     );
   }
 }

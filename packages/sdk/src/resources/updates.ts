@@ -1,4 +1,4 @@
-import { type Http, unwrap } from "../http.js";
+import { type CallOptions, type Http, unwrap } from "../http.js";
 import type { BodyOf, QueryOf, ResponseOf } from "../operation-types.js";
 
 /** Status updates of teams, projects and initiatives. */
@@ -11,8 +11,12 @@ export class UpdatesApi {
    * @example
    * const updates = await tracker.updates.list({ project: "Launch" });
    */
-  async list(query: QueryOf<"listUpdates"> = {}): Promise<ResponseOf<"listUpdates">["updates"]> {
-    return (await unwrap(this.http.raw.GET("/updates", { params: { query } }))).updates;
+  async list(
+    query: QueryOf<"listUpdates"> = {},
+    options?: CallOptions,
+  ): Promise<ResponseOf<"listUpdates">["updates"]> {
+    return (await unwrap(this.http.raw.GET("/updates", { params: { query }, ...this.http.init(options) })))
+      .updates;
   }
 
   /**
@@ -21,8 +25,11 @@ export class UpdatesApi {
    * @example
    * await tracker.updates.create({ project: "Launch", title: "Week 3", content: "On track." });
    */
-  async create(body: BodyOf<"createUpdate">): Promise<ResponseOf<"createUpdate", 201>["update"]> {
-    return (await unwrap(this.http.raw.POST("/updates", { body: body }))).update;
+  async create(
+    body: BodyOf<"createUpdate">,
+    options?: CallOptions,
+  ): Promise<ResponseOf<"createUpdate", 201>["update"]> {
+    return (await unwrap(this.http.raw.POST("/updates", { body, ...this.http.init(options) }))).update;
   }
 
   /**
@@ -31,7 +38,12 @@ export class UpdatesApi {
    * @example
    * const { since, issues } = await tracker.updates.candidates({ team: "ENG" });
    */
-  async candidates(query: QueryOf<"getUpdateCandidates"> = {}): Promise<ResponseOf<"getUpdateCandidates">> {
-    return unwrap(this.http.raw.GET("/updates/candidates", { params: { query } }));
+  async candidates(
+    query: QueryOf<"getUpdateCandidates"> = {},
+    options?: CallOptions,
+  ): Promise<ResponseOf<"getUpdateCandidates">> {
+    return unwrap(
+      this.http.raw.GET("/updates/candidates", { params: { query }, ...this.http.init(options) }),
+    );
   }
 }

@@ -1,4 +1,4 @@
-import { type Http, unwrap } from "../http.js";
+import { type CallOptions, type Http, unwrap } from "../http.js";
 import type { ResponseOf } from "../operation-types.js";
 
 /** The users of the resolved workspace. */
@@ -11,7 +11,7 @@ export class UsersApi {
    * @example
    * const me = (await tracker.users.list()).find((u) => u.isMe);
    */
-  async list(): Promise<ResponseOf<"listUsers">["users"]> {
-    return (await unwrap(this.http.raw.GET("/users"))).users;
+  async list(options?: CallOptions): Promise<ResponseOf<"listUsers">["users"]> {
+    return (await unwrap(this.http.raw.GET("/users", this.http.init(options)))).users;
   }
 }

@@ -1,4 +1,4 @@
-import { done, type Http, unwrap } from "../http.js";
+import { type CallOptions, done, type Http, unwrap } from "../http.js";
 import type { BodyOf, QueryOf, ResponseOf } from "../operation-types.js";
 
 /** Per-view display defaults, for the caller or for the whole workspace. */
@@ -11,8 +11,13 @@ export class ViewDefaultsApi {
    * @example
    * const defaults = await tracker.viewDefaults.list({ viewKey: "issues:team:ENG" });
    */
-  async list(query: QueryOf<"listViewDefaults"> = {}): Promise<ResponseOf<"listViewDefaults">["defaults"]> {
-    return (await unwrap(this.http.raw.GET("/view-defaults", { params: { query } }))).defaults;
+  async list(
+    query: QueryOf<"listViewDefaults"> = {},
+    options?: CallOptions,
+  ): Promise<ResponseOf<"listViewDefaults">["defaults"]> {
+    return (
+      await unwrap(this.http.raw.GET("/view-defaults", { params: { query }, ...this.http.init(options) }))
+    ).defaults;
   }
 
   /**
@@ -21,8 +26,11 @@ export class ViewDefaultsApi {
    * @example
    * await tracker.viewDefaults.put({ viewKey: "my-issues", sort: "-updated" });
    */
-  async put(body: BodyOf<"putViewDefault">): Promise<ResponseOf<"putViewDefault">["default"]> {
-    return (await unwrap(this.http.raw.PUT("/view-defaults", { body: body }))).default;
+  async put(
+    body: BodyOf<"putViewDefault">,
+    options?: CallOptions,
+  ): Promise<ResponseOf<"putViewDefault">["default"]> {
+    return (await unwrap(this.http.raw.PUT("/view-defaults", { body, ...this.http.init(options) }))).default;
   }
 
   /**
@@ -31,7 +39,7 @@ export class ViewDefaultsApi {
    * @example
    * await tracker.viewDefaults.delete({ viewKey: "my-issues" });
    */
-  async delete(query: QueryOf<"deleteViewDefault">): Promise<void> {
-    await done(this.http.raw.DELETE("/view-defaults", { params: { query } }));
+  async delete(query: QueryOf<"deleteViewDefault">, options?: CallOptions): Promise<void> {
+    await done(this.http.raw.DELETE("/view-defaults", { params: { query }, ...this.http.init(options) }));
   }
 }

@@ -1,4 +1,4 @@
-import { done, type Http, unwrap } from "../http.js";
+import { type CallOptions, done, type Http, unwrap } from "../http.js";
 import type { BodyOf, ResponseOf } from "../operation-types.js";
 
 /** Saved views. */
@@ -11,8 +11,8 @@ export class ViewsApi {
    * @example
    * const views = await tracker.views.list();
    */
-  async list(): Promise<ResponseOf<"listViews">["views"]> {
-    return (await unwrap(this.http.raw.GET("/views"))).views;
+  async list(options?: CallOptions): Promise<ResponseOf<"listViews">["views"]> {
+    return (await unwrap(this.http.raw.GET("/views", this.http.init(options)))).views;
   }
 
   /**
@@ -21,8 +21,11 @@ export class ViewsApi {
    * @example
    * const view = await tracker.views.create({ name: "My overdue", filters: { special: ["overdue"] } });
    */
-  async create(body: BodyOf<"createView">): Promise<ResponseOf<"createView", 201>["view"]> {
-    return (await unwrap(this.http.raw.POST("/views", { body: body }))).view;
+  async create(
+    body: BodyOf<"createView">,
+    options?: CallOptions,
+  ): Promise<ResponseOf<"createView", 201>["view"]> {
+    return (await unwrap(this.http.raw.POST("/views", { body, ...this.http.init(options) }))).view;
   }
 
   /**
@@ -31,8 +34,10 @@ export class ViewsApi {
    * @example
    * await tracker.views.update(view.id, { name: "Overdue (mine)" });
    */
-  async update(id: string, body: BodyOf<"updateView">): Promise<void> {
-    await done(this.http.raw.PATCH("/views/{id}", { params: { path: { id } }, body: body }));
+  async update(id: string, body: BodyOf<"updateView">, options?: CallOptions): Promise<void> {
+    await done(
+      this.http.raw.PATCH("/views/{id}", { params: { path: { id } }, body, ...this.http.init(options) }),
+    );
   }
 
   /**
@@ -41,7 +46,7 @@ export class ViewsApi {
    * @example
    * await tracker.views.delete(view.id);
    */
-  async delete(id: string): Promise<void> {
-    await done(this.http.raw.DELETE("/views/{id}", { params: { path: { id } } }));
+  async delete(id: string, options?: CallOptions): Promise<void> {
+    await done(this.http.raw.DELETE("/views/{id}", { params: { path: { id } }, ...this.http.init(options) }));
   }
 }

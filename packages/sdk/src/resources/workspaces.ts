@@ -1,4 +1,4 @@
-import { done, type Http, unwrap } from "../http.js";
+import { type CallOptions, done, type Http, unwrap } from "../http.js";
 import type { BodyOf, ResponseOf } from "../operation-types.js";
 
 /** Workspaces the key can reach, the active workspace, settings and the code-host integration. */
@@ -11,8 +11,8 @@ export class WorkspacesApi {
    * @example
    * for (const ws of await tracker.workspaces.list()) console.log(ws.slug, ws.role, ws.isActive);
    */
-  async list(): Promise<ResponseOf<"listWorkspaces">["workspaces"]> {
-    return (await unwrap(this.http.raw.GET("/workspaces"))).workspaces;
+  async list(options?: CallOptions): Promise<ResponseOf<"listWorkspaces">["workspaces"]> {
+    return (await unwrap(this.http.raw.GET("/workspaces", this.http.init(options)))).workspaces;
   }
 
   /**
@@ -21,8 +21,11 @@ export class WorkspacesApi {
    * @example
    * const ws = await tracker.workspaces.create({ name: "Acme", slug: "acme" });
    */
-  async create(body: BodyOf<"createWorkspace">): Promise<ResponseOf<"createWorkspace", 201>["workspace"]> {
-    return (await unwrap(this.http.raw.POST("/workspaces", { body: body }))).workspace;
+  async create(
+    body: BodyOf<"createWorkspace">,
+    options?: CallOptions,
+  ): Promise<ResponseOf<"createWorkspace", 201>["workspace"]> {
+    return (await unwrap(this.http.raw.POST("/workspaces", { body, ...this.http.init(options) }))).workspace;
   }
 
   /**
@@ -31,8 +34,15 @@ export class WorkspacesApi {
    * @example
    * await tracker.workspaces.setActive("acme");
    */
-  async setActive(workspace: string): Promise<ResponseOf<"setActiveWorkspace">["workspace"]> {
-    return (await unwrap(this.http.raw.PUT("/workspaces/active", { body: { workspace } }))).workspace;
+  async setActive(
+    workspace: string,
+    options?: CallOptions,
+  ): Promise<ResponseOf<"setActiveWorkspace">["workspace"]> {
+    return (
+      await unwrap(
+        this.http.raw.PUT("/workspaces/active", { body: { workspace }, ...this.http.init(options) }),
+      )
+    ).workspace;
   }
 
   /**
@@ -41,8 +51,8 @@ export class WorkspacesApi {
    * @example
    * await tracker.workspaces.update({ name: "Acme Inc." });
    */
-  async update(body: BodyOf<"updateWorkspace">): Promise<void> {
-    await done(this.http.raw.PATCH("/workspace", { body: body }));
+  async update(body: BodyOf<"updateWorkspace">, options?: CallOptions): Promise<void> {
+    await done(this.http.raw.PATCH("/workspace", { body, ...this.http.init(options) }));
   }
 
   /**
@@ -51,7 +61,7 @@ export class WorkspacesApi {
    * @example
    * const { configured, path } = await tracker.workspaces.codehost();
    */
-  async codehost(): Promise<ResponseOf<"getCodehost">> {
-    return unwrap(this.http.raw.GET("/workspace/codehost"));
+  async codehost(options?: CallOptions): Promise<ResponseOf<"getCodehost">> {
+    return unwrap(this.http.raw.GET("/workspace/codehost", this.http.init(options)));
   }
 }

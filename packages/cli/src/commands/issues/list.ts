@@ -111,7 +111,7 @@ export async function run(opts: Opts<typeof spec>, deps: Deps): Promise<void> {
       limit: Math.min(PAGE_MAX, limit - issues.length),
       ...(offset ? { offset } : {}),
     });
-    issues.push(...page.issues);
+    issues.push(...page.items);
     offset = page.nextOffset;
     more = offset !== null;
   }
