@@ -1,5 +1,5 @@
 import { TrackerError, TrackerNetworkError } from "../errors.js";
-import type { Http } from "../http.js";
+import type { CallOptions, Http } from "../http.js";
 import { backoffDelay, sleep } from "../retry.js";
 import { parseEventStream } from "../sse.js";
 
@@ -14,11 +14,16 @@ export interface TrackerEvent {
   data: unknown;
 }
 
-export interface EventStreamOptions {
+export interface EventStreamOptions extends Pick<CallOptions, "headers" | "timeoutMs"> {
   /** Resume after this `changed` id (sent as `Last-Event-ID`). */
   lastEventId?: string;
   /** Aborting it ends the iteration (without an error). */
   signal?: AbortSignal;
+  /**
+   * A connection that delivers no bytes at all for this long, in ms, is taken as dropped and reopened
+   * with `Last-Event-ID`. Default 35 000: the server's 25 s ping interval and a margin.
+   */
+  idleTimeoutMs?: number;
 }
 
 export interface EventStreamTuning {
@@ -26,14 +31,15 @@ export interface EventStreamTuning {
   reconnectDelayMs: number;
   /** Upper bound of the reconnection delay in ms. */
   maxReconnectDelayMs: number;
-  /** A connection silent this long (the server pings every 25 s) is presumed dead and reopened. */
+  /** A connection silent this long (no bytes at all) is presumed dead and reopened. */
   idleTimeoutMs: number;
 }
 
 const DEFAULT_TUNING: EventStreamTuning = {
   reconnectDelayMs: 1_000,
   maxReconnectDelayMs: 30_000,
-  idleTimeoutMs: 60_000,
+  // The contract's "Time limits": a ping every 25 s, so a stream silent longer than that and a margin is dead.
+  idleTimeoutMs: 25_000 + 10_000,
 };
 
 function parseData(data: string): unknown {
@@ -65,8 +71,9 @@ export class EventsApi {
 
   /**
    * Streams the workspace's changes. A dropped connection is reopened with `Last-Event-ID` (backoff
-   * capped at 30 s) so no `changed` event is lost; an error opening the first connection, or an
-   * authentication or permission error on a later one, is thrown. Ends when `signal` aborts.
+   * capped at 30 s) so no `changed` event is lost; so is a connection silent for longer than
+   * `idleTimeoutMs` (35 s). An error opening the first connection, or an authentication or permission
+   * error on a later one, is thrown. Ends when `signal` aborts.
    *
    * @example
    * const controller = new AbortController();
@@ -81,7 +88,8 @@ export class EventsApi {
 
   private async *run(options: EventStreamOptions): AsyncGenerator<TrackerEvent> {
     const { signal } = options;
-    const { idleTimeoutMs, maxReconnectDelayMs } = this.tuning;
+    const { maxReconnectDelayMs } = this.tuning;
+    const idleTimeoutMs = options.idleTimeoutMs ?? this.tuning.idleTimeoutMs;
     let reconnectDelayMs = this.tuning.reconnectDelayMs;
     let lastEventId = options.lastEventId;
     let connectedBefore = false;
@@ -97,11 +105,13 @@ export class EventsApi {
         idleTimer = setTimeout(() => connection.abort(new Error("event stream idle")), idleTimeoutMs);
       };
       try {
-        armIdleTimer();
+        // Opening the connection is bound by the call's time limit (`timeoutMs`), silence after that by
+        // the idle timer.
         const { data, error, response } = await this.http.raw.GET("/events", {
           parseAs: "stream",
-          signal: connectionSignal,
+          ...this.http.init({ signal: connectionSignal, timeoutMs: options.timeoutMs }),
           headers: {
+            ...options.headers,
             Accept: "text/event-stream",
             ...(lastEventId === undefined ? {} : { "Last-Event-ID": lastEventId }),
           },
@@ -109,7 +119,17 @@ export class EventsApi {
         if (!response.ok) throw TrackerError.fromResponse(response, error);
         if (!data) throw new TrackerNetworkError("The event stream answered without a body.");
         connectedBefore = true;
-        const events = parseEventStream(data, {
+        armIdleTimer();
+        // Any bytes, a keep-alive comment included, show the connection is alive.
+        const watched = data.pipeThrough(
+          new TransformStream<Uint8Array, Uint8Array>({
+            transform(chunk, controller) {
+              armIdleTimer();
+              controller.enqueue(chunk);
+            },
+          }),
+        );
+        const events = parseEventStream(watched, {
           lastEventId,
           signal: connectionSignal,
           onRetry: (ms) => {
@@ -117,7 +137,6 @@ export class EventsApi {
           },
         });
         for await (const raw of events) {
-          armIdleTimer();
           failures = 0;
           lastEventId = raw.id;
           yield { event: raw.event, id: raw.id, data: parseData(raw.data) };
