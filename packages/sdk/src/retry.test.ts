@@ -33,9 +33,9 @@ describe("retries", () => {
     expect(await fake.requests[1]!.json()).toEqual({ name: "Engineering", key: "ENG" });
   });
 
-  it("does not retry a POST answered 503: the server may have acted", async () => {
+  it("does not retry a POST without an API key answered 503: the server keeps no key for it and may have acted", async () => {
     const fake = fakeFetch(problem(503, "service_unavailable", {}, { "retry-after": "0" }), json({}));
-    const tracker = createTracker({ baseUrl, fetch: fake.fetch });
+    const tracker = createTracker({ baseUrl, apiKey: "", fetch: fake.fetch });
 
     await expect(tracker.issues.create({ team: "ENG", title: "Once" })).rejects.toMatchObject({
       status: 503,
@@ -44,11 +44,11 @@ describe("retries", () => {
     expect(fake.requests).toHaveLength(1);
   });
 
-  it("does not retry a POST whose connection was reset mid-request", async () => {
+  it("does not retry a POST without an API key whose connection was reset mid-request", async () => {
     const fake = fakeFetch(connectionReset(), json({}));
-    const tracker = createTracker({ baseUrl, fetch: fake.fetch });
+    const tracker = createTracker({ baseUrl, apiKey: "", fetch: fake.fetch });
 
-    await expect(tracker.comments.create("ENG-1", { body: "hi" })).rejects.toBeInstanceOf(
+    await expect(tracker.invites.accept({ token: "inv_1", name: "Ada" })).rejects.toBeInstanceOf(
       TrackerNetworkError,
     );
     expect(fake.requests).toHaveLength(1);
@@ -108,6 +108,114 @@ describe("retries", () => {
     const { data } = await tracker.raw.GET("/users");
     expect(data?.users).toEqual([user]);
     expect(fake.requests).toHaveLength(2);
+  });
+});
+
+describe("idempotent writes", () => {
+  const issue = { id: "i1", identifier: "ENG-1", title: "Once" };
+  const keyOf = (request: Request) => request.headers.get("idempotency-key");
+
+  it("sends an Idempotency-Key on every POST and PATCH, fresh per call, and none on GET, PUT or DELETE", async () => {
+    const fake = fakeFetch(
+      json({ issue }, 201),
+      json({ issue }, 201),
+      json({ issue }),
+      json({ users: [] }),
+      json({ default: {} }),
+      json({ ok: true }),
+    );
+    const tracker = createTracker({ baseUrl, apiKey: "trk_x", fetch: fake.fetch });
+
+    await tracker.issues.create({ team: "ENG", title: "Once" });
+    await tracker.issues.create({ team: "ENG", title: "Once" });
+    await tracker.issues.update("ENG-1", { title: "Twice" });
+    await tracker.users.list();
+    await tracker.viewDefaults.put({ viewKey: "my-issues" });
+    await tracker.apiKeys.delete("k1");
+
+    const [first, second, patch, ...others] = fake.requests.map(keyOf);
+    const uuid = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
+    expect([first, second, patch]).toEqual([
+      expect.stringMatching(uuid),
+      expect.stringMatching(uuid),
+      expect.stringMatching(uuid),
+    ]);
+    expect(new Set([first, second, patch]).size).toBe(3);
+    expect(others).toEqual([null, null, null]);
+  });
+
+  it("retries an authenticated POST after a connection reset, with the same key and body", async () => {
+    const fake = fakeFetch(connectionReset(), json({ issue }, 201));
+    const tracker = createTracker({ baseUrl, apiKey: "trk_x", fetch: fake.fetch });
+
+    await expect(tracker.issues.create({ team: "ENG", title: "Once" })).resolves.toEqual(issue);
+
+    expect(fake.requests).toHaveLength(2);
+    expect(keyOf(fake.requests[1]!)).toBe(keyOf(fake.requests[0]!));
+    expect(await fake.requests[1]!.json()).toEqual({ team: "ENG", title: "Once" });
+  });
+
+  it("retries an authenticated PATCH answered 502, 503 or 504, after Retry-After when given", async () => {
+    const fake = fakeFetch(
+      problem(503, "service_unavailable", {}, { "retry-after": "1" }),
+      new Response("<h1>Bad Gateway</h1>", { status: 502, headers: { "content-type": "text/html" } }),
+      json({ issue }),
+    );
+    const tracker = createTracker({ baseUrl, apiKey: "trk_x", fetch: fake.fetch });
+
+    await expect(tracker.issues.update("ENG-1", { title: "Once" })).resolves.toEqual(issue);
+
+    expect(fake.requests.map(keyOf)).toEqual(Array(3).fill(keyOf(fake.requests[0]!)));
+    expect(fake.times[1]! - fake.times[0]!).toBeGreaterThanOrEqual(950);
+  });
+
+  it("sends the caller's key on every attempt", async () => {
+    const fake = fakeFetch(connectionReset(), json({ issue }, 201));
+    const tracker = createTracker({ baseUrl, apiKey: "trk_x", fetch: fake.fetch });
+
+    await tracker.issues.create({ team: "ENG", title: "Once" }, { idempotencyKey: "import-row-17" });
+
+    expect(fake.requests.map(keyOf)).toEqual(["import-row-17", "import-row-17"]);
+  });
+
+  it("keeps an Idempotency-Key header set on a raw call", async () => {
+    const fake = fakeFetch(problem(503, "service_unavailable"), json({ issue }, 201));
+    const tracker = createTracker({ baseUrl, apiKey: "trk_x", fetch: fake.fetch, maxRetries: 1 });
+
+    const { data } = await tracker.raw.POST("/issues", {
+      body: { team: "ENG", title: "Once" },
+      headers: { "Idempotency-Key": "raw-key-1" },
+    });
+
+    expect(data?.issue).toEqual(issue);
+    expect(fake.requests.map(keyOf)).toEqual(["raw-key-1", "raw-key-1"]);
+  });
+
+  it("retries 409 idempotency_in_progress after its Retry-After, but not any other 409", async () => {
+    const inProgress = () => problem(409, "idempotency_in_progress", {}, { "retry-after": "1" });
+    const fake = fakeFetch(inProgress(), json({ issue }, 201), problem(409, "conflict"), json({}));
+    const tracker = createTracker({ baseUrl, apiKey: "trk_x", fetch: fake.fetch });
+
+    await expect(tracker.issues.create({ team: "ENG", title: "Once" })).resolves.toEqual(issue);
+    expect(fake.times[1]! - fake.times[0]!).toBeGreaterThanOrEqual(950);
+    expect(keyOf(fake.requests[1]!)).toBe(keyOf(fake.requests[0]!));
+
+    await expect(tracker.teams.create({ name: "Engineering", key: "ENG" })).rejects.toMatchObject({
+      status: 409,
+      code: "conflict",
+    });
+    expect(fake.requests).toHaveLength(3);
+  });
+
+  it("gives up on idempotency_in_progress after maxRetries and throws its code", async () => {
+    const inProgress = () => problem(409, "idempotency_in_progress", {}, { "retry-after": "0" });
+    const fake = fakeFetch(inProgress(), inProgress());
+    const tracker = createTracker({ baseUrl, apiKey: "trk_x", fetch: fake.fetch, maxRetries: 1 });
+
+    await expect(tracker.comments.create("ENG-1", { body: "hi" })).rejects.toMatchObject({
+      status: 409,
+      code: "idempotency_in_progress",
+    });
   });
 });
 

@@ -1,0 +1,107 @@
+// Safe retries end to end: the SDK's keys and retries against the real server's idempotency store. A fetch
+// that hands each request to the server but loses the answer (as a dropped connection would) stands in
+// for the network, so the server acts while the client never hears of it.
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { startTestServer, type TestServer } from "../../server/src/test/harness.js";
+import { createTracker, type Tracker, TrackerError } from "./index.js";
+import { connectionReset } from "./test/fake-fetch.js";
+
+let server: TestServer;
+let token: string;
+let tracker: Tracker;
+
+beforeAll(async () => {
+  server = await startTestServer();
+  const boot = await server.bootstrap({ team: { key: "ENG", name: "Engineering" } });
+  token = boot.apiKey.token;
+  tracker = createTracker({ baseUrl: server.url, apiKey: token, workspace: "" });
+});
+
+afterAll(async () => {
+  await server?.close();
+});
+
+interface Attempt {
+  key: string | null;
+  status: number;
+  replayed: string | null;
+}
+
+/** A client whose fetch reaches the server every time but loses the answers of the first `lose` attempts. */
+function losingAnswers(lose: number): { tracker: Tracker; attempts: Attempt[] } {
+  const attempts: Attempt[] = [];
+  const fetch = async (request: Request): Promise<Response> => {
+    const response = await globalThis.fetch(request);
+    attempts.push({
+      key: request.headers.get("idempotency-key"),
+      status: response.status,
+      replayed: response.headers.get("idempotent-replayed"),
+    });
+    if (attempts.length <= lose) {
+      await response.body?.cancel();
+      throw connectionReset();
+    }
+    return response;
+  };
+  return { tracker: createTracker({ baseUrl: server.url, apiKey: token, workspace: "", fetch }), attempts };
+}
+
+async function issuesTitled(title: string): Promise<string[]> {
+  const found: string[] = [];
+  for await (const issue of tracker.issues.iterate({ team: "ENG", q: title, limit: 200 })) {
+    if (issue.title === title) found.push(issue.identifier);
+  }
+  return found;
+}
+
+describe("safe retries against the server", () => {
+  it("creates exactly one issue when the first attempt's answer is lost", async () => {
+    const { tracker: flaky, attempts } = losingAnswers(1);
+    const title = `Lost answer ${Date.now()}`;
+
+    const issue = await flaky.issues.create({ team: "ENG", title });
+
+    expect(attempts).toHaveLength(2);
+    expect(attempts[0]).toMatchObject({ status: 201, replayed: null });
+    // The resend carries the same key and gets the first answer back, without a second issue.
+    expect(attempts[1]).toMatchObject({ key: attempts[0]!.key, status: 201, replayed: "true" });
+    expect(await issuesTitled(title)).toEqual([issue.identifier]);
+  });
+
+  it("adds exactly one comment when two answers in a row are lost", async () => {
+    const issue = await tracker.issues.create({ team: "ENG", title: "Commented once" });
+    const { tracker: flaky, attempts } = losingAnswers(2);
+
+    const comment = await flaky.comments.create(issue.identifier, { body: "Seen twice by the network" });
+
+    expect(new Set(attempts.map((a) => a.key)).size).toBe(1);
+    expect(attempts.map((a) => a.replayed)).toEqual([null, "true", "true"]);
+    expect((await tracker.comments.list(issue.identifier)).map((c) => c.id)).toEqual([comment.id]);
+  });
+
+  it("gives each call a fresh key: the same body sent twice creates two issues", async () => {
+    const title = `Twice on purpose ${Date.now()}`;
+
+    const first = await tracker.issues.create({ team: "ENG", title });
+    const second = await tracker.issues.create({ team: "ENG", title });
+
+    expect(second.identifier).not.toBe(first.identifier);
+    expect((await issuesTitled(title)).sort()).toEqual([first.identifier, second.identifier].sort());
+  });
+
+  it("honours the caller's key across calls, and refuses it for another body", async () => {
+    const key = `import-${Date.now()}-row-1`;
+    const title = `Imported once ${Date.now()}`;
+
+    const first = await tracker.issues.create({ team: "ENG", title }, { idempotencyKey: key });
+    const again = await tracker.issues.create({ team: "ENG", title }, { idempotencyKey: key });
+    expect(again.identifier).toBe(first.identifier);
+    expect(await issuesTitled(title)).toEqual([first.identifier]);
+
+    const err = await tracker.issues
+      .create({ team: "ENG", title: `${title} (edited)` }, { idempotencyKey: key })
+      .catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(TrackerError);
+    expect(err).toMatchObject({ status: 422, code: "idempotency_key_reused" });
+  });
+});
