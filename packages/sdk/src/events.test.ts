@@ -1,6 +1,7 @@
-import { describe, expect, it } from "vitest";
+import { afterEach, describe, expect, it } from "vitest";
 import { createTracker, parseEventStream, TrackerError, type TrackerEvent } from "./index.js";
 import { chunkedBody, connectionReset, eventStream, fakeFetch, problem } from "./test/fake-fetch.js";
+import { type LocalServer, localServer } from "./test/local-server.js";
 
 const baseUrl = "http://tracker.test";
 
@@ -211,5 +212,88 @@ describe("events.stream", () => {
       setTimeout(() => controller.abort(), 10);
     }
     expect(seen).toEqual(["connected"]);
+  });
+});
+
+describe("events.stream on a connection that goes silent", () => {
+  let server: LocalServer | undefined;
+  afterEach(async () => {
+    await server?.close();
+    server = undefined;
+  });
+
+  it("takes a connection silent for longer than idleTimeoutMs as dropped and resumes with Last-Event-ID", async () => {
+    server = await localServer((_req, res, index) => {
+      res.writeHead(200, { "content-type": "text/event-stream" });
+      // The first connection sends two events and then nothing at all, without closing.
+      if (index === 0)
+        res.write('retry: 10\nevent: connected\ndata: {}\n\nevent: changed\nid: 41\ndata: {"n":1}\n\n');
+      else res.write('event: connected\ndata: {}\n\nevent: changed\nid: 42\ndata: {"n":2}\n\n');
+    });
+    const tracker = createTracker({ baseUrl: server.url, apiKey: "trk_x" });
+    const controller = new AbortController();
+
+    const started = performance.now();
+    const seen: [string, string | undefined][] = [];
+    for await (const event of tracker.events.stream({ signal: controller.signal, idleTimeoutMs: 300 })) {
+      seen.push([event.event, event.id]);
+      if (event.id === "42") controller.abort();
+    }
+
+    expect(seen).toEqual([
+      ["connected", undefined],
+      ["changed", "41"],
+      ["connected", "41"],
+      ["changed", "42"],
+    ]);
+    expect(server.requests).toHaveLength(2);
+    expect(server.requests[0]!.headers["last-event-id"]).toBeUndefined();
+    expect(server.requests[1]!.headers["last-event-id"]).toBe("41");
+    const elapsed = performance.now() - started;
+    expect(elapsed).toBeGreaterThanOrEqual(280);
+    expect(elapsed).toBeLessThan(3_000);
+  });
+
+  it("keeps a connection that sends only keep-alive comments, however long between events", async () => {
+    server = await localServer((_req, res) => {
+      res.writeHead(200, { "content-type": "text/event-stream" });
+      res.write("event: connected\ndata: {}\n\n");
+      const keepAlive = setInterval(() => res.write(": keep-alive\n"), 50);
+      res.on("close", () => clearInterval(keepAlive));
+    });
+    const tracker = createTracker({ baseUrl: server.url });
+    const controller = new AbortController();
+    setTimeout(() => controller.abort(), 800);
+
+    const seen: string[] = [];
+    for await (const event of tracker.events.stream({ signal: controller.signal, idleTimeoutMs: 200 })) {
+      seen.push(event.event);
+    }
+
+    expect(seen).toEqual(["connected"]);
+    expect(server.requests).toHaveLength(1);
+  });
+
+  it("sends the stream's extra headers on every connection", async () => {
+    const controller = new AbortController();
+    const fake = fakeFetch(
+      eventStream(chunkedBody("retry: 1\nevent: connected\ndata: {}\n\n")),
+      eventStream(chunkedBody("event: connected\ndata: {}\n\n")),
+    );
+    const tracker = createTracker({ baseUrl, fetch: fake.fetch });
+
+    let count = 0;
+    for await (const _ of tracker.events.stream({
+      signal: controller.signal,
+      headers: { "X-Client": "board" },
+    })) {
+      if (++count === 2) controller.abort();
+    }
+
+    expect(fake.requests.map((r) => r.headers.get("x-client"))).toEqual(["board", "board"]);
+    expect(fake.requests.map((r) => r.headers.get("accept"))).toEqual([
+      "text/event-stream",
+      "text/event-stream",
+    ]);
   });
 });
