@@ -36,6 +36,40 @@ describe("createTracker", () => {
     expect(await fake.requests[1]!.json()).toEqual({ role: "guest" });
   });
 
+  it("sends a call's extra headers with that call only, over the client's own", async () => {
+    const fake = fakeFetch(json({ users: [] }), json({ users: [] }), json({ issue: issue(1) }, 201));
+    const tracker = createTracker({ baseUrl, apiKey: "trk_abc", workspace: "acme", fetch: fake.fetch });
+
+    await tracker.users.list({ headers: { "X-Trace-Id": "t-1", "X-Service-Workspace": "labs" } });
+    await tracker.users.list();
+    await tracker.issues.create({ team: "ENG", title: "A" }, { headers: { "X-Trace-Id": "t-2" } });
+
+    const [first, second, third] = fake.requests;
+    expect(first!.headers.get("x-trace-id")).toBe("t-1");
+    expect(first!.headers.get("x-service-workspace")).toBe("labs");
+    expect(first!.headers.get("authorization")).toBe("Bearer trk_abc");
+    expect(second!.headers.has("x-trace-id")).toBe(false);
+    expect(second!.headers.get("x-service-workspace")).toBe("acme");
+    expect(third!.headers.get("x-trace-id")).toBe("t-2");
+    expect(third!.headers.get("content-type")).toBe("application/json");
+  });
+
+  it("passes a call's options to every page iterate fetches", async () => {
+    const fake = fakeFetch(
+      json({ issues: [issue(1)], nextOffset: 1 }),
+      json({ issues: [issue(2)], nextOffset: null }),
+    );
+    const tracker = createTracker({ baseUrl, fetch: fake.fetch });
+
+    const seen: string[] = [];
+    for await (const each of tracker.issues.iterate({ team: "ENG" }, { headers: { "X-Trace-Id": "t-3" } })) {
+      seen.push(each.identifier);
+    }
+
+    expect(seen).toEqual(["ENG-1", "ENG-2"]);
+    expect(fake.requests.map((r) => r.headers.get("x-trace-id"))).toEqual(["t-3", "t-3"]);
+  });
+
   it("falls back to TRACKER_URL, TRACKER_API_KEY and TRACKER_WORKSPACE", async () => {
     vi.stubEnv("TRACKER_URL", "http://env.test:4000");
     vi.stubEnv("TRACKER_API_KEY", "trk_env");

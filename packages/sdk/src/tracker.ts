@@ -29,8 +29,11 @@ export interface TrackerOptions {
   apiKey?: string;
   /** Workspace slug, name or id, sent as `X-Service-Workspace` on every call. Default: `TRACKER_WORKSPACE`. */
   workspace?: string;
-  /** The fetch to use (default: the global one); inject one in tests. */
-  fetch?: typeof fetch;
+  /**
+   * The fetch to use (default: the global one); inject one in tests. It is always called with one
+   * `Request`, so the global `fetch` and a plain `(request) => Promise<Response>` both fit.
+   */
+  fetch?: (request: Request) => Promise<Response>;
   /** How many times a failed call may be retried (see the README's retry policy). Default 2. */
   maxRetries?: number;
   /** Time limit of each attempt in ms, unless a call sets its own; 0 turns it off. Default 30 000. */
