@@ -68,6 +68,41 @@ describe("errors", () => {
     });
   });
 
+  it("gives a bare answer the contract's code for its status", async () => {
+    const bare = (status: number) => new Response("", { status });
+    const statuses = [405, 413, 422, 429, 431, 500, 502, 503, 504, 418];
+    const fake = fakeFetch(...statuses.map(bare));
+    const tracker = createTracker({ baseUrl: "http://tracker.test", fetch: fake.fetch, maxRetries: 0 });
+
+    const codes: string[] = [];
+    for (const _ of statuses) codes.push(await tracker.users.list().catch((e: TrackerError) => e.code));
+
+    expect(codes).toEqual([
+      "method_not_allowed",
+      "payload_too_large",
+      "idempotency_key_reused",
+      "rate_limited",
+      "headers_too_large",
+      "internal_error",
+      "service_unavailable",
+      "service_unavailable",
+      "service_unavailable",
+      "invalid_request",
+    ]);
+  });
+
+  it("reports a code newer than this SDK by its status, keeping the server's words", async () => {
+    const fake = fakeFetch(problem(409, "board_locked", { title: "Board locked" }));
+    const tracker = createTracker({ baseUrl: "http://tracker.test", fetch: fake.fetch });
+
+    await expect(tracker.teams.list()).rejects.toMatchObject({
+      status: 409,
+      code: "conflict",
+      title: "Board locked",
+      detail: "board_locked happened",
+    });
+  });
+
   it("throws TrackerNetworkError, with the cause, when the server cannot be reached after the retries", async () => {
     const fake = fakeFetch(connectionRefused(), connectionRefused());
     const tracker = createTracker({ baseUrl: "http://tracker.test", fetch: fake.fetch, maxRetries: 1 });
