@@ -9,9 +9,6 @@ export class Migration20261125140000_idempotent_requests extends Migration {
     this.addSql(
       `create index "idempotent_requests_created_at_index" on "idempotent_requests" ("created_at")`,
     );
-    this.addSql(
-      `alter table "idempotent_requests" add constraint "idempotent_requests_api_key_id_foreign" foreign key ("api_key_id") references "api_keys" ("id") on update cascade on delete cascade`,
-    );
   }
 
   override async down(): Promise<void> {
