@@ -79,11 +79,14 @@ describe("import-csv", () => {
       '"Rotate keys","Every 90 days, per policy",2,security;chore,' + day(10),
       "Bad priority,,7,,",
       "Upgrade Postgres,,3,,",
+      ",A row without a title,,,",
     ].join("\n");
     const result = await importCsv(tracker, "OPS", csv);
     expect(result.created).toEqual(["OPS-1", "OPS-2"]);
     expect(result.failed).toEqual([
-      { line: 3, reason: expect.stringMatching(/^invalid_request: body\.priority/) },
+      { line: 3, reason: 'priority "7": expected urgent, high, medium, low, none or 0-4' },
+      // The server's reason, field by field, for what it refuses.
+      { line: 5, reason: expect.stringMatching(/^invalid_request: .*title/) },
     ]);
     const rotated = await tracker.issues.get("OPS-1");
     expect(rotated).toMatchObject({
@@ -92,5 +95,36 @@ describe("import-csv", () => {
       dueDate: day(10),
     });
     expect([...rotated.labels].sort()).toEqual(["chore", "security"]);
+  });
+
+  it("takes priority names as the CLI does, in any case", async () => {
+    await tracker.teams.create({ name: "Data", key: "DAT" });
+    const csv = [
+      "title,priority",
+      "Pager storm,Urgent",
+      "Slow dashboard,high",
+      "Tidy docs, medium ",
+      "Rename column,LOW",
+      "Someday,none",
+      "Numbered,1",
+      "Made up,critical",
+    ].join("\n");
+
+    const result = await importCsv(tracker, "DAT", csv);
+
+    expect(result.failed).toEqual([
+      { line: 8, reason: 'priority "critical": expected urgent, high, medium, low, none or 0-4' },
+    ]);
+    const priorities: Record<string, number> = {};
+    for await (const issue of tracker.issues.iterate({ team: "DAT" }))
+      priorities[issue.title] = issue.priority;
+    expect(priorities).toEqual({
+      "Pager storm": 1,
+      "Slow dashboard": 2,
+      "Tidy docs": 3,
+      "Rename column": 4,
+      Someday: 0,
+      Numbered: 1,
+    });
   });
 });

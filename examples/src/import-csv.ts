@@ -1,11 +1,12 @@
 /**
  * Files issues from a CSV export (columns: title, description, priority, labels, assignee, dueDate;
- * labels separated by ";"). Rows that fail are reported with the server's reason; the rest go in.
+ * labels separated by ";"; priority as a name, `urgent`, `high`, `medium`, `low` or `none`, or 0-4, as
+ * the CLI takes it). Rows that fail are reported with the reason; the rest go in.
  *
  *   TRACKER_API_KEY=... npm run import-csv -w @tracker/examples -- --team ENG --file backlog.csv
  */
 import { readFileSync } from "node:fs";
-import { createTracker, type Schemas, type Tracker, TrackerError } from "@tracker/sdk";
+import { createTracker, PRIORITY_NAMES, parsePriority, type Tracker, TrackerError } from "@tracker/sdk";
 import { flags, isMain, runMain } from "./cli-args.js";
 
 /** RFC 4180 CSV: quoted fields may hold commas, quotes ("") and newlines. */
@@ -54,14 +55,21 @@ export async function importCsv(tracker: Tracker, team: string, csv: string): Pr
   };
   const result: ImportResult = { created: [], failed: [] };
   for (const [index, row] of rows.entries()) {
-    const priority = at(row, "priority");
+    const line = index + 2;
+    const priorityText = at(row, "priority");
+    // A name is read here, as the CLI reads --priority; everything else the server judges.
+    const priority = priorityText === undefined ? undefined : parsePriority(priorityText);
+    if (priorityText !== undefined && priority === undefined) {
+      const names = PRIORITY_NAMES.filter((n) => n !== "none").join(", ");
+      result.failed.push({ line, reason: `priority "${priorityText}": expected ${names}, none or 0-4` });
+      continue;
+    }
     try {
       const issue = await tracker.issues.create({
         team,
         title: at(row, "title") ?? "",
         description: at(row, "description"),
-        // The server judges the value; a bad one comes back as this row's error.
-        priority: priority === undefined ? undefined : (Number(priority) as Schemas["Priority"]),
+        priority,
         labels: at(row, "labels")
           ?.split(";")
           .map((l) => l.trim())
@@ -73,7 +81,7 @@ export async function importCsv(tracker: Tracker, team: string, csv: string): Pr
     } catch (err) {
       if (!(err instanceof TrackerError)) throw err;
       const fields = err.errors.map((e) => `${e.path} ${e.message}`).join("; ");
-      result.failed.push({ line: index + 2, reason: `${err.code}: ${fields || err.detail}` });
+      result.failed.push({ line, reason: `${err.code}: ${fields || err.detail}` });
     }
   }
   return result;
