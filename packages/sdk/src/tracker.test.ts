@@ -85,6 +85,32 @@ describe("createTracker", () => {
     expect(request!.headers.get("user-agent")).toBe("my-script/1.0");
   });
 
+  it("sets no User-Agent in a browser page, whose CORS preflight would refuse it", async () => {
+    vi.stubGlobal("document", {});
+    try {
+      const fake = fakeFetch(json({ users: [] }), json({ issue: issue(1) }, 201));
+      const tracker = createTracker({ baseUrl, apiKey: "trk_abc", fetch: fake.fetch });
+
+      await tracker.users.list();
+      await tracker.issues.create({ team: "ENG", title: "A" });
+
+      // Only headers the contract's CORS rules allow (Content-Type, Authorization, Idempotency-Key ...).
+      const allowed = [
+        "authorization",
+        "content-type",
+        "idempotency-key",
+        "last-event-id",
+        "x-request-id",
+        "x-service-workspace",
+      ];
+      for (const request of fake.requests) {
+        expect([...request.headers.keys()].filter((h) => !allowed.includes(h))).toEqual([]);
+      }
+    } finally {
+      vi.unstubAllGlobals();
+    }
+  });
+
   it("sends no Authorization or workspace header when none is configured", async () => {
     vi.stubEnv("TRACKER_API_KEY", "");
     vi.stubEnv("TRACKER_WORKSPACE", "");

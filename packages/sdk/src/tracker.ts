@@ -38,7 +38,10 @@ export interface TrackerOptions {
   maxRetries?: number;
   /** Time limit of each attempt in ms, unless a call sets its own; 0 turns it off. Default 30 000. */
   timeoutMs?: number;
-  /** Sent as `User-Agent`. Default `tracker-sdk/<version> node/<version>`. */
+  /**
+   * Sent as `User-Agent`. Default `tracker-sdk/<version> node/<version>`; none in a browser, which sends
+   * its own (the API's CORS rules do not allow the header, so a page setting it would be refused).
+   */
   userAgent?: string;
 }
 
@@ -96,8 +99,11 @@ export function createTracker(options: TrackerOptions = {}): Tracker {
   const apiKey = options.apiKey ?? env("TRACKER_API_KEY");
   const workspace = options.workspace ?? env("TRACKER_WORKSPACE");
   const nodeVersion = typeof process === "undefined" ? undefined : process.versions?.node;
+  // A browser page's request is cross-origin: a header outside the contract's CORS list fails its preflight.
+  const inBrowser = typeof (globalThis as { document?: unknown }).document !== "undefined";
   const userAgent =
-    options.userAgent ?? `tracker-sdk/${SDK_VERSION}${nodeVersion ? ` node/${nodeVersion}` : ""}`;
+    options.userAgent ??
+    (inBrowser ? undefined : `tracker-sdk/${SDK_VERSION}${nodeVersion ? ` node/${nodeVersion}` : ""}`);
   // Resolved per call, not captured, so a test can still stub the global fetch after creating the client.
   const baseFetch = options.fetch ?? ((request: Request) => globalThis.fetch(request));
 
@@ -109,7 +115,7 @@ export function createTracker(options: TrackerOptions = {}): Tracker {
   const raw = createClient<paths>({
     baseUrl,
     headers: {
-      "User-Agent": userAgent,
+      ...(userAgent ? { "User-Agent": userAgent } : {}),
       ...(apiKey ? { Authorization: `Bearer ${apiKey}` } : {}),
       ...(workspace ? { "X-Service-Workspace": workspace } : {}),
     },
