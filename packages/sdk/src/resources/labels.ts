@@ -6,10 +6,10 @@ export class LabelsApi {
   constructor(private readonly http: Http) {}
 
   /**
-   * The workspace's labels; with `counts: true`, how many issues carry each.
+   * The workspace's labels; with `counts: "1"` (admins), how many issues carry each.
    *
    * @example
-   * const labels = await tracker.labels.list({ counts: true });
+   * const labels = await tracker.labels.list({ counts: "1" });
    */
   async list(
     query: QueryOf<"listLabels"> = {},
