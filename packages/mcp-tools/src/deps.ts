@@ -1,6 +1,10 @@
 import type { Tracker } from "@tracker/sdk";
 
-/** What every tool needs; tests pass a Tracker built on a canned `fetch`. */
+/** What every tool, resource and prompt needs: the SDK client it acts through and its time limit. */
 export interface ToolDeps {
   tracker: Tracker;
+  /** Time limit of each SDK call in ms (`--timeout`, `TRACKER_TIMEOUT_MS`; default 30 s). */
+  timeoutMs: number;
 }
+
+export const DEFAULT_TIMEOUT_MS = 30_000;

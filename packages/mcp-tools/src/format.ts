@@ -1,77 +1,90 @@
-import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import type { Schemas } from "@tracker/sdk";
 import { z } from "zod";
 
 type Issue = Schemas["Issue"];
-type IssueDetail = Schemas["IssueDetail"];
-
-/** The `format` input every reading tool takes. */
-export const formatInput = z
-  .enum(["text", "json"])
-  .default("text")
-  .describe("`text` (default): compact text. `json`: the full API payload, with every field.");
 
 /** A calendar date; a short pattern rather than `z.iso.date()`, whose leap-year regex would flood the schema. */
 export const dateInput = z.string().regex(/^\d{4}-\d{2}-\d{2}$/, "use YYYY-MM-DD");
-
-export function textResult(text: string): CallToolResult {
-  return { content: [{ type: "text", text }] };
-}
-
-export function jsonResult(value: unknown): CallToolResult {
-  return textResult(JSON.stringify(value, null, 2));
-}
 
 /** `P1` urgent … `P4` low; `P-` when no priority is set. */
 export function priorityTag(priority: number): string {
   return priority === 0 ? "P-" : `P${priority}`;
 }
 
-/** One issue per line: `ENG-12  [In Progress]  P2  Title  @ada@example.com`. */
-export function issueLine(issue: Issue): string {
-  const parts = [issue.identifier, `[${issue.state.name}]`, priorityTag(issue.priority), issue.title];
-  if (issue.assignee) parts.push(`@${issue.assignee.email}`);
-  return parts.join("  ");
+/** An issue as list tools answer it in `structuredContent`: the facts of its text line. */
+export const issueRow = z.object({
+  identifier: z.string(),
+  title: z.string(),
+  state: z.string(),
+  priority: z.number(),
+  assignee: z.string().nullable(),
+  dueDate: z.string().nullable(),
+});
+export type IssueRow = z.output<typeof issueRow>;
+
+export function toIssueRow(issue: Issue): IssueRow {
+  return {
+    identifier: issue.identifier,
+    title: issue.title,
+    state: issue.state.name,
+    priority: issue.priority,
+    assignee: issue.assignee?.email ?? null,
+    dueDate: issue.dueDate,
+  };
 }
 
-export function issueDetailText(issue: IssueDetail): string {
-  const facts = [
-    `team ${issue.team.key}`,
-    issue.project ? `project "${issue.project.name}"` : "",
-    issue.cycle ? `cycle ${issue.cycle.number}` : "",
-    issue.dueDate ? `due ${issue.dueDate}` : "",
-    issue.estimate !== null ? `estimate ${issue.estimate}` : "",
-    issue.labels.length ? `labels ${issue.labels.join(", ")}` : "",
-    issue.assignee ? `assignee ${issue.assignee.name} <${issue.assignee.email}>` : "unassigned",
-  ].filter(Boolean);
-  const lines = [
-    issueLine(issue),
-    facts.join(" · "),
-    `created ${issue.createdAt} · updated ${issue.updatedAt}${issue.completedAt ? ` · completed ${issue.completedAt}` : ""}`,
-    "",
-    issue.description?.trim() || "(no description)",
-  ];
-  if (issue.subIssues.length) {
-    lines.push("", "Sub-issues:");
-    for (const sub of issue.subIssues) lines.push(`  ${sub.identifier}  [${sub.state}]  ${sub.title}`);
+/**
+ * Short handles for the people of a list: the email's local part (`@ada`), or the whole email where two
+ * people share a local part, so every handle still names one person.
+ */
+export function handlesFor(emails: (string | null)[]): Map<string, string> {
+  const byLocal = new Map<string, Set<string>>();
+  for (const email of emails) {
+    if (!email) continue;
+    const local = email.split("@")[0]!;
+    byLocal.set(local, (byLocal.get(local) ?? new Set()).add(email));
   }
-  if (issue.relations.length) {
-    lines.push("", "Relations:");
-    for (const rel of issue.relations) {
-      lines.push(`  ${rel.type} ${rel.issue.identifier}  [${rel.issue.state.name}]  ${rel.issue.title}`);
-    }
-  }
-  if (issue.comments.length) {
-    lines.push("", `Comments (${issue.comments.length}, oldest first):`);
-    for (const c of issue.comments)
-      lines.push(`- ${c.author.name} <${c.author.email}> at ${c.createdAt}:`, indent(c.body.trim()));
-  }
-  return lines.join("\n");
+  const handles = new Map<string, string>();
+  for (const [local, all] of byLocal)
+    for (const email of all) handles.set(email, all.size === 1 ? local : email);
+  return handles;
 }
 
-function indent(text: string): string {
+/** `ENG-12 [In Progress] P2 @ada due 2025-01-03 Login fails`; `@-` when nobody is assigned. */
+export function issueLine(row: IssueRow, handles?: Map<string, string>): string {
+  const who = row.assignee ? `@${handles?.get(row.assignee) ?? row.assignee}` : "@-";
+  const due = row.dueDate ? ` due ${row.dueDate}` : "";
+  return `${row.identifier} [${row.state}] ${priorityTag(row.priority)} ${who}${due} ${row.title}`;
+}
+
+/** One line per issue, then one line resolving the handles to emails (the values `assignee` takes). */
+export function issueLines(rows: IssueRow[]): string[] {
+  const handles = handlesFor(rows.map((r) => r.assignee));
+  const lines = rows.map((r) => issueLine(r, handles));
+  const people = [...handles].filter(([email, handle]) => email !== handle).map(([e, h]) => `@${h}=${e}`);
+  if (people.length) lines.push(`people: ${people.join(" ")}`);
+  return lines;
+}
+
+/** Text indented by two spaces, for bodies under a heading line. */
+export function indent(text: string): string {
   return text
     .split("\n")
     .map((line) => `  ${line}`)
     .join("\n");
+}
+
+/** `2025-01-02T10:00:00.000Z` → `2025-01-02 10:00`: minutes are enough for an agent and save tokens. */
+export function shortTime(iso: string): string {
+  return iso.replace("T", " ").slice(0, 16);
+}
+
+/** A progress object as `40% (4/10)`. */
+export function progressText(p: Pick<Schemas["Progress"], "percent" | "done" | "total">): string {
+  return `${p.percent}% (${p.done}/${p.total})`;
+}
+
+/** Facts joined by ` · `, empty ones left out. */
+export function facts(...parts: (string | false | null | undefined)[]): string {
+  return parts.filter(Boolean).join(" · ");
 }

@@ -1,24 +1,54 @@
 #!/usr/bin/env node
 import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js";
 import { createTracker } from "@tracker/sdk";
+import { readConfig, USAGE, UsageError } from "./config.js";
+import { startHttpServer } from "./http.js";
 import { createTrackerServer } from "./server.js";
-import { parseToolsets, type ToolsetName } from "./toolsets.js";
+import { selectTools } from "./toolsets.js";
+import { VERSION } from "./version.js";
 
-// stdout carries the protocol; anything for people goes to stderr.
-let toolsets: ToolsetName[];
+// stdout carries the protocol over stdio; anything for people goes to stderr.
+let parsed: ReturnType<typeof readConfig>;
 try {
-  toolsets = parseToolsets(process.env.TRACKER_TOOLSETS);
+  parsed = readConfig(process.argv.slice(2), process.env);
 } catch (err) {
-  console.error((err as Error).message);
+  if (!(err instanceof UsageError)) throw err;
+  console.error(`tracker-mcp: ${err.message}\n\n${USAGE}`);
   process.exit(2);
 }
-if (!process.env.TRACKER_API_KEY) {
-  console.error(
-    "tracker-mcp: TRACKER_API_KEY is not set; every tool will answer unauthenticated until it is.",
-  );
+const { config } = parsed;
+if (parsed.help) {
+  console.log(USAGE);
+  process.exit(0);
+}
+if (parsed.version) {
+  console.log(VERSION);
+  process.exit(0);
 }
 
-// createTracker reads TRACKER_URL, TRACKER_API_KEY and TRACKER_WORKSPACE itself.
-const server = createTrackerServer({ tracker: createTracker() }, toolsets);
-await server.connect(new StdioServerTransport());
-console.error(`tracker-mcp: serving ${toolsets.join(", ")} over stdio`);
+const offered = config.dynamic
+  ? "list_toolsets, enable_toolset (dynamic)"
+  : selectTools(config)
+      .map((t) => t.name)
+      .join(", ");
+
+if (config.http) {
+  const running = await startHttpServer({ ...config, timeoutMs: config.timeoutMs });
+  console.error(`tracker-mcp: serving ${running.url} (tools: ${offered})`);
+  const stop = async () => {
+    await running.close();
+    process.exit(0);
+  };
+  process.on("SIGINT", stop);
+  process.on("SIGTERM", stop);
+} else {
+  if (!process.env.TRACKER_API_KEY)
+    console.error(
+      "tracker-mcp: TRACKER_API_KEY is not set; every tool will answer unauthenticated until it is.",
+    );
+  // createTracker reads TRACKER_URL, TRACKER_API_KEY and TRACKER_WORKSPACE itself.
+  const tracker = createTracker({ timeoutMs: config.timeoutMs, userAgent: `tracker-mcp/${VERSION}` });
+  const server = createTrackerServer({ tracker, timeoutMs: config.timeoutMs }, config);
+  await server.connect(new StdioServerTransport());
+  console.error(`tracker-mcp: serving over stdio (tools: ${offered})`);
+}

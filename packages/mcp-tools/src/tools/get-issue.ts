@@ -1,39 +1,133 @@
-import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
+import type { ResponseOf, Schemas } from "@tracker/sdk";
 import { z } from "zod";
-import type { ToolDeps } from "../deps.js";
-import { toolFailure } from "../errors.js";
-import { formatInput, issueDetailText, jsonResult, textResult } from "../format.js";
+import { facts, indent, issueLine, shortTime, toIssueRow } from "../format.js";
+import { identifierInput } from "../inputs.js";
+import { defineTool } from "../tool.js";
 
-export const identifierInput = z
-  .string()
-  .min(1)
-  .describe(
-    "Issue identifier: team key, dash, number, e.g. `ENG-123`. An old identifier of a moved issue works too.",
-  );
+const related = z.object({ identifier: z.string(), title: z.string(), state: z.string() });
 
-export const getIssueInput = {
-  identifier: identifierInput,
-  format: formatInput,
-};
+const issueOutput = z.object({
+  identifier: z.string(),
+  title: z.string(),
+  state: z.string(),
+  priority: z.number(),
+  assignee: z.string().nullable(),
+  team: z.string(),
+  project: z.string().nullable(),
+  cycle: z.number().nullable(),
+  labels: z.array(z.string()),
+  dueDate: z.string().nullable(),
+  estimate: z.number().nullable(),
+  parent: z.string().nullable(),
+  description: z.string().nullable(),
+  createdAt: z.string(),
+  updatedAt: z.string(),
+  completedAt: z.string().nullable(),
+  comments: z.array(
+    z.object({ id: z.string(), author: z.string(), body: z.string(), createdAt: z.string() }),
+  ),
+  subIssues: z.array(related),
+  relations: z.array(related.extend({ type: z.string() })),
+  links: z.array(z.object({ url: z.string(), title: z.string().nullable() })),
+  documents: z.array(z.object({ id: z.string(), title: z.string() })),
+});
+export type IssueView = z.output<typeof issueOutput>;
 
-export function registerGetIssueTool(server: McpServer, deps: ToolDeps) {
-  return server.registerTool(
-    "get_issue",
-    {
-      title: "Get issue",
-      description:
-        "Read one issue by identifier (`ENG-123`): its fields, description, sub-issues, relations (blocks, blocked_by, " +
-        "related, duplicate) and comments, oldest first.",
-      inputSchema: getIssueInput,
-      annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
-    },
-    async (input) => {
-      try {
-        const issue = await deps.tracker.issues.get(input.identifier);
-        return input.format === "json" ? jsonResult(issue) : textResult(issueDetailText(issue));
-      } catch (err) {
-        return toolFailure(err, deps, { identifier: input.identifier });
-      }
-    },
-  );
+/** The issue as `get_issue` and the issue resource show it, from the issue and its page's data. */
+export function issueView(issue: Schemas["IssueDetail"], page: ResponseOf<"getIssuePageData">): IssueView {
+  return {
+    ...toIssueRow(issue),
+    team: issue.team.key,
+    project: issue.project?.name ?? null,
+    cycle: issue.cycle?.number ?? null,
+    labels: issue.labels,
+    estimate: issue.estimate,
+    parent: page.issue.parent?.identifier ?? null,
+    description: issue.description,
+    createdAt: issue.createdAt,
+    updatedAt: issue.updatedAt,
+    completedAt: issue.completedAt,
+    comments: issue.comments.map((c) => ({
+      id: c.id,
+      author: c.author.email,
+      body: c.body,
+      createdAt: c.createdAt,
+    })),
+    subIssues: issue.subIssues.map((s) => ({ identifier: s.identifier, title: s.title, state: s.state })),
+    relations: issue.relations.map((r) => ({
+      type: r.type,
+      identifier: r.issue.identifier,
+      title: r.issue.title,
+      state: r.issue.state.name,
+    })),
+    links: page.links.map((l) => ({ url: l.url, title: l.title })),
+    documents: page.documents.map((d) => ({ id: d.document.id, title: d.document.title })),
+  };
 }
+
+export function issueViewText(v: IssueView): string {
+  const lines = [
+    issueLine(v),
+    facts(
+      `team ${v.team}`,
+      v.project && `project "${v.project}"`,
+      v.cycle !== null && `cycle ${v.cycle}`,
+      v.estimate !== null && `estimate ${v.estimate}`,
+      v.labels.length > 0 && `labels ${v.labels.join(", ")}`,
+      v.parent && `parent ${v.parent}`,
+    ),
+    facts(
+      `created ${shortTime(v.createdAt)}`,
+      `updated ${shortTime(v.updatedAt)}`,
+      v.completedAt && `completed ${shortTime(v.completedAt)}`,
+    ),
+    "",
+    v.description?.trim() || "(no description)",
+  ];
+  const section = (title: string, items: string[]) => {
+    if (items.length) lines.push("", `${title}:`, ...items);
+  };
+  section(
+    "Sub-issues",
+    v.subIssues.map((s) => `  ${s.identifier} [${s.state}] ${s.title}`),
+  );
+  section(
+    "Relations",
+    v.relations.map((r) => `  ${r.type} ${r.identifier} [${r.state}] ${r.title}`),
+  );
+  section(
+    "Links",
+    v.links.map((l) => `  ${l.url}${l.title ? ` (${l.title})` : ""}`),
+  );
+  section(
+    "Documents",
+    v.documents.map((d) => `  ${d.title} (id ${d.id})`),
+  );
+  section(
+    `Comments, oldest first`,
+    v.comments.map((c) => `- ${c.author} ${shortTime(c.createdAt)} (id ${c.id}):\n${indent(c.body.trim())}`),
+  );
+  return lines.join("\n");
+}
+
+export const getIssueTool = defineTool({
+  name: "get_issue",
+  title: "Get issue",
+  description:
+    "Read one issue (`ENG-123`): fields, description, sub-issues, relations (blocks, blocked_by, related, " +
+    "duplicate), links, documents and comments (with ids, for editing).",
+  input: { identifier: identifierInput },
+  output: { issue: issueOutput },
+  readOnly: true,
+  destructive: false,
+  idempotent: true,
+  async run(input, { tracker, read }) {
+    const [issue, page] = await Promise.all([
+      tracker.issues.get(input.identifier, read),
+      tracker.issues.pageData(input.identifier, read),
+    ]);
+    const view = issueView(issue, page);
+    return { text: issueViewText(view), data: { issue: view } };
+  },
+  about: (input) => ({ identifier: input.identifier }),
+});

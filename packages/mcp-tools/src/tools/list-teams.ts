@@ -1,34 +1,50 @@
-import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
-import type { ToolDeps } from "../deps.js";
-import { toolFailure } from "../errors.js";
-import { formatInput, jsonResult, textResult } from "../format.js";
+import { z } from "zod";
+import { defineTool } from "../tool.js";
 
-export const listTeamsInput = { format: formatInput };
-
-export function registerListTeamsTool(server: McpServer, deps: ToolDeps) {
-  return server.registerTool(
-    "list_teams",
-    {
-      title: "List teams",
-      description:
-        "List the teams the key's owner belongs to, with each team's key (as used in `ENG-123`) and its workflow state " +
-        "names in order, which are the values `state` accepts.",
-      inputSchema: listTeamsInput,
-      annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
-    },
-    async (input) => {
-      try {
-        const teams = await deps.tracker.teams.list();
-        if (input.format === "json") return jsonResult(teams);
-        if (teams.length === 0) return textResult("No teams yet.");
-        const lines = teams.map(
-          (t) =>
-            `${t.key}  ${t.name}${t.personal ? " (personal)" : ""}  states: ${t.states.map((s) => `${s.name} (${s.type})`).join(", ")}`,
-        );
-        return textResult(lines.join("\n"));
-      } catch (err) {
-        return toolFailure(err, deps);
-      }
-    },
-  );
-}
+export const listTeamsTool = defineTool({
+  name: "list_teams",
+  title: "List teams",
+  description:
+    "Your teams: key (as in `ENG-123`), name, and workflow states in order with their types; state names are " +
+    "what `state` takes. `all: true` adds the workspace's teams you have not joined.",
+  input: { all: z.boolean().optional().describe("Also teams you have not joined.") },
+  output: {
+    teams: z.array(
+      z.object({
+        key: z.string(),
+        name: z.string(),
+        joined: z.boolean(),
+        cyclesEnabled: z.boolean().nullable(),
+        states: z.array(z.object({ name: z.string(), type: z.string() })),
+      }),
+    ),
+  },
+  readOnly: true,
+  destructive: false,
+  idempotent: true,
+  async run(input, { tracker, read }) {
+    const [mine, all] = await Promise.all([
+      tracker.teams.list(read),
+      input.all ? tracker.teams.listAll(read) : Promise.resolve([]),
+    ]);
+    const joinedKeys = new Set(mine.map((t) => t.key));
+    const teams = [
+      ...mine.map((t) => ({
+        key: t.key,
+        name: t.personal ? `${t.name} (personal)` : t.name,
+        joined: true,
+        cyclesEnabled: t.cyclesEnabled,
+        states: t.states.map((s) => ({ name: s.name, type: s.type })),
+      })),
+      ...all
+        .filter((t) => !joinedKeys.has(t.key))
+        .map((t) => ({ key: t.key, name: t.name, joined: false, cyclesEnabled: null, states: [] })),
+    ];
+    const lines = teams.map((t) =>
+      t.joined
+        ? `${t.key} ${t.name}${t.cyclesEnabled ? " · cycles" : ""} · states: ${t.states.map((s) => `${s.name} (${s.type})`).join(", ")}`
+        : `${t.key} ${t.name} · not joined`,
+    );
+    return { text: lines.join("\n") || "No teams yet.", data: { teams } };
+  },
+});

@@ -1,50 +1,43 @@
-import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import { z } from "zod";
-import type { ToolDeps } from "../deps.js";
-import { toolFailure } from "../errors.js";
-import { jsonResult, textResult } from "../format.js";
+import { identifiersInput, teamInput } from "../inputs.js";
+import { defineTool } from "../tool.js";
 
-export const moveIssuesInput = {
-  identifiers: z
-    .array(z.string().min(1))
-    .min(1)
-    .max(200)
-    .describe("Identifiers of the issues to move, e.g. [`ENG-12`, `ENG-13`]."),
-  team: z.string().min(1).describe("Key of the team to move them to, e.g. `OPS`."),
-  format: z
-    .enum(["text", "json"])
-    .default("text")
-    .describe("`text` (default): one line per issue. `json`: the API payload."),
-};
-
-export function registerMoveIssuesTool(server: McpServer, deps: ToolDeps) {
-  return server.registerTool(
-    "move_issues",
-    {
-      title: "Move issues to another team",
-      description:
-        "Move issues (`ENG-12`, …) to another team (`OPS`), all or none. Each gets a new identifier in the target team " +
-        "(the old one keeps resolving), the state with the same name (else the same type), loses its cycle, and loses its " +
-        "project when that project does not include the target team. Answers old → new identifiers.",
-      inputSchema: moveIssuesInput,
-      annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: false },
-    },
-    async (input) => {
-      try {
-        const moved = await deps.tracker.issues.move({ identifiers: input.identifiers, team: input.team });
-        if (input.format === "json") return jsonResult(moved);
-        const lines = moved.map((m) => {
-          if (m.from === m.to) return `${m.from} already in ${input.team}; left alone`;
-          const notes = [
-            m.droppedCycle ? "cycle dropped" : "",
-            m.clearedProject ? "project cleared" : "",
-          ].filter(Boolean);
-          return `${m.from} → ${m.to}${notes.length ? ` (${notes.join(", ")})` : ""}`;
-        });
-        return textResult(lines.join("\n"));
-      } catch (err) {
-        return toolFailure(err, deps, { team: input.team });
-      }
-    },
-  );
-}
+export const moveIssuesTool = defineTool({
+  name: "move_issues",
+  title: "Move issues to another team",
+  description:
+    "Move issues to another team, all or none. Each gets a new identifier there (the old one keeps " +
+    "resolving), the state of the same name (else type), loses its cycle, and its project when that does " +
+    "not include the team.",
+  input: { identifiers: identifiersInput, team: teamInput.describe("Target team key, e.g. `OPS`.") },
+  output: {
+    moved: z.array(
+      z.object({ from: z.string(), to: z.string(), droppedCycle: z.boolean(), clearedProject: z.boolean() }),
+    ),
+  },
+  readOnly: false,
+  destructive: true,
+  idempotent: true,
+  async run(input, { tracker, write }) {
+    const moved = await tracker.issues.move({ identifiers: input.identifiers, team: input.team }, write());
+    const lines = moved.map((m) => {
+      if (m.from === m.to) return `${m.from} already in ${input.team.toUpperCase()}`;
+      const notes = [m.droppedCycle && "cycle dropped", m.clearedProject && "project cleared"].filter(
+        Boolean,
+      );
+      return `${m.from} → ${m.to}${notes.length ? ` (${notes.join(", ")})` : ""}`;
+    });
+    return {
+      text: lines.join("\n"),
+      data: {
+        moved: moved.map(({ from, to, droppedCycle, clearedProject }) => ({
+          from,
+          to,
+          droppedCycle,
+          clearedProject,
+        })),
+      },
+    };
+  },
+  about: (input) => ({ team: input.team, identifier: input.identifiers[0] }),
+});

@@ -1,103 +1,115 @@
-import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
-import type { Tracker } from "@tracker/sdk";
+import type { QueryOf, Tracker } from "@tracker/sdk";
 import { ISSUE_SORTS, ISSUE_SPECIAL_FILTERS, STATE_TYPES } from "@tracker/sdk";
 import { z } from "zod";
-import type { ToolDeps } from "../deps.js";
-import { toolFailure } from "../errors.js";
-import { formatInput, issueLine, jsonResult, textResult } from "../format.js";
+import { cursorInput, decodeCursor, pageFooter, pageOf, pageOutput } from "../cursor.js";
+import { nameList, ToolRefusal } from "../errors.js";
+import { issueLines, issueRow, toIssueRow } from "../format.js";
+import { cycleInput, limitInput, projectRefInput, teamInput, userInput } from "../inputs.js";
+import { defineTool, type InputOf } from "../tool.js";
 
-export const searchIssuesInput = {
-  team: z.string().min(1).optional().describe("Team key, e.g. `ENG` (list_teams shows them)."),
-  state: z
-    .string()
-    .min(1)
-    .optional()
-    .describe('Workflow state name of `team`, case-insensitive, e.g. "In Progress" or "Todo". Needs `team`.'),
-  stateType: z
-    .array(z.enum(STATE_TYPES))
-    .optional()
-    .describe(
-      "Any of these state types. Open work: [backlog, unstarted, started]. Omit for every state, finished ones included.",
-    ),
-  assignee: z.string().min(1).optional().describe("Assignee email, user id, or `me` for the key's owner."),
-  project: z.string().min(1).optional().describe("Project name or id."),
-  cycle: z
-    .union([z.number().int().min(1), z.literal("current")])
-    .optional()
-    .describe("Cycle number of `team`, or `current`. Needs `team`."),
-  labels: z.array(z.string().min(1)).optional().describe("Label names; an issue must carry all of them."),
+type IssueQuery = QueryOf<"listIssues">;
+
+const input = {
   query: z
     .string()
     .min(1)
     .max(200)
     .optional()
-    .describe(
-      "Full-text search over title and description; an exact identifier like `ENG-123` also matches.",
-    ),
+    .describe("Full text over title and description; an identifier matches too."),
+  team: teamInput.optional(),
+  state: z.string().min(1).optional().describe('State name of `team`, e.g. "In Progress".'),
+  stateType: z
+    .array(z.enum(STATE_TYPES))
+    .optional()
+    .describe("Any of these; open work is [backlog, unstarted, started]."),
+  assignee: userInput.optional(),
+  project: projectRefInput.optional(),
+  cycle: cycleInput.optional(),
+  labels: z.array(z.string().min(1)).optional().describe("Must carry all of them."),
   special: z
     .array(z.enum(ISSUE_SPECIAL_FILTERS))
     .optional()
     .describe(
-      "Computed filters, all must hold: overdue, due_today, due_week, no_due_date, stale (open, untouched 14 days), unassigned, no_estimate, no_project, no_labels, blocked (has an open blocker), blocking, unstarted_overdue, mine, created_by_me.",
+      "All must hold. blocked: has an open blocker; stale: open, untouched 14 days; mine: assigned to me.",
     ),
-  sort: z
-    .enum(ISSUE_SORTS)
+  sort: z.enum(ISSUE_SORTS).optional().describe("`-` reverses; default -updated."),
+  view: z
+    .string()
+    .min(1)
     .optional()
-    .describe("Sort key; a `-` prefix reverses. Default `-updated` (recently updated first)."),
-  limit: z.number().int().min(1).max(200).default(25).describe("Issues per call, 1-200 (default 25)."),
-  offset: z
-    .number()
-    .int()
-    .min(0)
-    .optional()
-    .describe("Skip this many; pass the offset the previous answer suggested to get the next page."),
-  format: formatInput,
+    .describe("Name of a saved view whose filters apply; yours override them."),
+  limit: limitInput(200, 50),
+  cursor: cursorInput,
 };
 
-type Input = z.infer<z.ZodObject<typeof searchIssuesInput>>;
-type IssueQuery = NonNullable<Parameters<Tracker["issues"]["list"]>[0]>;
+type Input = InputOf<typeof input>;
 
-function toQuery(input: Input): IssueQuery {
-  const { query, labels, format: _format, ...rest } = input;
-  const out: IssueQuery = {};
+// The list query parameters a saved view of kind `issues` may hold in `filters` (the contract's createView).
+const VIEW_FILTER_KEYS = [
+  "team",
+  "state",
+  "stateType",
+  "assignee",
+  "project",
+  "cycle",
+  "label",
+  "q",
+  "special",
+];
+
+async function viewQuery(tracker: Tracker, name: string, read: object): Promise<IssueQuery> {
+  const views = await tracker.views.list(read);
+  const view = views.find((v) => v.name.toLowerCase() === name.toLowerCase());
+  if (view?.kind !== "issues") {
+    const names = views.filter((v) => v.kind === "issues").map((v) => v.name);
+    throw new ToolRefusal(`No saved issue view named "${name}". Your issue views: ${nameList(names)}.`);
+  }
+  const query: Record<string, unknown> = {};
+  for (const key of VIEW_FILTER_KEYS) if (view.filters[key] !== undefined) query[key] = view.filters[key];
+  if (view.team && query.team === undefined) query.team = view.team;
+  if (view.sort) query.sort = view.sort;
+  return query as IssueQuery;
+}
+
+/** The API query for the input: a saved view's filters first, the explicit filters over them. */
+export async function issueQuery(tracker: Tracker, input: Input, read: object): Promise<IssueQuery> {
+  const { query: q, labels, view, limit: _limit, cursor: _cursor, ...rest } = input;
+  const out: IssueQuery = view ? await viewQuery(tracker, view, read) : {};
   for (const [key, value] of Object.entries(rest))
     if (value !== undefined) Object.assign(out, { [key]: value });
-  if (query) out.q = query;
+  if (q) out.q = q;
   if (labels?.length) out.label = labels;
   return out;
 }
 
-export function registerSearchIssuesTool(server: McpServer, deps: ToolDeps) {
-  return server.registerTool(
-    "search_issues",
-    {
-      title: "Search issues",
-      description:
-        'Find issues with the same filters as the app\'s views, ANDed together: team (`ENG`), state name ("In Progress"), ' +
-        "state types, assignee (email or `me`), project, cycle (number or `current`), labels, full-text `query`, and " +
-        "computed `special` filters such as overdue or blocked. Answers one line per issue: " +
-        "`ENG-12  [In Progress]  P2  Title  @assignee-email` (P1 urgent … P4 low, P- none). " +
-        "Results are paged: when more exist the answer says which `offset` to pass next.",
-      inputSchema: searchIssuesInput,
-      annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
-    },
-    async (input) => {
-      try {
-        const page = await deps.tracker.issues.list(toQuery(input));
-        const issues = page.items;
-        if (input.format === "json") return jsonResult({ issues, nextOffset: page.nextOffset });
-        if (issues.length === 0) return textResult("No issues match these filters.");
-        const lines = issues.map(issueLine);
-        const from = input.offset ?? 0;
-        lines.push(
-          page.nextOffset === null
-            ? `(${issues.length} issue${issues.length === 1 ? "" : "s"}, no more)`
-            : `(${from + 1}-${from + issues.length} shown; more with offset ${page.nextOffset})`,
-        );
-        return textResult(lines.join("\n"));
-      } catch (err) {
-        return toolFailure(err, deps, input);
-      }
-    },
-  );
-}
+export const searchIssuesTool = defineTool({
+  name: "search_issues",
+  title: "Search issues",
+  description:
+    "Find issues: full text, filters (ANDed), computed `special` filters, a saved `view`. One line per issue: " +
+    "`ENG-12 [In Progress] P2 @ada due 2025-01-31 Title` (P1 urgent…P4 low, P- none; `@-` unassigned). " +
+    "Every state is included unless you filter; open work is stateType [backlog, unstarted, started].",
+  input,
+  output: { issues: z.array(issueRow), ...pageOutput },
+  readOnly: true,
+  destructive: false,
+  idempotent: true,
+  async run(input, { tracker, read }) {
+    const query = await issueQuery(tracker, input, read);
+    const offset = decodeCursor(input.cursor, query);
+    const page = await tracker.issues.list({ ...query, limit: input.limit, offset }, read);
+    const rows = page.items.map(toIssueRow);
+    const paging = pageOf(page.nextOffset, query);
+    const text =
+      rows.length === 0
+        ? "No issues match."
+        : [...issueLines(rows), pageFooter(rows.length, "issue", paging)].join("\n");
+    return { text, data: { issues: rows, ...paging } };
+  },
+  about: (input) => ({
+    team: input.team,
+    state: input.state,
+    assignee: input.assignee,
+    project: input.project,
+  }),
+});

@@ -1,0 +1,108 @@
+import { parseArgs } from "node:util";
+import { DEFAULT_TIMEOUT_MS } from "./deps.js";
+import { parseTools, parseToolsets, TOOLSET_NAMES, TOOLSETS, type ToolsetName } from "./toolsets.js";
+
+/** How `tracker-mcp` runs, from its flags and, for what they leave unset, its environment. */
+export interface Config {
+  toolsets: ToolsetName[] | undefined;
+  tools: string[] | undefined;
+  readOnly: boolean;
+  dynamic: boolean;
+  timeoutMs: number;
+  http: boolean;
+  port: number;
+  host: string;
+  allowedOrigins: string[];
+}
+
+export const USAGE = `Usage: tracker-mcp [options]
+
+Serves Tracker to agents over the Model Context Protocol: stdio by default, Streamable HTTP with --http.
+
+Options (each has an environment variable; the flag wins):
+  --toolsets <list>         Toolsets to offer, comma-separated, or "all"  (TRACKER_TOOLSETS; default: issues,context)
+                            ${TOOLSET_NAMES.map((n) => `${n}: ${TOOLSETS[n].description}`).join("\n                            ")}
+  --tools <list>            Single tools to offer besides the toolsets     (TRACKER_TOOLS)
+  --read-only               Offer only tools that change nothing           (TRACKER_READ_ONLY=1)
+  --dynamic                 Start with list_toolsets and enable_toolset    (TRACKER_DYNAMIC=1)
+  --timeout <ms>            Time limit of each call to the Tracker server  (TRACKER_TIMEOUT_MS; default 30000)
+  --http                    Serve Streamable HTTP at /mcp instead of stdio
+  --port <n>                HTTP port                                      (PORT; default 3333)
+  --host <address>          HTTP bind address                              (default 127.0.0.1)
+  --allowed-origins <list>  Browser origins allowed besides localhost      (TRACKER_ALLOWED_ORIGINS)
+  -h, --help                Show this help
+  -v, --version             Show the version
+
+Tracker connection: TRACKER_URL (default http://localhost:3000); over stdio TRACKER_API_KEY and
+TRACKER_WORKSPACE; over HTTP each session's own \`Authorization: Bearer trk_…\` header (and optional
+\`X-Service-Workspace\`), TRACKER_WORKSPACE as the default workspace.`;
+
+export class UsageError extends Error {
+  override name = "UsageError";
+}
+
+function flag(value: string | undefined): boolean {
+  return value !== undefined && /^(1|true|yes|on)$/i.test(value.trim());
+}
+
+function positiveInt(value: string, what: string): number {
+  if (!/^\d+$/.test(value.trim())) throw new UsageError(`${what} must be a whole number, not "${value}"`);
+  return Number(value);
+}
+
+function parseFlags(argv: string[]) {
+  try {
+    return parseArgs({
+      args: argv,
+      strict: true,
+      options: {
+        toolsets: { type: "string" },
+        tools: { type: "string" },
+        "read-only": { type: "boolean" },
+        dynamic: { type: "boolean" },
+        timeout: { type: "string" },
+        http: { type: "boolean" },
+        port: { type: "string" },
+        host: { type: "string" },
+        "allowed-origins": { type: "string" },
+        help: { type: "boolean", short: "h" },
+        version: { type: "boolean", short: "v" },
+      },
+    }).values;
+  } catch (err) {
+    throw new UsageError((err as Error).message);
+  }
+}
+
+/** Reads the command line and environment; a bad value throws `UsageError` with what to fix. */
+export function readConfig(
+  argv: string[],
+  env: NodeJS.ProcessEnv,
+): { config: Config; help: boolean; version: boolean } {
+  const values = parseFlags(argv);
+  let toolsets: ToolsetName[] | undefined;
+  let tools: string[] | undefined;
+  try {
+    toolsets = parseToolsets(values.toolsets ?? env.TRACKER_TOOLSETS);
+    tools = parseTools(values.tools ?? env.TRACKER_TOOLS);
+  } catch (err) {
+    throw new UsageError((err as Error).message);
+  }
+  const timeout = values.timeout ?? env.TRACKER_TIMEOUT_MS;
+  const port = values.port ?? env.PORT;
+  const config: Config = {
+    toolsets,
+    tools,
+    readOnly: values["read-only"] ?? flag(env.TRACKER_READ_ONLY),
+    dynamic: values.dynamic ?? flag(env.TRACKER_DYNAMIC),
+    timeoutMs: timeout === undefined ? DEFAULT_TIMEOUT_MS : positiveInt(timeout, "--timeout"),
+    http: values.http ?? false,
+    port: port === undefined ? 3333 : positiveInt(port, "--port"),
+    host: values.host ?? "127.0.0.1",
+    allowedOrigins: (values["allowed-origins"] ?? env.TRACKER_ALLOWED_ORIGINS ?? "")
+      .split(",")
+      .map((o) => o.trim().replace(/\/+$/, ""))
+      .filter(Boolean),
+  };
+  return { config, help: values.help ?? false, version: values.version ?? false };
+}

@@ -1,0 +1,208 @@
+import { createHash, randomUUID, timingSafeEqual } from "node:crypto";
+import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
+import type { AddressInfo } from "node:net";
+import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
+import { StreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/streamableHttp.js";
+import { isInitializeRequest } from "@modelcontextprotocol/sdk/types.js";
+import { createTracker, TrackerError } from "@tracker/sdk";
+import { createTrackerServer, type TrackerServerOptions } from "./server.js";
+import { VERSION } from "./version.js";
+
+export interface HttpServerOptions extends TrackerServerOptions {
+  port: number;
+  /** Bind address; loopback by default, so only this machine can reach the server. */
+  host: string;
+  /** Browser origins allowed besides localhost and loopback ones, e.g. `https://agent.example.com`. */
+  allowedOrigins: string[];
+  /** Tracker server URL; default `TRACKER_URL`. */
+  trackerUrl?: string | undefined;
+  /** Workspace for sessions that name none in `X-Service-Workspace`; default `TRACKER_WORKSPACE`. */
+  workspace?: string | undefined;
+  timeoutMs: number;
+}
+
+export interface RunningHttpServer {
+  /** e.g. `http://127.0.0.1:3333/mcp` */
+  url: string;
+  /** Open sessions. */
+  sessions(): number;
+  close(): Promise<void>;
+}
+
+interface Session {
+  transport: StreamableHTTPServerTransport;
+  server: McpServer;
+  keyHash: Buffer;
+}
+
+const MAX_BODY = 4 * 1024 * 1024;
+const LOOPBACK_HOSTS = new Set(["localhost", "127.0.0.1", "[::1]", "::1"]);
+
+function isLoopbackHost(hostname: string): boolean {
+  return LOOPBACK_HOSTS.has(hostname.toLowerCase()) || /^127\.\d+\.\d+\.\d+$/.test(hostname);
+}
+
+function hostnameOf(hostHeader: string): string {
+  // `[::1]:3333` keeps its brackets; `localhost:3333` loses its port.
+  return hostHeader.startsWith("[")
+    ? hostHeader.slice(0, hostHeader.indexOf("]") + 1)
+    : hostHeader.split(":")[0]!;
+}
+
+function sha256(text: string): Buffer {
+  return createHash("sha256").update(text).digest();
+}
+
+function rpcError(
+  res: ServerResponse,
+  status: number,
+  message: string,
+  headers: Record<string, string> = {},
+) {
+  res.writeHead(status, { "content-type": "application/json", ...headers });
+  res.end(JSON.stringify({ jsonrpc: "2.0", error: { code: -32000, message }, id: null }));
+}
+
+async function readJson(req: IncomingMessage): Promise<unknown> {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of req) {
+    size += (chunk as Buffer).length;
+    if (size > MAX_BODY) throw new RangeError("body too large");
+    chunks.push(chunk as Buffer);
+  }
+  const text = Buffer.concat(chunks).toString("utf8");
+  return text ? JSON.parse(text) : undefined;
+}
+
+/**
+ * Streamable HTTP at `/mcp`. Each session acts with the API key of the `Authorization` header that opened
+ * it (its own SDK client), so one deployment serves a whole team with each person's rights; every later
+ * request of the session must carry the same key. Requests from a browser origin other than localhost or
+ * an allowed one are refused, and so, on a loopback bind, is a `Host` that is not loopback: together they
+ * keep a web page (and DNS rebinding) from driving the server.
+ */
+export async function startHttpServer(options: HttpServerOptions): Promise<RunningHttpServer> {
+  const sessions = new Map<string, Session>();
+  const allowedOrigins = new Set(options.allowedOrigins.map((o) => o.toLowerCase()));
+  const checkHost = isLoopbackHost(options.host);
+
+  function originAllowed(origin: string | undefined): boolean {
+    if (origin === undefined) return true; // not a browser: no page can be behind it
+    if (allowedOrigins.has(origin.toLowerCase())) return true;
+    try {
+      return isLoopbackHost(new URL(origin).hostname);
+    } catch {
+      return false;
+    }
+  }
+
+  async function openSession(apiKey: string, req: IncomingMessage): Promise<Session> {
+    const workspaceHeader = req.headers["x-service-workspace"];
+    const workspace =
+      (Array.isArray(workspaceHeader) ? workspaceHeader[0] : workspaceHeader) ?? options.workspace;
+    const tracker = createTracker({
+      apiKey,
+      ...(options.trackerUrl ? { baseUrl: options.trackerUrl } : {}),
+      // An empty string keeps TRACKER_WORKSPACE of the tool server's own environment out of the session.
+      workspace: workspace ?? "",
+      timeoutMs: options.timeoutMs,
+      userAgent: `tracker-mcp/${VERSION}`,
+    });
+    const server = createTrackerServer({ tracker, timeoutMs: options.timeoutMs }, options);
+    const session: Session = {
+      server,
+      keyHash: sha256(apiKey),
+      transport: new StreamableHTTPServerTransport({
+        sessionIdGenerator: randomUUID,
+        onsessioninitialized: (id) => {
+          sessions.set(id, session);
+        },
+      }),
+    };
+    session.transport.onclose = () => {
+      if (session.transport.sessionId) sessions.delete(session.transport.sessionId);
+      void server.close().catch(() => {});
+    };
+    await server.connect(session.transport);
+    return session;
+  }
+
+  async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    const url = new URL(req.url ?? "/", "http://localhost");
+    if (url.pathname !== "/mcp") return rpcError(res, 404, "Not found: the MCP endpoint is /mcp.");
+    const origin = req.headers.origin;
+    if (!originAllowed(origin))
+      return rpcError(
+        res,
+        403,
+        `Origin ${origin} is not allowed; start tracker-mcp with --allowed-origins to allow it.`,
+      );
+    if (checkHost && !isLoopbackHost(hostnameOf(req.headers.host ?? "")))
+      return rpcError(res, 403, `Host ${req.headers.host} is not allowed on a loopback server.`);
+
+    const auth = /^Bearer\s+(\S+)$/i.exec(req.headers.authorization ?? "");
+    if (!auth)
+      return rpcError(res, 401, "Send the Tracker API key as `Authorization: Bearer trk_…`.", {
+        "www-authenticate": 'Bearer realm="tracker"',
+      });
+    const apiKey = auth[1]!;
+
+    let body: unknown;
+    if (req.method === "POST") {
+      try {
+        body = await readJson(req);
+      } catch (err) {
+        return err instanceof RangeError
+          ? rpcError(res, 413, "The request body is over 4 MiB.")
+          : rpcError(res, 400, "The request body is not valid JSON.");
+      }
+    }
+
+    const sessionId = req.headers["mcp-session-id"];
+    if (typeof sessionId === "string") {
+      const session = sessions.get(sessionId);
+      if (!session) return rpcError(res, 404, "Unknown or closed session: initialize a new one.");
+      const given = sha256(apiKey);
+      if (!timingSafeEqual(given, session.keyHash))
+        return rpcError(res, 403, "This session belongs to another API key.");
+      return session.transport.handleRequest(req, res, body);
+    }
+    if (req.method === "POST" && isInitializeRequest(body)) {
+      // A rejected key is told now, as HTTP 401, rather than on every tool call of the session.
+      const check = await createTracker({ apiKey, baseUrl: options.trackerUrl, timeoutMs: options.timeoutMs })
+        .workspaces.list()
+        .catch((err: unknown) => err);
+      if (check instanceof TrackerError && check.code === "unauthenticated")
+        return rpcError(res, 401, `The Tracker server refused this API key: ${check.detail}`, {
+          "www-authenticate": 'Bearer realm="tracker", error="invalid_token"',
+        });
+      const session = await openSession(apiKey, req);
+      return session.transport.handleRequest(req, res, body);
+    }
+    return rpcError(res, 400, "No session: start with an initialize request (without Mcp-Session-Id).");
+  }
+
+  const http = createServer((req, res) => {
+    handle(req, res).catch((err: unknown) => {
+      if (!res.headersSent)
+        rpcError(res, 500, `Internal error: ${err instanceof Error ? err.message : String(err)}`);
+      else res.end();
+    });
+  });
+  await new Promise<void>((resolve, reject) => {
+    http.once("error", reject);
+    http.listen(options.port, options.host, () => resolve());
+  });
+  const address = http.address() as AddressInfo;
+  const host = address.family === "IPv6" ? `[${address.address}]` : address.address;
+  return {
+    url: `http://${host}:${address.port}/mcp`,
+    sessions: () => sessions.size,
+    close: async () => {
+      await Promise.all([...sessions.values()].map((s) => s.transport.close().catch(() => {})));
+      http.closeAllConnections();
+      await new Promise<void>((resolve) => http.close(() => resolve()));
+    },
+  };
+}

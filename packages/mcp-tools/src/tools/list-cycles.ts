@@ -1,0 +1,56 @@
+import { z } from "zod";
+import { ToolRefusal } from "../errors.js";
+import { issueLines, issueRow, shortTime, toIssueRow } from "../format.js";
+import { teamInput } from "../inputs.js";
+import { defineTool } from "../tool.js";
+
+const cycleRow = z.object({
+  number: z.number(),
+  name: z.string().nullable(),
+  startsAt: z.string(),
+  endsAt: z.string(),
+  active: z.boolean(),
+});
+
+export const listCyclesTool = defineTool({
+  name: "list_cycles",
+  title: "List cycles",
+  description:
+    "A team's cycles, newest first. `current: true` answers only the active cycle with its issues (first 50).",
+  input: {
+    team: teamInput,
+    current: z.boolean().optional().describe("Only the active cycle, with its issues."),
+  },
+  output: { cycles: z.array(cycleRow), issues: z.array(issueRow).optional() },
+  readOnly: true,
+  destructive: false,
+  idempotent: true,
+  async run(input, { tracker, read }) {
+    const all = (await tracker.cycles.list(input.team, read)).map((c) => ({
+      number: c.number,
+      name: c.name,
+      startsAt: c.startsAt,
+      endsAt: c.endsAt,
+      active: c.isActive,
+    }));
+    const line = (c: (typeof all)[number]) =>
+      `${c.active ? "* " : ""}cycle ${c.number}${c.name ? ` "${c.name}"` : ""} ${shortTime(c.startsAt)} → ${shortTime(c.endsAt)}`;
+    if (!input.current)
+      return {
+        text: all.map(line).join("\n") || `${input.team.toUpperCase()} has no cycles.`,
+        data: { cycles: all },
+      };
+    const active = all.filter((c) => c.active);
+    if (!active.length)
+      throw new ToolRefusal(`${input.team.toUpperCase()} has no active cycle. create_cycle starts one.`);
+    const page = await tracker.issues.list(
+      { team: input.team, cycle: "current", sort: "state", limit: 50 },
+      read,
+    );
+    const issues = page.items.map(toIssueRow);
+    const lines = [line(active[0]!), ...issueLines(issues)];
+    if (page.nextOffset !== null) lines.push("(first 50; search_issues with cycle `current` for the rest)");
+    return { text: lines.join("\n"), data: { cycles: active, issues } };
+  },
+  about: (input) => ({ team: input.team }),
+});

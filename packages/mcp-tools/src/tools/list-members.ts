@@ -1,0 +1,34 @@
+import { z } from "zod";
+import { teamInput } from "../inputs.js";
+import { defineTool } from "../tool.js";
+
+export const listMembersTool = defineTool({
+  name: "list_members",
+  title: "List members",
+  description:
+    "The workspace's members (name, email, role), or a team's with `team`. Emails are what `assignee` and " +
+    "`lead` take; `me` is the key's owner, marked (you).",
+  input: { team: teamInput.optional().describe("Only this team's members.") },
+  output: {
+    members: z.array(
+      z.object({ name: z.string(), email: z.string(), role: z.string().nullable(), me: z.boolean() }),
+    ),
+  },
+  readOnly: true,
+  destructive: false,
+  idempotent: true,
+  async run(input, { tracker, read }) {
+    const users = await tracker.users.list(read);
+    const byId = new Map(users.map((u) => [u.id, u]));
+    const people = input.team ? await tracker.teams.members(input.team, read) : users;
+    const members = people.map((p) => {
+      const user = byId.get(p.id);
+      return { name: p.name, email: p.email, role: user?.role ?? null, me: user?.isMe ?? false };
+    });
+    const lines = members.map(
+      (m) => `${m.name} <${m.email}>${m.role ? ` ${m.role}` : ""}${m.me ? " (you)" : ""}`,
+    );
+    return { text: lines.join("\n") || "No members.", data: { members } };
+  },
+  about: (input) => ({ team: input.team }),
+});
