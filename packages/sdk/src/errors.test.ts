@@ -75,7 +75,10 @@ describe("errors", () => {
     const tracker = createTracker({ baseUrl: "http://tracker.test", fetch: fake.fetch, maxRetries: 0 });
 
     const codes: string[] = [];
-    for (const _ of statuses) codes.push(await tracker.users.list().catch((e: TrackerError) => e.code));
+    for (const _ of statuses) {
+      const err = await tracker.users.list().catch((e: unknown) => e);
+      codes.push((err as TrackerError).code);
+    }
 
     expect(codes).toEqual([
       "method_not_allowed",
