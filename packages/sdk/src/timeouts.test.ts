@@ -90,7 +90,8 @@ describe("time limits", () => {
     const before = timers();
     await tracker.users.list();
     await tracker.users.list({ timeoutMs: 45_000 });
-    expect(timers()).toBe(before);
+    // At most as many as before: a timer of an earlier test may have ended meanwhile, none was added.
+    expect(timers()).toBeLessThanOrEqual(before);
   });
 });
 
