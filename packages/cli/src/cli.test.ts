@@ -45,7 +45,10 @@ describe("tracker exit codes", () => {
     const { tracker, sent } = fakeTracker(() => json(200, { users: [] }));
     const { io, stderr } = testIo(tracker, {});
     expect(await runCli(["users", "list"], io)).toBe(4);
-    expect(stderr.text).toContain("TRACKER_API_KEY is not set");
+    expect(stderr.text).toBe(
+      "not authenticated: no API key for http://localhost:3000.\n" +
+        "Run 'tracker auth login', or set TRACKER_API_KEY to an API key (trk_…).\n",
+    );
     expect(sent).toHaveLength(0);
   });
 
@@ -87,7 +90,7 @@ describe("tracker help", () => {
     expect(stdout.text).toContain("api");
     expect(stdout.text).toContain("TRACKER_API_KEY");
     expect(stdout.text).toMatch(
-      /EXIT CODES[\s\S]*0 {2}OK[\s\S]*1 {2}The server refused[\s\S]*2 {2}Usage[\s\S]*3 {2}Cannot reach[\s\S]*4 {2}Not authenticated/,
+      /EXIT CODES[\s\S]*0 +OK[\s\S]*1 +The server refused[\s\S]*2 +Usage[\s\S]*3 +Cannot reach[\s\S]*4 +Not authenticated[\s\S]*130 +Interrupted/,
     );
   });
 
@@ -120,9 +123,15 @@ describe("global flags", () => {
     };
     await runCli(["--workspace", "acme", "users", "list"], io);
     await runCli(["users", "list", "--url", "http://other:4000", "-w", "beta"], io);
-    expect(configs).toEqual([
-      { baseUrl: undefined, apiKey: "trk_test", workspace: "acme" },
-      { baseUrl: "http://other:4000", apiKey: "trk_test", workspace: "beta" },
+    expect(configs).toMatchObject([
+      {
+        baseUrl: "http://localhost:3000",
+        urlSource: "default",
+        apiKey: "trk_test",
+        workspace: "acme",
+        timeoutMs: 30_000,
+      },
+      { baseUrl: "http://other:4000", urlSource: "flag", apiKey: "trk_test", workspace: "beta" },
     ]);
   });
 });
@@ -159,5 +168,19 @@ describe("tracker api", () => {
     expect(sent[0]!.query.get("team")).toBe("NOPE");
     expect(sent[0]!.query.get("sort")).toBe("-priority");
     expect(stderr.text).toBe("not_found: No team NOPE.\n");
+  });
+});
+
+describe("every command", () => {
+  it("loads, documents its flags with examples, and has no argument named like a flag", async () => {
+    const { commands } = await import("./commands/index.js");
+    const { tracker } = fakeTracker(() => json(200, {}));
+    for (const name of Object.keys(commands)) {
+      const { io, stdout, stderr } = testIo(tracker, {});
+      expect(await runCli([...name.split(" "), "--help"], io), name).toBe(0);
+      expect(stderr.text).toBe("");
+      expect(stdout.text, name).toContain(`USAGE\n  tracker ${name}`);
+      expect(stdout.text, name).toMatch(/EXAMPLES\n {2}\$ .*tracker /);
+    }
   });
 });

@@ -1,46 +1,145 @@
-import type { Command } from "../command.js";
-import * as api from "./api/api.js";
-import * as invitesCreate from "./invites/create.js";
-import * as invitesList from "./invites/list.js";
-import * as issuesComment from "./issues/comment.js";
-import * as issuesCreate from "./issues/create.js";
-import * as issuesEdit from "./issues/edit.js";
-import * as issuesList from "./issues/list.js";
-import * as issuesView from "./issues/view.js";
-import * as keysCreate from "./keys/create.js";
-import * as keysDelete from "./keys/delete.js";
-import * as keysList from "./keys/list.js";
-import * as teamsList from "./teams/list.js";
-import * as usersList from "./users/list.js";
-import * as workspacesList from "./workspaces/list.js";
-import * as workspacesUse from "./workspaces/use.js";
+import type { CommandModule } from "../command.js";
 
-/** Every command, in the order `tracker --help` lists them. */
-export const commands = [
-  issuesList,
-  issuesView,
-  issuesCreate,
-  issuesEdit,
-  issuesComment,
-  teamsList,
-  workspacesList,
-  workspacesUse,
-  usersList,
-  keysList,
-  keysCreate,
-  keysDelete,
-  invitesList,
-  invitesCreate,
-  api,
-] as unknown as Command[];
+/**
+ * Every command by name, in the order `tracker --help` lists them. Each is imported only when it runs (or
+ * when help or completion needs its flags), so start-up pays for one command, not for all of them.
+ */
+export const commands: Record<string, () => Promise<CommandModule>> = {
+  "issues list": () => import("./issues/list.js"),
+  "issues view": () => import("./issues/view.js"),
+  "issues create": () => import("./issues/create.js"),
+  "issues edit": () => import("./issues/edit.js"),
+  "issues close": () => import("./issues/close.js"),
+  "issues reopen": () => import("./issues/reopen.js"),
+  "issues comment": () => import("./issues/comment.js"),
+  "issues relate": () => import("./issues/relate.js"),
+  "issues unrelate": () => import("./issues/unrelate.js"),
+  "issues link": () => import("./issues/link.js"),
+  "issues move": () => import("./issues/move.js"),
+  "comments list": () => import("./comments/list.js"),
+  "comments add": () => import("./comments/add.js"),
+  "comments edit": () => import("./comments/edit.js"),
+  "comments delete": () => import("./comments/delete.js"),
+  "projects list": () => import("./projects/list.js"),
+  "projects view": () => import("./projects/view.js"),
+  "projects create": () => import("./projects/create.js"),
+  "projects edit": () => import("./projects/edit.js"),
+  "projects members": () => import("./projects/members.js"),
+  "projects move": () => import("./projects/move.js"),
+  "initiatives list": () => import("./initiatives/list.js"),
+  "initiatives view": () => import("./initiatives/view.js"),
+  "initiatives create": () => import("./initiatives/create.js"),
+  "initiatives edit": () => import("./initiatives/edit.js"),
+  "initiatives move": () => import("./initiatives/move.js"),
+  "cycles list": () => import("./cycles/list.js"),
+  "cycles current": () => import("./cycles/current.js"),
+  "cycles create": () => import("./cycles/create.js"),
+  "cycles edit": () => import("./cycles/edit.js"),
+  "cycles delete": () => import("./cycles/delete.js"),
+  "labels list": () => import("./labels/list.js"),
+  "labels create": () => import("./labels/create.js"),
+  "labels rename": () => import("./labels/rename.js"),
+  "labels merge": () => import("./labels/merge.js"),
+  "labels delete": () => import("./labels/delete.js"),
+  "docs list": () => import("./docs/list.js"),
+  "docs view": () => import("./docs/view.js"),
+  "docs create": () => import("./docs/create.js"),
+  "docs edit": () => import("./docs/edit.js"),
+  "docs delete": () => import("./docs/delete.js"),
+  "updates list": () => import("./updates/list.js"),
+  "updates candidates": () => import("./updates/candidates.js"),
+  "updates create": () => import("./updates/create.js"),
+  "views list": () => import("./views/list.js"),
+  "views create": () => import("./views/create.js"),
+  "views edit": () => import("./views/edit.js"),
+  "views delete": () => import("./views/delete.js"),
+  "view-defaults list": () => import("./view-defaults/list.js"),
+  "view-defaults set": () => import("./view-defaults/set.js"),
+  "view-defaults delete": () => import("./view-defaults/delete.js"),
+  "teams list": () => import("./teams/list.js"),
+  "teams view": () => import("./teams/view.js"),
+  "teams create": () => import("./teams/create.js"),
+  "teams edit": () => import("./teams/edit.js"),
+  "teams delete": () => import("./teams/delete.js"),
+  "teams join": () => import("./teams/join.js"),
+  "teams members": () => import("./teams/members.js"),
+  "teams workflows": () => import("./teams/workflows.js"),
+  "members list": () => import("./members/list.js"),
+  "members role": () => import("./members/role.js"),
+  "members remove": () => import("./members/remove.js"),
+  "users list": () => import("./users/list.js"),
+  "invites list": () => import("./invites/list.js"),
+  "invites create": () => import("./invites/create.js"),
+  "invites delete": () => import("./invites/delete.js"),
+  "invites accept": () => import("./invites/accept.js"),
+  "keys list": () => import("./keys/list.js"),
+  "keys create": () => import("./keys/create.js"),
+  "keys delete": () => import("./keys/delete.js"),
+  "workspaces list": () => import("./workspaces/list.js"),
+  "workspaces create": () => import("./workspaces/create.js"),
+  "workspaces use": () => import("./workspaces/use.js"),
+  "workspaces rename": () => import("./workspaces/rename.js"),
+  inbox: () => import("./inbox/inbox.js"),
+  "events tail": () => import("./events/tail.js"),
+  "auth login": () => import("./auth/login.js"),
+  "auth status": () => import("./auth/status.js"),
+  "auth logout": () => import("./auth/logout.js"),
+  "auth token": () => import("./auth/token.js"),
+  "server start": () => import("./server/start.js"),
+  "server setup": () => import("./server/setup.js"),
+  completion: () => import("./completion/completion.js"),
+  api: () => import("./api/api.js"),
+};
 
-/** What each noun is about, for the top-level help. */
+/** Commands completion scripts call; not listed in help. */
+export const hiddenCommands: Record<string, () => Promise<CommandModule>> = {
+  __complete: () => import("./completion/complete.js"),
+};
+
+/** What each noun is about, for the top-level and noun help. */
 export const nouns: Record<string, string> = {
-  issues: "List, view, create and edit issues",
-  teams: "List teams and their workflow states",
-  workspaces: "List workspaces and choose the active one",
-  users: "List the workspace's members",
-  keys: "Manage your API keys",
+  issues: "List, view, create, edit, close, relate and move issues",
+  comments: "List, add, edit and delete comments on an issue",
+  projects: "List, view, create and edit projects, their members and moves",
+  initiatives: "List, view, create, edit and move initiatives",
+  cycles: "List and start a team's cycles",
+  labels: "List, create, rename, merge and delete labels",
+  docs: "List, search, read and write documents",
+  updates: "Status updates of teams, projects and initiatives",
+  views: "Saved views",
+  "view-defaults": "Display defaults of views, yours or the workspace's",
+  teams: "Teams, their members, settings and workflow rules",
+  members: "The workspace's members and their roles",
+  users: "The workspace's users",
   invites: "Invite people to the workspace",
+  keys: "Manage your API keys",
+  workspaces: "List, create, rename and choose workspaces",
+  inbox: "What others did on your issues",
+  events: "Follow the workspace's live changes",
+  auth: "Log in to a server, and see or forget your login",
+  server: "Run the Tracker server on this machine",
+  completion: "Shell completion for bash, zsh and fish",
   api: "Make an authenticated API request",
+};
+
+/** The singular and short words people type, as gh accepts `issue` for `issues`. */
+export const nounAliases: Record<string, string> = {
+  issue: "issues",
+  comment: "comments",
+  project: "projects",
+  initiative: "initiatives",
+  cycle: "cycles",
+  label: "labels",
+  doc: "docs",
+  document: "docs",
+  documents: "docs",
+  update: "updates",
+  view: "views",
+  team: "teams",
+  member: "members",
+  user: "users",
+  invite: "invites",
+  key: "keys",
+  workspace: "workspaces",
+  event: "events",
 };

@@ -1,9 +1,9 @@
 import { TrackerError } from "@tracker/sdk";
 import { type Deps, defineCommand, type Opts, UsageError } from "../../command.js";
+import { textFrom } from "../../input.js";
 import { printJson } from "../../output.js";
 
 export const spec = defineCommand({
-  name: "api",
   summary: "Make an authenticated request to the Tracker API and print the JSON answer",
   description:
     "The path is relative to /api/v1 (a leading /api/v1 is dropped). Fields go in the query string for GET\n" +
@@ -19,12 +19,18 @@ export const spec = defineCommand({
       value: "KEY=VALUE",
       description: "A string field",
     },
+    input: {
+      type: "string",
+      value: "FILE",
+      description: "Send this file's JSON as the body (- for standard input)",
+    },
   },
   examples: [
     "tracker api GET /users",
     "tracker api GET /issues -F team=ENG -f special=overdue,blocked",
     "tracker api PATCH /issues/ENG-12 -f state='In Progress' -F priority=2",
     "tracker api POST /issues/ENG-12/comments -f body='Looks good'",
+    'echo \'{"name":"bug"}\' | tracker api POST /labels --input -',
   ],
 });
 
@@ -62,7 +68,7 @@ interface LooseClient {
   request(
     method: string,
     path: string,
-    init: { params?: { query?: Record<string, unknown> }; body?: unknown },
+    init: { params?: { query?: Record<string, unknown> }; body?: unknown; signal?: AbortSignal },
   ): Promise<{ data?: unknown; error?: unknown; response: Response }>;
 }
 
@@ -77,11 +83,26 @@ export async function run(opts: Opts<typeof spec>, deps: Deps): Promise<void> {
   const inQuery = method === "GET" || method === "DELETE";
   if (inQuery) Object.assign(query, fields);
 
+  const input = await textFrom(
+    deps,
+    { flag: "field", value: undefined },
+    { flag: "input", value: opts.input },
+  );
+  let body: unknown = !inQuery && Object.keys(fields).length ? fields : undefined;
+  if (input !== undefined) {
+    try {
+      body = JSON.parse(input);
+    } catch {
+      throw new UsageError("--input is not valid JSON");
+    }
+  }
+
   const client = deps.tracker.raw as unknown as LooseClient;
   const { data, error, response } = await client.request(method, url.pathname, {
     params: { query },
-    ...(!inQuery && Object.keys(fields).length ? { body: fields } : {}),
+    ...(body !== undefined ? { body } : {}),
+    ...(deps.call.signal ? { signal: deps.call.signal } : {}),
   });
   if (!response.ok) throw TrackerError.fromResponse(response, error);
-  printJson(deps, data ?? null);
+  await printJson(deps, data ?? null);
 }

@@ -1,18 +1,25 @@
-import type { Schemas } from "@tracker/sdk";
+import type { QueryOf, Schemas } from "@tracker/sdk";
 import { ISSUE_SORTS, ISSUE_SPECIAL_FILTERS, STATE_TYPES } from "@tracker/sdk";
-import { type Deps, defineCommand, type Opts, oneOf, splitList, UsageError } from "../../command.js";
-import { printJson, printTable, say } from "../../output.js";
+import { CommandError, type Deps, defineCommand, type Opts, splitList, UsageError } from "../../command.js";
+import { printList, say } from "../../output.js";
+import { collectPages, parseLimit } from "../../paging.js";
 import { issueColumns } from "./columns.js";
 
 export const spec = defineCommand({
-  name: "issues list",
   summary: "List issues, with the same filters as the app's views",
   description:
     "Every filter is ANDed with every other. Without --state or --state-type, finished issues are listed too;\n" +
-    "use --state-type backlog,unstarted,started for open work.",
+    "use --state-type backlog,unstarted,started for open work. --view runs one of your saved views; flags\n" +
+    "given with it replace the view's value of that filter.",
   args: [],
   options: {
-    team: { type: "string", short: "t", value: "KEY", description: "Team key or id, e.g. ENG" },
+    team: {
+      type: "string",
+      short: "t",
+      value: "KEY",
+      description: "Team key or id, e.g. ENG",
+      complete: "teams",
+    },
     state: {
       type: "string",
       short: "s",
@@ -22,7 +29,9 @@ export const spec = defineCommand({
     stateType: {
       type: "string",
       value: "TYPES",
-      description: `Comma-separated state types: ${STATE_TYPES.join(", ")}`,
+      description: "Comma-separated state types",
+      choices: STATE_TYPES,
+      list: true,
     },
     assignee: { type: "string", short: "a", value: "USER", description: "Assignee email, id, or `me`" },
     project: { type: "string", short: "p", value: "NAME", description: "Project name or id" },
@@ -43,37 +52,76 @@ export const spec = defineCommand({
     special: {
       type: "string",
       value: "FILTERS",
-      description: `Comma-separated computed filters: ${ISSUE_SPECIAL_FILTERS.join(", ")}`,
+      description: "Comma-separated computed filters",
+      choices: ISSUE_SPECIAL_FILTERS,
+      list: true,
     },
     sort: {
       type: "string",
       value: "KEY",
-      description:
-        "priority, due, created, updated, title, estimate, state or assignee; prefix - to reverse (default -updated)",
+      description: "Sort key; prefix - to reverse (default -updated)",
+      choices: ISSUE_SORTS,
     },
-    limit: { type: "string", short: "L", value: "N", description: "Most issues to list (default 50)" },
-    all: { type: "boolean", description: "List every matching issue, following all pages" },
+    view: { type: "string", value: "NAME", description: "Run a saved view's filters (name or id)" },
+    limit: {
+      type: "string",
+      short: "L",
+      value: "N",
+      description: 'Most issues to list (default 50), or "all"',
+    },
+    all: { type: "boolean", description: "List every matching issue (same as --limit all)" },
   },
   examples: [
     "tracker issues list --team ENG --state-type started",
     "tracker issues list --assignee me --special overdue,blocked",
-    "tracker issues list -q 'login bug' --json",
-    "tracker issues list --all | cut -f1",
+    'tracker issues list --view "My overdue"',
+    "tracker issues list -q 'login bug' --json identifier,title,state",
+    "tracker issues list --limit all --jq '.[] | select(.priority == 1) | .identifier'",
   ],
 });
 
-type IssueQuery = NonNullable<Parameters<Deps["tracker"]["issues"]["list"]>[0]>;
+type IssueQuery = QueryOf<"listIssues">;
 
-const PAGE_MAX = 200;
-const DEFAULT_LIMIT = 50;
+// The keys a saved view of kind `issues` may hold, per the contract's `createView`.
+const VIEW_FILTER_KEYS = [
+  "team",
+  "state",
+  "stateType",
+  "assignee",
+  "project",
+  "cycle",
+  "label",
+  "q",
+  "special",
+];
 
-/** Turns flags into the SDK's query, refusing values the contract does not allow. */
+/** A saved view's filters as a query: its `filters`, its team and its sort. */
+export async function viewQuery(deps: Deps, ref: string): Promise<IssueQuery> {
+  const views = await deps.tracker.views.list(deps.call);
+  const view =
+    views.find((v) => v.id === ref) ?? views.find((v) => v.name.toLowerCase() === ref.toLowerCase());
+  if (!view) {
+    const names = views.filter((v) => v.kind === "issues").map((v) => `  ${v.name}`);
+    throw new CommandError(
+      `no saved view "${ref}"${names.length ? `; your issue views:\n${names.join("\n")}` : "; you have no saved issue views"}`,
+    );
+  }
+  if (view.kind !== "issues")
+    throw new CommandError(`"${view.name}" is a view of ${view.kind}, not of issues`);
+  const query: Record<string, unknown> = {};
+  for (const key of VIEW_FILTER_KEYS) if (view.filters[key] !== undefined) query[key] = view.filters[key];
+  if (view.team && query.team === undefined) query.team = view.team;
+  if (view.sort) query.sort = view.sort;
+  return query as IssueQuery;
+}
+
+/** Turns flags into the SDK's query (values the contract does not allow were refused while parsing). */
 export function toQuery(opts: Opts<typeof spec>): IssueQuery {
   const query: IssueQuery = {};
   if (opts.team) query.team = opts.team;
   if (opts.state) query.state = opts.state;
   const stateTypes = splitList(opts.stateType);
-  if (stateTypes) query.stateType = oneOf("state-type", stateTypes, STATE_TYPES);
+  if (stateTypes) query.stateType = stateTypes as IssueQuery["stateType"];
   if (opts.assignee) query.assignee = opts.assignee;
   if (opts.project) query.project = opts.project;
   if (opts.cycle) {
@@ -86,39 +134,22 @@ export function toQuery(opts: Opts<typeof spec>): IssueQuery {
   if (labels) query.label = labels;
   if (opts.search) query.q = opts.search;
   const special = splitList(opts.special);
-  if (special) query.special = oneOf("special", special, ISSUE_SPECIAL_FILTERS);
-  if (opts.sort) query.sort = oneOf("sort", [opts.sort], ISSUE_SORTS)[0];
+  if (special) query.special = special as IssueQuery["special"];
+  if (opts.sort) query.sort = opts.sort as IssueQuery["sort"];
   return query;
 }
 
-function parseLimit(limit: string | undefined): number {
-  if (limit === undefined) return DEFAULT_LIMIT;
-  if (!/^[1-9]\d*$/.test(limit))
-    throw new UsageError(`invalid value "${limit}" for --limit; expected a positive number`);
-  return Number(limit);
-}
-
 export async function run(opts: Opts<typeof spec>, deps: Deps): Promise<void> {
-  const query = toQuery(opts);
-  const limit = opts.all ? Number.POSITIVE_INFINITY : parseLimit(opts.limit);
-  const issues: Schemas["Issue"][] = [];
-  let offset: number | null = 0;
-  let more = false;
-  // Page by hand rather than with `iterate`, so a --limit over 200 fetches exactly what it needs.
-  while (offset !== null && issues.length < limit) {
-    const page = await deps.tracker.issues.list({
-      ...query,
-      limit: Math.min(PAGE_MAX, limit - issues.length),
-      ...(offset ? { offset } : {}),
-    });
-    issues.push(...page.items);
-    offset = page.nextOffset;
-    more = offset !== null;
-  }
-
-  if (opts.json) return printJson(deps, issues);
-  if (deps.isTTY && issues.length === 0) return say(deps, "No issues match.");
-  printTable(deps, issues, issueColumns);
-  if (deps.isTTY && more)
-    say(deps, `Showing ${issues.length} issues; there are more (use --limit or --all).`);
+  const flags = toQuery(opts);
+  const limit = parseLimit(opts.limit, opts.all);
+  const query = opts.view ? { ...(await viewQuery(deps, opts.view)), ...flags } : flags;
+  const { items, more } = await collectPages<Schemas["Issue"]>(
+    deps,
+    limit,
+    (page) => deps.tracker.issues.list({ ...query, ...page }, deps.call),
+    "issues",
+  );
+  await printList(deps, opts, items, issueColumns, "No issues match.");
+  if (deps.isTTY && !opts.json && more)
+    say(deps, `Showing ${items.length} issues; there are more (use --limit N or --limit all).`);
 }

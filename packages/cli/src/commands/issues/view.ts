@@ -1,21 +1,25 @@
 import type { Schemas } from "@tracker/sdk";
 import { priorityName } from "@tracker/sdk";
 import { type Deps, defineCommand, type Opts } from "../../command.js";
-import { bold, dim, printJson, relativeTime } from "../../output.js";
+import { palette, printFields, printJson, relativeTime, stateStyle } from "../../output.js";
 
 export const spec = defineCommand({
-  name: "issues view",
   summary: "Show an issue with its comments, sub-issues and relations",
+  description:
+    "On a terminal it reads like the issue page; piped, it prints `field:<TAB>value` lines, then\n--, then the description.",
   args: ["id"],
   options: {},
-  examples: ["tracker issues view ENG-123", "tracker issues view ENG-123 --json | jq .comments"],
+  examples: [
+    "tracker issues view ENG-123",
+    "tracker issues view ENG-123 --json comments --jq '.comments[].body'",
+    "tracker issues view ENG-123 | grep ^state:",
+  ],
 });
 
 type IssueDetail = Schemas["IssueDetail"];
 
-/** `key:\tvalue` lines when piped, like `gh issue view`, so scripts can grep a field. */
-function printFields(deps: Deps, issue: IssueDetail): void {
-  const fields: [string, string][] = [
+function printPiped(deps: Deps, issue: IssueDetail): void {
+  printFields(deps, [
     ["identifier", issue.identifier],
     ["title", issue.title],
     ["team", issue.team.key],
@@ -30,52 +34,53 @@ function printFields(deps: Deps, issue: IssueDetail): void {
     ["comments", String(issue.comments.length)],
     ["created", issue.createdAt],
     ["updated", issue.updatedAt],
-  ];
-  for (const [key, value] of fields) deps.stdout.write(`${key}:\t${value}\n`);
+  ]);
   deps.stdout.write("--\n");
   if (issue.description) deps.stdout.write(`${issue.description}\n`);
 }
 
 function printReadable(deps: Deps, issue: IssueDetail): void {
+  const c = palette(deps);
   const out = (line = "") => deps.stdout.write(`${line}\n`);
-  out(`${bold(deps, issue.title)} ${dim(deps, issue.identifier)}`);
+  out(`${c.bold(issue.title)} ${c.cyan(issue.identifier)}`);
   const facts = [
-    issue.state.name,
+    stateStyle(c, issue.state.type)(issue.state.name),
     priorityName(issue.priority) || "No priority",
     issue.assignee ? `assigned to ${issue.assignee.name}` : "unassigned",
     issue.project ? `project ${issue.project.name}` : "",
     issue.cycle ? `cycle ${issue.cycle.number}` : "",
+    issue.estimate !== null ? `estimate ${issue.estimate}` : "",
     issue.dueDate ? `due ${issue.dueDate}` : "",
     `updated ${relativeTime(issue.updatedAt)}`,
   ].filter(Boolean);
-  out(dim(deps, facts.join(" • ")));
-  if (issue.labels.length) out(`Labels: ${issue.labels.join(", ")}`);
+  out(facts.join(c.dim(" • ")));
+  if (issue.labels.length) out(`Labels: ${c.magenta(issue.labels.join(", "))}`);
   out();
-  out(issue.description?.trim() || dim(deps, "No description provided."));
+  out(issue.description?.trim() || c.dim("No description provided."));
   if (issue.subIssues.length) {
     out();
-    out(bold(deps, "Sub-issues"));
-    for (const sub of issue.subIssues) out(`  ${sub.identifier}  [${sub.state}]  ${sub.title}`);
+    out(c.bold("Sub-issues"));
+    for (const sub of issue.subIssues) out(`  ${c.cyan(sub.identifier)}  [${sub.state}]  ${sub.title}`);
   }
   if (issue.relations.length) {
     out();
-    out(bold(deps, "Relations"));
+    out(c.bold("Relations"));
     for (const rel of issue.relations) {
       out(
-        `  ${rel.type.replace("_", " ")} ${rel.issue.identifier}  [${rel.issue.state.name}]  ${rel.issue.title}`,
+        `  ${rel.type.replace("_", " ")} ${c.cyan(rel.issue.identifier)}  [${rel.issue.state.name}]  ${rel.issue.title}`,
       );
     }
   }
   for (const comment of issue.comments) {
     out();
-    out(`${bold(deps, comment.author.name)} ${dim(deps, `commented ${relativeTime(comment.createdAt)}`)}`);
+    out(`${c.bold(comment.author.name)} ${c.dim(`commented ${relativeTime(comment.createdAt)}`)}`);
     out(comment.body.trim());
   }
 }
 
 export async function run(opts: Opts<typeof spec>, deps: Deps): Promise<void> {
-  const issue = await deps.tracker.issues.get(opts.id);
+  const issue = await deps.tracker.issues.get(opts.id, deps.call);
   if (opts.json) return printJson(deps, issue);
   if (deps.isTTY) printReadable(deps, issue);
-  else printFields(deps, issue);
+  else printPiped(deps, issue);
 }

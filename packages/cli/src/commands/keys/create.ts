@@ -1,17 +1,21 @@
 import type { BodyOf } from "@tracker/sdk";
 import { API_KEY_SCOPES } from "@tracker/sdk";
-import { type Deps, defineCommand, type Opts, oneOf, UsageError } from "../../command.js";
+import { type Deps, defineCommand, type Opts, required } from "../../command.js";
 import { printJson, say } from "../../output.js";
 
 export const spec = defineCommand({
-  name: "keys create",
   summary: "Create an API key and print its token",
   description:
     "The token is shown only once. A workspace key reaches this workspace; an account key every one of yours.",
   args: [],
   options: {
     name: { type: "string", short: "n", value: "NAME", description: "What the key is for (required)" },
-    scope: { type: "string", value: "SCOPE", description: "workspace (default) or account" },
+    scope: {
+      type: "string",
+      value: "SCOPE",
+      description: "workspace (default) or account",
+      choices: API_KEY_SCOPES,
+    },
   },
   examples: [
     'tracker keys create --name "CI"',
@@ -20,10 +24,10 @@ export const spec = defineCommand({
 });
 
 export async function run(opts: Opts<typeof spec>, deps: Deps): Promise<void> {
-  if (!opts.name) throw new UsageError("--name is required");
-  const body: BodyOf<"createApiKey"> = { name: opts.name };
-  if (opts.scope) body.scope = oneOf("scope", [opts.scope], API_KEY_SCOPES)[0];
-  const key = await deps.tracker.apiKeys.create(body);
+  const name = await required(deps, "name", opts.name, () => deps.prompt.input("Key name"));
+  const body: BodyOf<"createApiKey"> = { name };
+  if (opts.scope) body.scope = opts.scope as BodyOf<"createApiKey">["scope"];
+  const key = await deps.tracker.apiKeys.create(body, deps.call);
   if (opts.json) return printJson(deps, key);
   if (deps.isTTY)
     say(deps, `Created ${key.scope} key "${key.name}". Save the token now; it is not shown again.`);

@@ -1,8 +1,8 @@
+import type { Schemas } from "@tracker/sdk";
 import { type Deps, defineCommand, type Opts } from "../../command.js";
-import { printJson, printTable, relativeTime } from "../../output.js";
+import { printList, relativeTime } from "../../output.js";
 
 export const spec = defineCommand({
-  name: "keys list",
   summary: "List your API keys that reach this workspace",
   args: [],
   options: {},
@@ -10,11 +10,10 @@ export const spec = defineCommand({
 });
 
 export async function run(opts: Opts<typeof spec>, deps: Deps): Promise<void> {
-  const keys = await deps.tracker.apiKeys.list();
-  if (opts.json) return printJson(deps, keys);
-  printTable(deps, keys, [
-    { header: "ID", value: (k) => k.id },
-    { header: "NAME", value: (k) => k.name },
+  const keys = await deps.tracker.apiKeys.list(deps.call);
+  await printList<Schemas["ApiKey"]>(deps, opts, keys, [
+    { header: "ID", value: (k) => k.id, style: (_, c) => c.gray },
+    { header: "NAME", value: (k) => k.name, flex: true },
     { header: "SCOPE", value: (k) => k.scope },
     {
       header: "LAST USED",

@@ -1,8 +1,8 @@
+import type { Schemas } from "@tracker/sdk";
 import { type Deps, defineCommand, type Opts } from "../../command.js";
-import { printJson, printTable } from "../../output.js";
+import { printList } from "../../output.js";
 
 export const spec = defineCommand({
-  name: "workspaces list",
   summary: "List the workspaces your key can reach",
   description: "The active workspace is marked with *; calls without --workspace act in it.",
   args: [],
@@ -11,11 +11,10 @@ export const spec = defineCommand({
 });
 
 export async function run(opts: Opts<typeof spec>, deps: Deps): Promise<void> {
-  const workspaces = await deps.tracker.workspaces.list();
-  if (opts.json) return printJson(deps, workspaces);
-  printTable(deps, workspaces, [
-    { header: "", value: (w) => (w.isActive ? "*" : "") },
-    { header: "SLUG", value: (w) => w.slug },
+  const workspaces = await deps.tracker.workspaces.list(deps.call);
+  await printList<Schemas["WorkspaceMembership"]>(deps, opts, workspaces, [
+    { header: "", value: (w) => (w.isActive ? "*" : ""), style: (_, c) => c.green },
+    { header: "SLUG", value: (w) => w.slug, style: (w, c) => (w.isActive ? c.bold : (t) => t) },
     { header: "NAME", value: (w) => w.name },
     { header: "ROLE", value: (w) => w.role },
   ]);

@@ -1,0 +1,45 @@
+import type { BodyOf } from "@tracker/sdk";
+import { type Deps, defineCommand, type Opts, required } from "../../command.js";
+import { printJson, say } from "../../output.js";
+import { pickTeam } from "../../resolve.js";
+import { instant } from "./find.js";
+
+export const spec = defineCommand({
+  summary: "Start a team's next cycle, rolling over unfinished issues",
+  description:
+    "The new cycle starts when the latest ends (or now) and lasts the team's cycle length, unless --starts\n" +
+    "and --ends say otherwise. Unfinished issues of the previous cycle move into it unless --no-rollover.",
+  args: [],
+  options: {
+    team: { type: "string", short: "t", value: "KEY", description: "Team key (required)", complete: "teams" },
+    name: { type: "string", short: "n", value: "NAME", description: "Cycle name" },
+    starts: { type: "string", value: "DATE", description: "Start, YYYY-MM-DD or ISO time" },
+    ends: { type: "string", value: "DATE", description: "End, YYYY-MM-DD or ISO time" },
+    noRollover: {
+      type: "boolean",
+      description: "Leave the previous cycle's unfinished issues where they are",
+    },
+  },
+  examples: [
+    "tracker cycles create --team ENG",
+    'tracker cycles create -t ENG --name "Sprint 12" --no-rollover',
+  ],
+});
+
+export async function run(opts: Opts<typeof spec>, deps: Deps): Promise<void> {
+  const team = await required(deps, "team", opts.team, () => pickTeam(deps));
+  const body: BodyOf<"createCycle"> = { team };
+  if (opts.name) body.name = opts.name;
+  if (opts.starts) body.startsAt = instant("starts", opts.starts);
+  if (opts.ends) body.endsAt = instant("ends", opts.ends);
+  if (opts.noRollover) body.rollover = false;
+  const result = await deps.tracker.cycles.create(body, deps.call);
+  if (opts.json) return printJson(deps, result);
+  const { cycle, rolledOver } = result;
+  say(
+    deps,
+    `Started cycle ${cycle.number} of ${team} (${cycle.startsAt.slice(0, 10)} to ${cycle.endsAt.slice(0, 10)}); ` +
+      `${rolledOver} unfinished issue${rolledOver === 1 ? "" : "s"} rolled over`,
+  );
+  deps.stdout.write(`${cycle.number}\n`);
+}

@@ -1,0 +1,94 @@
+import type { Schemas } from "@tracker/sdk";
+import { type Deps, defineCommand, type Opts, positiveInt, UsageError } from "../../command.js";
+import { printList, relativeTime } from "../../output.js";
+
+export const spec = defineCommand({
+  summary: "What others did on your issues (created, assigned or commented on), newest first",
+  args: [],
+  options: {
+    since: {
+      type: "string",
+      value: "WHEN",
+      description: "Only after this: 3d, 12h, 2w or a date (default 14 days)",
+    },
+    limit: { type: "string", short: "L", value: "N", description: "Most events (default 50, at most 200)" },
+  },
+  examples: [
+    "tracker inbox",
+    "tracker inbox --since 1d",
+    "tracker inbox --json --jq '.[] | select(.type == \"comment_added\")'",
+  ],
+});
+
+type Event = Schemas["ActivityEvent"];
+
+/** `3d`, `12h`, `2w` ago, or a date or time. */
+export function since(value: string, now = Date.now()): string {
+  const ago = /^(\d+)([hdw])$/.exec(value);
+  if (ago) {
+    const hours = Number(ago[1]) * (ago[2] === "h" ? 1 : ago[2] === "d" ? 24 : 168);
+    return new Date(now - hours * 3_600_000).toISOString();
+  }
+  const parsed = Date.parse(value);
+  if (Number.isNaN(parsed))
+    throw new UsageError(`invalid value "${value}" for --since; expected 3d, 12h, 2w or a date`);
+  return new Date(parsed).toISOString();
+}
+
+type Payload = Record<string, unknown>;
+const nameOf = (v: unknown) =>
+  v && typeof v === "object" && "name" in v ? String((v as { name: unknown }).name) : "nobody";
+
+/** One line saying what happened, from the digest's payload (`getDigest` in the contract). */
+export function describe(event: Event): string {
+  const p = event.payload as Payload;
+  switch (event.type) {
+    case "issue_created":
+      return "created it";
+    case "issue_updated":
+      return `changed ${Object.keys((p.changes as Payload) ?? {}).join(", ")}`;
+    case "state_changed":
+      return `moved it from ${nameOf(p.from)} to ${nameOf(p.to)}`;
+    case "assignee_changed":
+      return p.to ? `assigned it to ${nameOf(p.to)}` : "unassigned it";
+    case "comment_added": {
+      const body = String((p.comment as Payload | undefined)?.body ?? "").replace(/\s+/g, " ");
+      return `commented: ${body}`;
+    }
+    case "labels_changed": {
+      const added = ((p.added as string[]) ?? []).map((l) => `+${l}`);
+      const removed = ((p.removed as string[]) ?? []).map((l) => `-${l}`);
+      return `labels ${[...added, ...removed].join(" ")}`;
+    }
+    case "issue_moved":
+      return `moved it to ${String((p.to as Payload | undefined)?.identifier ?? "another team")}`;
+    default:
+      return String(event.type).replace(/_/g, " ");
+  }
+}
+
+export async function run(opts: Opts<typeof spec>, deps: Deps): Promise<void> {
+  const limit = opts.limit ? positiveInt("limit", opts.limit) : undefined;
+  const events = await deps.tracker.digest(
+    { ...(opts.since ? { since: since(opts.since) } : {}), ...(limit ? { limit } : {}) },
+    deps.call,
+  );
+  await printList<Event>(
+    deps,
+    opts,
+    events,
+    [
+      {
+        header: "WHEN",
+        value: (e) => e.createdAt,
+        tty: (e) => relativeTime(e.createdAt),
+        style: (_, c) => c.gray,
+      },
+      { header: "ISSUE", value: (e) => e.issue.identifier, style: (_, c) => c.cyan },
+      { header: "WHO", value: (e) => e.actor?.name ?? "automation", max: 20 },
+      { header: "WHAT", value: (e) => describe(e), flex: true, max: 70 },
+      { header: "TITLE", value: (e) => e.issue.title, flex: true, max: 40 },
+    ],
+    "Nothing new on your issues.",
+  );
+}

@@ -1,0 +1,210 @@
+import { describe, expect, it } from "vitest";
+import { json, rows, useSession } from "../../test/binary.js";
+
+// `tracker issues …` and `tracker comments …`: the built binary against a real server.
+const s = useSession();
+const tty = { TRACKER_FORCE_TTY: "1", NO_COLOR: "1", COLUMNS: "120" };
+
+describe("tracker issues (real server, real binary)", () => {
+  it("creates issues from flags and from standard input, and lists them as TSV, a table, JSON and jq", async () => {
+    const first = await s.run([
+      "issues",
+      "create",
+      "--team",
+      "ENG",
+      "--title",
+      "Login fails on Safari",
+      "--priority",
+      "high",
+      "--label",
+      "bug,web",
+      "--assignee",
+      "me",
+    ]);
+    expect(first).toMatchObject({ code: 0, stdout: "ENG-1\n", stderr: "" });
+    const second = await s.run(
+      ["issues", "create", "-t", "ENG", "--title", "Flaky test", "--description-file", "-"],
+      {
+        input: "Fails one run in ten.\n",
+      },
+    );
+    expect(second.stdout).toBe("ENG-2\n");
+
+    const tsv = await s.run(["issues", "list", "--sort", "title"]);
+    expect(tsv.code).toBe(0);
+    expect(rows(tsv).map((r) => r.slice(0, 6))).toEqual([
+      ["ENG-2", "Backlog", "", "Flaky test", "", ""],
+      ["ENG-1", "Backlog", "High", "Login fails on Safari", s.user.email, "bug,web"],
+    ]);
+
+    const table = await s.run(["issues", "list", "--sort", "title"], { env: tty });
+    const lines = table.stdout.trimEnd().split("\n");
+    expect(lines[0]).toMatch(/^ID\s+STATE\s+PRIORITY\s+TITLE\s+ASSIGNEE\s+LABELS\s+UPDATED$/);
+    expect(lines[2]).toMatch(
+      /^ENG-1\s+Backlog\s+High\s+Login fails on Safari\s+Ada Lovelace\s+bug, web\s+just now$/,
+    );
+    expect(lines[1]!.indexOf("Flaky")).toBe(lines[0]!.indexOf("TITLE"));
+    expect(table.stdout).not.toContain("\t");
+
+    const picked = await s.run(["issues", "list", "--sort", "title", "--json", "identifier,title"]);
+    expect(json(picked)).toEqual([
+      { identifier: "ENG-2", title: "Flaky test" },
+      { identifier: "ENG-1", title: "Login fails on Safari" },
+    ]);
+    const jq = await s.run(["issues", "list", "--jq", ".[] | select(.priority == 2) | .identifier"]);
+    expect(jq.stdout).toBe("ENG-1\n");
+    const view = await s.run(["issues", "view", "ENG-2", "--json", "description", "--jq", ".description"]);
+    expect(view.stdout).toBe("Fails one run in ten.\n");
+  });
+
+  it("filters like the app and runs a saved view", async () => {
+    await s.run(["views", "create", "--name", "Bugs", "--filter", "label=bug"]);
+    expect((await s.run(["issues", "list", "--view", "bugs", "--jq", ".[].identifier"])).stdout).toBe(
+      "ENG-1\n",
+    );
+    expect((await s.run(["issues", "list", "--assignee", "me", "--jq", ".[].identifier"])).stdout).toBe(
+      "ENG-1\n",
+    );
+    expect((await s.run(["issues", "list", "--limit", "all", "--jq", "length"])).stdout).toBe("2\n");
+    const unknown = await s.run(["issues", "list", "--view", "Nope"]);
+    expect(unknown.code).toBe(1);
+    expect(unknown.stderr).toContain('no saved view "Nope"; your issue views:\n  Bugs');
+  });
+
+  it("views an issue as fields when piped and as a page on a terminal", async () => {
+    const piped = await s.run(["issues", "view", "ENG-1"]);
+    expect(piped.stdout).toContain("identifier:\tENG-1\n");
+    expect(piped.stdout).toContain("priority:\tHigh\n");
+    const page = await s.run(["issues", "view", "ENG-1"], { env: tty });
+    expect(page.stdout.split("\n")[0]).toBe("Login fails on Safari ENG-1");
+    expect(page.stdout).toContain("Labels: bug, web");
+  });
+
+  it("edits several issues at once, and reports the ones that fail", async () => {
+    const edited = await s.run([
+      "issues",
+      "edit",
+      "ENG-1",
+      "ENG-2",
+      "--state",
+      "In Progress",
+      "--add-label",
+      "triaged",
+      "--estimate",
+      "3",
+    ]);
+    expect(edited).toMatchObject({ code: 0, stdout: "ENG-1\nENG-2\n" });
+    const partial = await s.run(["issues", "edit", "ENG-2", "ENG-404", "--priority", "low"]);
+    expect(partial.code).toBe(1);
+    expect(partial.stdout).toBe("ENG-2\n");
+    expect(partial.stderr).toContain("ENG-404: not_found:");
+    expect(partial.stderr).toContain("1 of 2 issues were not changed: ENG-404");
+    const state = await s.run(["issues", "edit", "ENG-1", "--state", "Doing"]);
+    expect(state.code).toBe(1);
+    expect(state.stderr).toContain(
+      'No state "Doing" in this team. States: Backlog, Todo, In Progress, In Review, Done, Canceled',
+    );
+    const nothing = await s.run(["issues", "edit", "ENG-1"]);
+    expect(nothing.code).toBe(2);
+    expect(nothing.stderr).toContain("nothing to change");
+  });
+
+  it("closes to the team's completed state and reopens to its first unstarted one", async () => {
+    const closed = await s.run(["issues", "close", "ENG-1", "--comment", "Fixed in #42", "--json", "state"]);
+    expect(json(closed)).toMatchObject({ state: { name: "Done", type: "completed" } });
+    const canceled = await s.run(["issues", "close", "ENG-2", "--canceled"]);
+    expect(canceled.stdout).toBe("ENG-2\n");
+    expect((await s.run(["issues", "view", "ENG-2", "--jq", ".state.name"])).stdout).toBe("Canceled\n");
+    await s.run(["issues", "reopen", "ENG-1", "ENG-2"]);
+    expect((await s.run(["issues", "list", "--jq", "[.[].state.name] | unique | .[]"])).stdout).toBe(
+      "Todo\n",
+    );
+  });
+
+  it("comments: add (also from stdin), list, edit the last, delete", async () => {
+    expect((await s.run(["issues", "comment", "ENG-1", "--body", "Looks good"])).code).toBe(0);
+    await s.run(["comments", "add", "ENG-1", "--body-file", "-"], { input: "From a pipe\n" });
+    const listed = await s.run(["comments", "list", "ENG-1", "--json", "body"]);
+    expect(json(listed)).toEqual([
+      { body: "Fixed in #42" },
+      { body: "Looks good" },
+      { body: "From a pipe\n" },
+    ]);
+    expect((await s.run(["comments", "edit", "ENG-1", "last", "--body", "From a pipe, edited"])).code).toBe(
+      0,
+    );
+    const tsv = await s.run(["comments", "list", "ENG-1"]);
+    expect(rows(tsv).map((r) => r[3])).toEqual(["Fixed in #42", "Looks good", "From a pipe, edited"]);
+    const refused = await s.run(["comments", "delete", "ENG-1", "last"]);
+    expect(refused.code).toBe(2);
+    expect(refused.stderr).toContain("--yes is required");
+    expect((await s.run(["comments", "delete", "ENG-1", "last", "--yes"])).stderr).toMatch(
+      /^Deleted comment /,
+    );
+    expect(json<unknown[]>(await s.run(["comments", "list", "ENG-1", "--json"]))).toHaveLength(2);
+    const empty = await s.run(["issues", "comment", "ENG-1"]);
+    expect(empty.code).toBe(2);
+    expect(empty.stderr).toContain("--body is required");
+  });
+
+  it("relates and unrelates two issues, from either side", async () => {
+    const related = await s.run(["issues", "relate", "ENG-2", "ENG-1", "--type", "blocked-by"]);
+    expect(related.stderr).toBe("ENG-2 blocked by ENG-1\n");
+    expect(
+      (await s.run(["issues", "view", "ENG-1", "--jq", '.relations[] | "\\(.type) \\(.issue.identifier)"']))
+        .stdout,
+    ).toBe("blocks ENG-2\n");
+    expect((await s.run(["issues", "list", "--special", "blocked", "--jq", ".[].identifier"])).stdout).toBe(
+      "ENG-2\n",
+    );
+    const removed = await s.run(["issues", "unrelate", "ENG-1", "ENG-2"]);
+    expect(removed.stderr).toBe("Removed: ENG-1 blocks ENG-2\n");
+    const again = await s.run(["issues", "unrelate", "ENG-1", "ENG-2"]);
+    expect(again).toMatchObject({ code: 1, stderr: "ENG-1 has no relation to ENG-2\n" });
+    const bad = await s.run(["issues", "relate", "ENG-1", "ENG-2", "--type", "parent"]);
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toContain(
+      'invalid value "parent" for --type; expected one of: related, blocks, blocked-by',
+    );
+  });
+
+  it("links a URL and moves issues to another team", async () => {
+    const link = await s.run([
+      "issues",
+      "link",
+      "ENG-1",
+      "https://example.com/spec",
+      "--title",
+      "Spec",
+      "--json",
+      "url,title",
+    ]);
+    expect(json(link)).toEqual({ url: "https://example.com/spec", title: "Spec" });
+    await s.run(["teams", "create", "--name", "Operations", "--key", "OPS"]);
+    const moved = await s.run(["issues", "move", "ENG-2", "--team", "OPS"]);
+    expect(moved).toMatchObject({ code: 0, stdout: "ENG-2\tOPS-1\t\n" });
+    expect((await s.run(["issues", "view", "ENG-2", "--jq", ".identifier"])).stdout).toBe("OPS-1\n");
+  });
+
+  it("exits 1 with the server's code and detail, and 2 on usage errors without calling it", async () => {
+    const missing = await s.run(["issues", "view", "ENG-999"]);
+    expect(missing).toMatchObject({ code: 1, stdout: "" });
+    expect(missing.stderr).toBe('not_found: No issue "ENG-999" in this workspace.\n');
+    const noTeam = await s.run(["issues", "create", "--title", "No team"]);
+    expect(noTeam.code).toBe(2);
+    expect(noTeam.stderr).toBe("--team is required\nRun 'tracker issues create --help' for usage.\n");
+    const badLimit = await s.run(["issues", "list", "--limit", "lots"]);
+    expect(badLimit.stderr).toContain(
+      'invalid value "lots" for --limit; expected a positive number or "all"',
+    );
+    const badSpecial = await s.run(["issues", "list", "--special", "overdue,late"]);
+    expect(badSpecial.code).toBe(2);
+    expect(badSpecial.stderr).toContain('invalid value "late" for --special');
+    const badJq = await s.run(["issues", "list", "--jq", ".[] |"]);
+    expect(badJq.code).toBe(2);
+    expect(badJq.stderr).toContain("compile error");
+    const badField = await s.run(["issues", "list", "--json", "identifier,colour"]);
+    expect(badField.code).toBe(2);
+    expect(badField.stderr).toContain('unknown JSON field "colour"; available: id, identifier, title');
+  });
+});

@@ -1,0 +1,47 @@
+import { CommandError, type Deps, defineCommand, type Opts } from "../../command.js";
+import { palette, printFields, printJson, stateStyle } from "../../output.js";
+
+export const spec = defineCommand({
+  summary: "Show a team: settings, workflow states and members",
+  args: ["team"],
+  options: {},
+  examples: ["tracker teams view ENG"],
+});
+
+export async function run(opts: Opts<typeof spec>, deps: Deps): Promise<void> {
+  const key = opts.team.toUpperCase();
+  const [teams, members] = await Promise.all([
+    deps.tracker.teams.list(deps.call),
+    deps.tracker.teams.members(opts.team, deps.call),
+  ]);
+  const team = teams.find((t) => t.key === key || t.id === opts.team);
+  if (!team) throw new CommandError(`you are not in team ${key}; join it with 'tracker teams join ${key}'`);
+  if (opts.json) return printJson(deps, { ...team, members });
+  const c = palette(deps);
+  if (deps.isTTY)
+    deps.stdout.write(
+      `${c.bold(team.name)} ${c.cyan(team.key)}${team.personal ? c.dim(" (personal)") : ""}\n`,
+    );
+  printFields(deps, [
+    ...(deps.isTTY
+      ? []
+      : ([
+          ["key", team.key],
+          ["name", team.name],
+        ] as [string, string][])),
+    [
+      "cycles",
+      team.cyclesEnabled
+        ? `every ${team.cycleLengthWeeks} week${team.cycleLengthWeeks === 1 ? "" : "s"}`
+        : "off",
+    ],
+    ["estimates", team.estimateScale],
+    [
+      "states",
+      team.states
+        .map((s) => (deps.isTTY ? stateStyle(c, s.type)(s.name) : s.name))
+        .join(deps.isTTY ? ", " : ","),
+    ],
+    ["members", members.map((m) => (deps.isTTY ? m.name : m.email)).join(deps.isTTY ? ", " : ",")],
+  ]);
+}
