@@ -26,7 +26,8 @@ describe("tracker-mcp over stdio", () => {
       "tracker://projects/{name}",
       "tracker://documents/{id}",
       "tracker://teams/{key}",
-      "tracker://teams/{key}/issues{?state,label}",
+      "tracker://teams/{key}/states/{state}",
+      "tracker://labels/{name}",
     ]);
     const { resources } = await client.listResources();
     expect(resources.map((r) => r.uri)).toEqual(

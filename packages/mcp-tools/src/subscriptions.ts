@@ -17,11 +17,11 @@ type Target =
   | { kind: "project"; id: string }
   | { kind: "team"; id: string | undefined; key: string };
 
-// The URIs a subscription may name: the issue, project and team resources (and a team's issue lists,
-// which change with the team's issues).
+// The URIs a subscription may name: the issue, project and team resources (and a team's issues in one
+// state, which change with the team's issues).
 const ISSUE_URI = /^tracker:\/\/issues\/([^/?#]+)$/;
 const PROJECT_URI = /^tracker:\/\/projects\/([^/?#]+)$/;
-const TEAM_URI = /^tracker:\/\/teams\/([^/?#]+)(\/issues(\?.*)?)?$/;
+const TEAM_URI = /^tracker:\/\/teams\/([^/?#]+)(\/states\/[^/?#]+)?$/;
 
 const ISSUE_SCOPED = new Set(["issue", "comment", "issue_relation", "issue_link"]);
 

@@ -1,0 +1,148 @@
+import { request } from "node:http";
+import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { type RunningHttpServer, startHttpServer } from "./http.js";
+import { connectHttp, textOf } from "./test/connect.js";
+import { callEveryTool } from "./test/tool-calls.js";
+import { useWorkspace } from "./test/workspace.js";
+import { ALL_TOOLS, TOOLSET_NAMES } from "./toolsets.js";
+
+// `tracker-mcp --http` against a real server: one deployment, each session acting with its own key.
+const ws = useWorkspace();
+let http: RunningHttpServer;
+const clients: Client[] = [];
+
+beforeAll(async () => {
+  http = await startHttpServer({
+    port: 0,
+    host: "127.0.0.1",
+    allowedOrigins: ["https://agent.example.com"],
+    trackerUrl: ws.url,
+    timeoutMs: 10_000,
+    toolsets: TOOLSET_NAMES,
+  });
+});
+afterAll(async () => {
+  for (const client of clients) await client.close().catch(() => {});
+  await http?.close();
+});
+
+async function connect(apiKey: string): Promise<Client> {
+  const client = await connectHttp(http.url, apiKey);
+  clients.push(client);
+  return client;
+}
+
+const initialize = {
+  jsonrpc: "2.0",
+  id: 1,
+  method: "initialize",
+  params: { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "probe", version: "1" } },
+};
+
+/** A raw POST to the endpoint, with whatever headers a test needs (Host included, which fetch cannot set). */
+function post(
+  headers: Record<string, string>,
+  body: unknown = initialize,
+): Promise<{ status: number; text: string; sessionId: string | undefined }> {
+  const url = new URL(http.url);
+  return new Promise((resolve, reject) => {
+    const req = request(
+      {
+        host: url.hostname,
+        port: url.port,
+        path: url.pathname,
+        method: "POST",
+        headers: {
+          "content-type": "application/json",
+          accept: "application/json, text/event-stream",
+          ...headers,
+        },
+      },
+      (res) => {
+        let text = "";
+        res.setEncoding("utf8");
+        res.on("data", (chunk) => {
+          text += chunk;
+        });
+        const sessionId = res.headers["mcp-session-id"];
+        res.on("end", () =>
+          resolve({
+            status: res.statusCode ?? 0,
+            text,
+            sessionId: typeof sessionId === "string" ? sessionId : undefined,
+          }),
+        );
+      },
+    );
+    req.on("error", reject);
+    req.end(JSON.stringify(body));
+  });
+}
+
+describe("tracker-mcp over Streamable HTTP", () => {
+  it("lists every tool, the resource templates and the prompts", async () => {
+    const client = await connect(ws.token);
+    expect((await client.listTools()).tools.map((t) => t.name)).toEqual(ALL_TOOLS.map((t) => t.name));
+    expect((await client.listResourceTemplates()).resourceTemplates).toHaveLength(6);
+    expect((await client.listResources()).resources.map((r) => r.uri)).toContain("tracker://teams/ENG");
+    expect((await client.listPrompts()).prompts.map((p) => p.name)).toEqual([
+      "triage",
+      "standup",
+      "project_update",
+    ]);
+  });
+
+  it("calls every tool with good and with bad input", async () => {
+    await callEveryTool(await connect(ws.token));
+  });
+
+  it("acts in each session with the key of that session's Authorization header", async () => {
+    const [ada, bob] = [await connect(ws.token), await connect(ws.bob.token)];
+    expect(textOf(await ada.callTool({ name: "whoami", arguments: {} }))).toMatch(/^You are Ada Lovelace/);
+    expect(textOf(await bob.callTool({ name: "whoami", arguments: {} }))).toContain(
+      `<${ws.bob.email}>, member`,
+    );
+    const filed = await bob.callTool({
+      name: "create_issue",
+      arguments: { team: "ENG", title: "Filed by Bob" },
+    });
+    const identifier = (filed.structuredContent as { issue: { identifier: string } }).issue.identifier;
+    const filedIssue = await ws.sdk.issues.get(identifier);
+    expect(filedIssue.title).toBe("Filed by Bob");
+    expect(http.sessions()).toBeGreaterThanOrEqual(2);
+  });
+
+  it("refuses a request without a key, and a key the Tracker server rejects, with 401", async () => {
+    const none = await post({});
+    expect(none.status).toBe(401);
+    expect(none.text).toContain("Authorization: Bearer trk_");
+    const unknown = await post({ authorization: "Bearer trk_not_a_key" });
+    expect(unknown.status).toBe(401);
+    expect(unknown.text).toContain("refused this API key");
+  });
+
+  it("refuses a session's requests that carry another key", async () => {
+    const opened = await post({ authorization: `Bearer ${ws.token}` });
+    expect(opened.status).toBe(200);
+    expect(opened.sessionId).toBeTruthy();
+    const hijack = await post(
+      { authorization: `Bearer ${ws.bob.token}`, "mcp-session-id": opened.sessionId! },
+      { jsonrpc: "2.0", id: 2, method: "tools/list" },
+    );
+    expect(hijack.status).toBe(403);
+    expect(hijack.text).toContain("another API key");
+  });
+
+  it("checks Origin against localhost and the allow list, and Host on a loopback bind (DNS rebinding)", async () => {
+    const auth = { authorization: `Bearer ${ws.token}` };
+    const evil = await post({ ...auth, origin: "https://evil.example" });
+    expect(evil.status).toBe(403);
+    expect(evil.text).toContain("--allowed-origins");
+    expect((await post({ ...auth, origin: "https://agent.example.com" })).status).toBe(200);
+    expect((await post({ ...auth, origin: "http://localhost:5173" })).status).toBe(200);
+    const rebound = await post({ ...auth, host: `evil.example:${new URL(http.url).port}` });
+    expect(rebound.status).toBe(403);
+    expect(rebound.text).toContain("not allowed on a loopback server");
+  });
+});
