@@ -6,6 +6,14 @@ type Issue = Schemas["Issue"];
 /** A calendar date; a short pattern rather than `z.iso.date()`, whose leap-year regex would flood the schema. */
 export const dateInput = z.string().regex(/^\d{4}-\d{2}-\d{2}$/, "use YYYY-MM-DD");
 
+/** An ISO date-time with its offset, checked by the same short means (the server checks the calendar). */
+export const dateTimeInput = z
+  .string()
+  .regex(
+    /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:\d{2})$/,
+    "use e.g. 2025-01-31T09:00:00Z",
+  );
+
 /** `P1` urgent … `P4` low; `P-` when no priority is set. */
 export function priorityTag(priority: number): string {
   return priority === 0 ? "P-" : `P${priority}`;

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { shortTime } from "../format.js";
+import { dateTimeInput, shortTime } from "../format.js";
 import { teamInput } from "../inputs.js";
 import { defineTool, idempotencyKeyInput } from "../tool.js";
 
@@ -12,8 +12,8 @@ export const createCycleTool = defineTool({
   input: {
     team: teamInput,
     name: z.string().max(100).optional(),
-    startsAt: z.iso.datetime({ offset: true }).optional().describe("ISO date-time."),
-    endsAt: z.iso.datetime({ offset: true }).optional().describe("ISO date-time."),
+    startsAt: dateTimeInput.optional(),
+    endsAt: dateTimeInput.optional(),
     rollover: z.boolean().optional().describe("Default true."),
     idempotencyKey: idempotencyKeyInput,
   },
