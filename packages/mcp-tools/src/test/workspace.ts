@@ -31,14 +31,14 @@ export function useWorkspace(): Workspace {
     const server = await startTestServer();
     const boot = await server.bootstrap({
       workspaceName: "Acme",
-      email: `ada-${Date.now()}@example.com`,
+      email: "ada@example.com",
       name: "Ada Lovelace",
       team: { key: "ENG", name: "Engineering" },
     });
     const as = (token: string) =>
       createTracker({ baseUrl: server.url, apiKey: token, workspace: "", maxRetries: 0 });
     const sdk = as(boot.apiKey.token);
-    const bob = await server.addMember(boot.apiKey.token, "member", `bob-${Date.now()}@example.com`);
+    const bob = await server.addMember(boot.apiKey.token, "member", "bob@example.com");
     await sdk.teams.update("ENG", { cyclesEnabled: true, cycleLengthWeeks: 1 });
     await sdk.teams.create({ key: "OPS", name: "Operations" });
     await sdk.teams.addMember("ENG", bob.userId);
