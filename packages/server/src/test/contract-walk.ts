@@ -7,6 +7,7 @@ import { testContract } from "./harness.js";
 type Json = Record<string, unknown>;
 
 export interface WalkOperation {
+  operationId: string;
   /** Contract path, e.g. `/issues/{identifier}`. */
   path: string;
   /** Upper case, e.g. `PATCH`. */
@@ -50,6 +51,7 @@ export function walkOperations(): WalkOperation[] {
       const content = (op.requestBody as Json | undefined)?.content as Record<string, Json> | undefined;
       const schema = content ? resolve(doc, content["application/json"]?.schema) : undefined;
       out.push({
+        operationId: String(op.operationId),
         path,
         method: method.toUpperCase(),
         query,

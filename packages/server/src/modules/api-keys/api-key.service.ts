@@ -4,7 +4,8 @@ import { iso, sql } from "../../db/sql.js";
 import { notifyKeyDeleted } from "../../events/record-change.js";
 import { hashToken, newToken } from "../../http/auth.js";
 import type { WorkspaceScope } from "../../http/handler.js";
-import { Forbidden, Invalid, NotFound } from "../../http/problem.js";
+import { Forbidden, Invalid } from "../../http/problem.js";
+import { findById } from "../shared/resolve.js";
 import type { ApiKeyScope } from "./api-key.entity.js";
 
 export interface CreatedKey {
@@ -77,12 +78,18 @@ export async function createKey(scope: WorkspaceScope, name: string, keyScope: A
 
 export async function deleteKey(scope: WorkspaceScope, id: string) {
   await scope.em.transactional(async (em) => {
-    const rows = await sql(
-      em,
-      `delete from api_keys where id = ? and user_id = ? and (scope = 'account' or workspace_id = ?) returning id`,
-      [id, scope.caller.userId, scope.workspace.id],
+    await findById(
+      id,
+      `No key ${id} of yours in this workspace.`,
+      async (id) =>
+        (
+          await sql(
+            em,
+            `delete from api_keys where id = ? and user_id = ? and (scope = 'account' or workspace_id = ?) returning id`,
+            [id, scope.caller.userId, scope.workspace.id],
+          )
+        )[0],
     );
-    if (rows.length === 0) throw new NotFound("No key of yours with that id.");
     // On commit, every instance closes the event streams opened with this key.
     await notifyKeyDeleted(em, id);
   });

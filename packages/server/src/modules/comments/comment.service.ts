@@ -8,7 +8,7 @@ import { Forbidden, NotFound } from "../../http/problem.js";
 import { commentAddedPayload, recordActivity } from "../activity/activity.service.js";
 import { inTransaction, lockIssues } from "../issues/in-transaction.js";
 import { isoSql } from "../issues/issue.serialize.js";
-import { type IssueKey, isUuid, resolveIssue } from "../shared/resolve.js";
+import { findById, type IssueKey, resolveIssue } from "../shared/resolve.js";
 
 export type CommentOut = components["schemas"]["Comment"];
 
@@ -94,15 +94,13 @@ export async function createComment(scope: WorkspaceScope, ref: string, body: st
 
 /** The comment (locked), when it belongs to the issue; otherwise 404. */
 async function commentOfIssue(tx: WorkspaceScope, issueId: string, commentId: string) {
-  const row = isUuid(commentId)
-    ? await sqlOne<{ id: string; author_id: string | null; body: string }>(
-        tx.em,
-        "select id, author_id, body from comments where id = ? and issue_id = ? for update",
-        [commentId, issueId],
-      )
-    : undefined;
-  if (!row) throw new NotFound(`No comment "${commentId}" on this issue.`);
-  return row;
+  return findById(commentId, `No comment "${commentId}" on this issue.`, (id) =>
+    sqlOne<{ id: string; author_id: string | null; body: string }>(
+      tx.em,
+      "select id, author_id, body from comments where id = ? and issue_id = ? for update",
+      [id, issueId],
+    ),
+  );
 }
 
 /** Replaces a comment's body; only its author may. `edited` becomes true when the body changes. */

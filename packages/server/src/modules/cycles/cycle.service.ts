@@ -4,9 +4,9 @@ import type { components } from "@tracker/sdk/schema";
 import { iso, sql, sqlOne } from "../../db/sql.js";
 import { type Change, issueRowChange, recordChanges } from "../../events/record-change.js";
 import type { WorkspaceScope } from "../../http/handler.js";
-import { Conflict, Forbidden, Invalid, NotFound } from "../../http/problem.js";
+import { Conflict, Forbidden, Invalid } from "../../http/problem.js";
 import { fieldChangedActivities, recordActivities } from "../activity/activity.service.js";
-import { isUuid, resolveTeam, visibleTeamCondition } from "../shared/resolve.js";
+import { findById, resolveTeam, visibleTeamCondition } from "../shared/resolve.js";
 
 type Schemas = components["schemas"];
 export type CycleOut = Schemas["Cycle"];
@@ -160,18 +160,16 @@ export async function createCycle(scope: WorkspaceScope, input: Schemas["CycleCr
 /** A cycle of a team the caller may see, locked for the rest of the transaction. */
 async function findCycle(scope: WorkspaceScope, em: EntityManager, id: string) {
   const vis = visibleTeamCondition(scope, "t");
-  const row = isUuid(id)
-    ? await sqlOne<CycleRow & { team_id: string; team_key: string }>(
-        em,
-        `select ${CYCLE_COLUMNS}, t.id as team_id, t.key as team_key
-           from cycles c join teams t on t.id = c.team_id
-          where c.id = ? and t.workspace_id = ? and ${vis.sql}
-          for update of c`,
-        [id, scope.workspace.id, ...vis.params],
-      )
-    : undefined;
-  if (!row) throw new NotFound(`No cycle "${id}" in this workspace.`);
-  return row;
+  return findById(id, `No cycle "${id}" in this workspace.`, (id) =>
+    sqlOne<CycleRow & { team_id: string; team_key: string }>(
+      em,
+      `select ${CYCLE_COLUMNS}, t.id as team_id, t.key as team_key
+         from cycles c join teams t on t.id = c.team_id
+        where c.id = ? and t.workspace_id = ? and ${vis.sql}
+        for update of c`,
+      [id, scope.workspace.id, ...vis.params],
+    ),
+  );
 }
 
 export async function updateCycle(scope: WorkspaceScope, id: string, input: Schemas["CycleUpdate"]) {

@@ -2,10 +2,16 @@ import type { EntityManager } from "@mikro-orm/postgresql";
 import { iso, sql, sqlOne } from "../../db/sql.js";
 import { type Change, recordChanges } from "../../events/record-change.js";
 import type { WorkspaceScope } from "../../http/handler.js";
-import { Forbidden, NotFound } from "../../http/problem.js";
+import { Forbidden } from "../../http/problem.js";
 import { lockIssues } from "../issues/in-transaction.js";
 import { holdInWorkspace } from "../shared/hold.js";
-import { isUuid, resolveIssue, resolveIssues, resolveTeam, visibleTeamCondition } from "../shared/resolve.js";
+import {
+  findById,
+  resolveIssue,
+  resolveIssues,
+  resolveTeam,
+  visibleTeamCondition,
+} from "../shared/resolve.js";
 import { DOCUMENT_SEARCH_VECTOR } from "./document.entity.js";
 
 export interface DocumentOut {
@@ -108,9 +114,11 @@ export async function listDocuments(
 }
 
 async function readDocument(scope: WorkspaceScope, em: EntityManager, id: string): Promise<DocumentOut> {
-  const doc = isUuid(id) ? (await selectDocuments(scope, em, ["d.id = ?"], [id]))[0] : undefined;
-  if (!doc) throw new NotFound(`No document ${id} in this workspace.`);
-  return doc;
+  return findById(
+    id,
+    `No document ${id} in this workspace.`,
+    async (id) => (await selectDocuments(scope, em, ["d.id = ?"], [id]))[0],
+  );
 }
 
 export function getDocument(scope: WorkspaceScope, id: string): Promise<DocumentOut> {
@@ -122,19 +130,18 @@ export function getDocument(scope: WorkspaceScope, id: string): Promise<Document
  * statement joining the team would, after waiting for a concurrent move to another team, re-check the join
  * against the old team and miss the document.
  */
-async function lockDocument(scope: WorkspaceScope, em: EntityManager, id: string) {
-  if (!isUuid(id)) throw new NotFound(`No document ${id} in this workspace.`);
-  await holdInWorkspace(em, "documents", scope.workspace.id, [id], "update");
-  const vis = visibleTeamCondition(scope, "t");
-  const row = await sqlOne<{ id: string; team_id: string; team_key: string; creator_id: string | null }>(
-    em,
-    `select d.id, d.team_id, t.key as team_key, d.creator_id
-       from documents d join teams t on t.id = d.team_id
-      where d.id = ? and d.workspace_id = ? and ${vis.sql}`,
-    [id, scope.workspace.id, ...vis.params],
-  );
-  if (!row) throw new NotFound(`No document ${id} in this workspace.`);
-  return row;
+function lockDocument(scope: WorkspaceScope, em: EntityManager, id: string) {
+  return findById(id, `No document ${id} in this workspace.`, async (id) => {
+    await holdInWorkspace(em, "documents", scope.workspace.id, [id], "update");
+    const vis = visibleTeamCondition(scope, "t");
+    return sqlOne<{ id: string; team_id: string; team_key: string; creator_id: string | null }>(
+      em,
+      `select d.id, d.team_id, t.key as team_key, d.creator_id
+         from documents d join teams t on t.id = d.team_id
+        where d.id = ? and d.workspace_id = ? and ${vis.sql}`,
+      [id, scope.workspace.id, ...vis.params],
+    );
+  });
 }
 
 /**

@@ -6,6 +6,7 @@ import { hashToken, requireAdmin } from "../../http/auth.js";
 import type { WorkspaceScope } from "../../http/handler.js";
 import { Conflict, Gone, Invalid, NotFound } from "../../http/problem.js";
 import { insertApiKey } from "../api-keys/api-key.service.js";
+import { findById } from "../shared/resolve.js";
 import { findOrCreateUser } from "../users/user.service.js";
 import type { MemberRole } from "../workspaces/workspace.entity.js";
 import { addMember } from "../workspaces/workspace.service.js";
@@ -57,11 +58,17 @@ export async function createInvite(scope: WorkspaceScope, email: string, role: M
 export async function deleteInvite(scope: WorkspaceScope, id: string) {
   requireAdmin(scope.workspace, "revoke invites");
   await scope.em.transactional(async (em) => {
-    const rows = await sql(em, "delete from invites where id = ? and workspace_id = ? returning id", [
+    await findById(
       id,
-      scope.workspace.id,
-    ]);
-    if (rows.length === 0) throw new NotFound("No invite with that id in this workspace.");
+      `No invite ${id} in this workspace.`,
+      async (id) =>
+        (
+          await sql(em, "delete from invites where id = ? and workspace_id = ? returning id", [
+            id,
+            scope.workspace.id,
+          ])
+        )[0],
+    );
     await recordChanges(em, scope.workspace.id, [{ entity: "invite", action: "deleted", id }]);
   });
 }

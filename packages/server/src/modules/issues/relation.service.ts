@@ -3,8 +3,8 @@ import type { components } from "@tracker/sdk/schema";
 import { sql, sqlOne } from "../../db/sql.js";
 import { recordChanges } from "../../events/record-change.js";
 import type { WorkspaceScope } from "../../http/handler.js";
-import { Conflict, Invalid, NotFound } from "../../http/problem.js";
-import { isUuid, resolveIssue, visibleTeamCondition } from "../shared/resolve.js";
+import { Conflict, Invalid } from "../../http/problem.js";
+import { findById, resolveIssue, visibleTeamCondition } from "../shared/resolve.js";
 import { inTransaction, lockIssues } from "./in-transaction.js";
 import { q, raw, type SqlFragment } from "./sql-fragment.js";
 
@@ -150,14 +150,13 @@ export async function deleteRelation(scope: WorkspaceScope, ref: string, relatio
   await inTransaction(scope, async (tx) => {
     const issue = await resolveIssue(tx, ref);
     await lockIssues(tx.em, tx.workspace.id, [issue]);
-    const deleted = isUuid(relationId)
-      ? await sqlOne<{ id: string }>(
-          tx.em,
-          `delete from issue_relations where id = ? and (issue_id = ? or related_issue_id = ?) returning id`,
-          [relationId, issue.id, issue.id],
-        )
-      : undefined;
-    if (!deleted) throw new NotFound(`No relation "${relationId}" on ${issue.identifier}.`);
+    const deleted = await findById(relationId, `No relation "${relationId}" on ${issue.identifier}.`, (id) =>
+      sqlOne<{ id: string }>(
+        tx.em,
+        `delete from issue_relations where id = ? and (issue_id = ? or related_issue_id = ?) returning id`,
+        [id, issue.id, issue.id],
+      ),
+    );
     await recordChanges(tx.em, tx.workspace.id, [
       {
         entity: "issue_relation",

@@ -2,7 +2,8 @@ import type { EntityManager } from "@mikro-orm/postgresql";
 import { sql, sqlOne } from "../../db/sql.js";
 import { recordChanges } from "../../events/record-change.js";
 import type { WorkspaceScope } from "../../http/handler.js";
-import { Conflict, Forbidden, NotFound } from "../../http/problem.js";
+import { Conflict, Forbidden } from "../../http/problem.js";
+import { findById } from "../shared/resolve.js";
 import type { MemberRole } from "../workspaces/workspace.entity.js";
 
 export async function listUsers(scope: WorkspaceScope) {
@@ -30,14 +31,14 @@ async function lockAdmins(em: EntityManager, workspaceId: string): Promise<numbe
   return rows.length;
 }
 
-async function membership(em: EntityManager, workspaceId: string, userId: string) {
-  const row = await sqlOne<{ id: string; role: MemberRole }>(
-    em,
-    "select id, role from memberships where workspace_id = ? and user_id = ? for update",
-    [workspaceId, userId],
+function membership(em: EntityManager, workspaceId: string, userId: string) {
+  return findById(userId, `No member ${userId} in this workspace.`, (id) =>
+    sqlOne<{ id: string; role: MemberRole }>(
+      em,
+      "select id, role from memberships where workspace_id = ? and user_id = ? for update",
+      [workspaceId, id],
+    ),
   );
-  if (!row) throw new NotFound("No member with that id in this workspace.");
-  return row;
 }
 
 export async function changeRole(scope: WorkspaceScope, userId: string, role: MemberRole) {

@@ -7,7 +7,14 @@ import type { WorkspaceScope } from "../../http/handler.js";
 import { Conflict, Forbidden, Invalid, NotFound } from "../../http/problem.js";
 import { fieldChangedActivities, recordActivities } from "../activity/activity.service.js";
 import { holdInWorkspace } from "../shared/hold.js";
-import { isUuid, resolveInitiative, resolveTeam, resolveUser, type TeamRow } from "../shared/resolve.js";
+import {
+  findById,
+  isUuid,
+  resolveInitiative,
+  resolveTeam,
+  resolveUser,
+  type TeamRow,
+} from "../shared/resolve.js";
 import { type ProjectOut, projectById, visibleProjectCondition } from "./project.query.js";
 
 type ProjectCreate = components["schemas"]["ProjectCreate"];
@@ -269,13 +276,18 @@ export async function removeProjectMember(scope: WorkspaceScope, ref: string, us
   const project = await findProject(scope, ref);
   if (userId !== scope.caller.userId) await requireMemberManager(scope, scope.em, project);
   await scope.em.transactional(async (em) => {
-    const removed = isUuid(userId)
-      ? await sql(em, "delete from project_members where project_id = ? and user_id = ? returning user_id", [
-          project.id,
-          userId,
-        ])
-      : [];
-    if (removed.length === 0) throw new NotFound("That user is not a direct member of this project.");
+    await findById(
+      userId,
+      `User ${userId} is not a direct member of ${project.name}.`,
+      async (id) =>
+        (
+          await sql(
+            em,
+            "delete from project_members where project_id = ? and user_id = ? returning user_id",
+            [project.id, id],
+          )
+        )[0],
+    );
     await recordChanges(em, scope.workspace.id, [{ entity: "project", action: "updated", id: project.id }]);
   });
 }

@@ -13,6 +13,22 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 export const isUuid = (s: string) => UUID.test(s);
 
 /**
+ * What `find` returns for `id`, or 404 `not_found` with `detail` when it returns nothing. An id that is
+ * not a UUID names nothing, whatever its shape (`abc`, `ENG-1`, a name), so it gets the same 404 without
+ * reaching the database, where comparing it with a uuid column is a cast error rather than an absence.
+ * For parameters that take only an id; references that also take a key or name have resolvers below.
+ */
+export async function findById<T>(
+  id: string,
+  detail: string,
+  find: (id: string) => Promise<T | null | undefined>,
+): Promise<T> {
+  const found = isUuid(id) ? await find(id) : undefined;
+  if (found == null) throw new NotFound(detail);
+  return found;
+}
+
+/**
  * SQL condition (on a teams alias) for the teams the caller may see: members and admins see every team
  * except other people's personal spaces; guests see only teams they belong to. Params: [userId, userId].
  */

@@ -6,7 +6,14 @@ import { type Change, recordChanges } from "../../events/record-change.js";
 import type { WorkspaceScope } from "../../http/handler.js";
 import { Conflict, Forbidden, Invalid, NotFound } from "../../http/problem.js";
 import { holdInWorkspace } from "../shared/hold.js";
-import { isUuid, resolveTeam, resolveUser, type TeamRow, visibleTeamCondition } from "../shared/resolve.js";
+import {
+  findById,
+  isUuid,
+  resolveTeam,
+  resolveUser,
+  type TeamRow,
+  visibleTeamCondition,
+} from "../shared/resolve.js";
 import { DEFAULT_STATES } from "./team.entity.js";
 import { type TeamDbRow, teamOut, type WorkflowRuleDbRow, workflowRuleOut } from "./team.serialize.js";
 
@@ -373,16 +380,21 @@ export async function removeTeamMember(scope: WorkspaceScope, ref: string, userR
   if (userId !== scope.caller.userId && scope.workspace.role !== "admin") {
     throw new Forbidden("forbidden", "Only workspace admins may remove other people from a team.");
   }
-  if (!isUuid(userId)) throw new NotFound(`No member "${userRef}" in ${team.key}.`);
   if (team.personal && userId === team.owner_id) {
     throw new Conflict("personal_space", "The owner cannot leave their personal space.");
   }
   await scope.em.transactional(async (em) => {
-    const removed = await sql(em, "delete from team_members where team_id = ? and user_id = ? returning id", [
-      team.id,
+    await findById(
       userId,
-    ]);
-    if (!removed.length) throw new NotFound(`No member "${userRef}" in ${team.key}.`);
+      `No member "${userRef}" in ${team.key}.`,
+      async (id) =>
+        (
+          await sql(em, "delete from team_members where team_id = ? and user_id = ? returning id", [
+            team.id,
+            id,
+          ])
+        )[0],
+    );
     await recordChanges(em, scope.workspace.id, [
       { entity: "member", action: "deleted", id: userId, teamKey: team.key, teamId: team.id },
     ]);
@@ -483,13 +495,15 @@ export async function upsertWorkflow(
 export async function deleteWorkflow(scope: WorkspaceScope, ref: string, ruleId: string) {
   const team = await resolveTeam(scope, ref);
   await requireTeamManager(scope, team, "change workflow rules");
-  if (!isUuid(ruleId)) throw new NotFound(`No workflow rule "${ruleId}" in ${team.key}.`);
   await scope.em.transactional(async (em) => {
-    const removed = await sql(em, "delete from workflow_rules where id = ? and team_id = ? returning id", [
+    await findById(
       ruleId,
-      team.id,
-    ]);
-    if (!removed.length) throw new NotFound(`No workflow rule "${ruleId}" in ${team.key}.`);
+      `No workflow rule "${ruleId}" in ${team.key}.`,
+      async (id) =>
+        (
+          await sql(em, "delete from workflow_rules where id = ? and team_id = ? returning id", [id, team.id])
+        )[0],
+    );
     await recordChanges(em, scope.workspace.id, [
       { entity: "workflow", action: "deleted", id: ruleId, teamKey: team.key, teamId: team.id },
     ]);

@@ -5,7 +5,7 @@ import { recordChanges } from "../../events/record-change.js";
 import { requireAdmin } from "../../http/auth.js";
 import type { WorkspaceScope } from "../../http/handler.js";
 import { NotFound } from "../../http/problem.js";
-import { isUuid, resolveTeam } from "../shared/resolve.js";
+import { findById, resolveTeam } from "../shared/resolve.js";
 import { checkViewFilters, checkViewSort, type ViewKind } from "./view-filters.js";
 
 type Schemas = components["schemas"];
@@ -53,15 +53,16 @@ export async function listViews(scope: WorkspaceScope): Promise<ViewOut[]> {
   return rows.map(toView);
 }
 
+const viewNotFound = (id: string) => `No saved view ${id} of yours in this workspace.`;
+
 async function readView(scope: WorkspaceScope, em: EntityManager, id: string): Promise<ViewOut> {
-  const row = isUuid(id)
-    ? await sqlOne<ViewRow>(em, `${VIEW_SELECT} where v.id = ? and v.workspace_id = ? and v.owner_id = ?`, [
-        id,
-        scope.workspace.id,
-        scope.caller.userId,
-      ])
-    : undefined;
-  if (!row) throw new NotFound(`No saved view ${id} of yours in this workspace.`);
+  const row = await findById(id, viewNotFound(id), (id) =>
+    sqlOne<ViewRow>(em, `${VIEW_SELECT} where v.id = ? and v.workspace_id = ? and v.owner_id = ?`, [
+      id,
+      scope.workspace.id,
+      scope.caller.userId,
+    ]),
+  );
   return toView(row);
 }
 
@@ -99,14 +100,13 @@ export async function createView(scope: WorkspaceScope, input: ViewCreate): Prom
 export async function updateView(scope: WorkspaceScope, id: string, input: ViewUpdate): Promise<void> {
   const team = input.team != null ? await resolveTeam(scope, input.team) : null;
   await scope.em.transactional(async (em) => {
-    const view = isUuid(id)
-      ? await sqlOne<{ id: string; kind: ViewKind }>(
-          em,
-          "select id, kind from saved_views where id = ? and workspace_id = ? and owner_id = ? for update",
-          [id, scope.workspace.id, scope.caller.userId],
-        )
-      : undefined;
-    if (!view) throw new NotFound(`No saved view ${id} of yours in this workspace.`);
+    const view = await findById(id, viewNotFound(id), (id) =>
+      sqlOne<{ id: string; kind: ViewKind }>(
+        em,
+        "select id, kind from saved_views where id = ? and workspace_id = ? and owner_id = ? for update",
+        [id, scope.workspace.id, scope.caller.userId],
+      ),
+    );
     if (input.filters !== undefined) checkViewFilters(view.kind, input.filters);
     checkViewSort(view.kind, input.sort);
     const sets: string[] = [];
@@ -132,15 +132,14 @@ export async function updateView(scope: WorkspaceScope, id: string, input: ViewU
 
 export async function deleteView(scope: WorkspaceScope, id: string): Promise<void> {
   await scope.em.transactional(async (em) => {
-    const rows = isUuid(id)
-      ? await sql<{ id: string }>(
-          em,
-          "delete from saved_views where id = ? and workspace_id = ? and owner_id = ? returning id",
-          [id, scope.workspace.id, scope.caller.userId],
-        )
-      : [];
-    if (rows.length === 0) throw new NotFound(`No saved view ${id} of yours in this workspace.`);
-    await recordChanges(em, scope.workspace.id, [{ entity: "view", action: "deleted", id: rows[0]!.id }]);
+    const deleted = await findById(id, viewNotFound(id), (id) =>
+      sqlOne<{ id: string }>(
+        em,
+        "delete from saved_views where id = ? and workspace_id = ? and owner_id = ? returning id",
+        [id, scope.workspace.id, scope.caller.userId],
+      ),
+    );
+    await recordChanges(em, scope.workspace.id, [{ entity: "view", action: "deleted", id: deleted.id }]);
   });
 }
 
