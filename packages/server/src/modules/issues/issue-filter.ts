@@ -40,6 +40,58 @@ export const ISSUE_SPECIALS = [
   "created_by_me",
 ] as const satisfies readonly IssueSpecial[];
 
+/**
+ * The time windows of the list query, each as its comparison on `issues i`: `...After` is inclusive,
+ * `...Before` exclusive, so consecutive windows never share an issue. A NULL `completed_at` compares to
+ * nothing, so the `completed...` bounds match only completed (or canceled) issues.
+ */
+export const ISSUE_TIME_BOUNDS = {
+  createdAfter: "i.created_at >=",
+  createdBefore: "i.created_at <",
+  updatedAfter: "i.updated_at >=",
+  completedAfter: "i.completed_at >=",
+  completedBefore: "i.completed_at <",
+} as const satisfies Partial<Record<keyof IssueFilter, string>>;
+export type IssueTimeBound = keyof typeof ISSUE_TIME_BOUNDS;
+
+const DATE = /^(\d{4})-(\d{2})-(\d{2})$/;
+const DATE_TIME =
+  /^(\d{4}-\d{2}-\d{2})[Tt ](\d{2}):(\d{2}):(\d{2})(\.\d{1,9})?([Zz]|[+-](\d{2})(?::?(\d{2}))?)$/;
+const DAYS_IN_MONTH = [31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31];
+
+function isDate(text: string): boolean {
+  const m = DATE.exec(text);
+  if (!m) return false;
+  const [year, month, day] = [Number(m[1]), Number(m[2]), Number(m[3])];
+  const leap = year % 4 === 0 && (year % 100 !== 0 || year % 400 === 0);
+  return (
+    year >= 1 &&
+    month >= 1 &&
+    month <= 12 &&
+    day >= 1 &&
+    day <= (month === 2 && leap ? 29 : DAYS_IN_MONTH[month - 1]!)
+  );
+}
+
+/**
+ * The instant a time bound names, as text PostgreSQL reads as a `timestamptz` in any session time zone: a
+ * date (`2026-11-01`) is the start of that day in UTC, a date-time needs `Z` or an offset (RFC 3339, as the
+ * contract's `date` and `date-time` formats; no leap seconds). Undefined when `value` is neither.
+ */
+export function timeBoundInstant(value: unknown): string | undefined {
+  if (typeof value !== "string") return undefined;
+  if (isDate(value)) return `${value}T00:00:00Z`;
+  const m = DATE_TIME.exec(value);
+  if (!m || !isDate(m[1]!)) return undefined;
+  const [hour, minute, second] = [Number(m[2]), Number(m[3]), Number(m[4])];
+  const [offsetHours, offsetMinutes] = [Number(m[7] ?? 0), Number(m[8] ?? 0)];
+  if (hour > 23 || minute > 59 || second > 59 || offsetHours > 23 || offsetMinutes > 59) return undefined;
+  return value.toUpperCase().replace(" ", "T");
+}
+
+export const TIME_BOUND_FORMAT =
+  "a date (2026-11-01, the start of that UTC day) or a date-time with Z or an offset";
+
 export const DEFAULT_ISSUE_SORT: IssueSortKey = "-updated";
 export const DEFAULT_ISSUE_LIMIT = 50;
 export const MAX_ISSUE_LIMIT = 200;
@@ -342,6 +394,19 @@ export async function compileIssueFilter(
         Number(m[2]),
       );
     else add(search, ...terms);
+  }
+
+  // Compared with the bound as a value, so a plan is made for it: how many issues a window holds decides
+  // between the sort's index and the timestamp's.
+  for (const [key, comparison] of Object.entries(ISSUE_TIME_BOUNDS) as [IssueTimeBound, string][]) {
+    const value = filter[key];
+    if (value === undefined) continue;
+    const instant = timeBoundInstant(value);
+    if (instant === undefined)
+      throw new Invalid(`${key} must be ${TIME_BOUND_FORMAT}: "${value}" is not.`, [
+        { path: `query.${key}`, message: `must be ${TIME_BOUND_FORMAT}` },
+      ]);
+    add(`${comparison} ?::timestamptz`, instant);
   }
 
   for (const special of new Set(asList(filter.special))) {

@@ -34,6 +34,10 @@ interface Fixture {
   cycle?: string | null;
   createdAgo?: number;
   updatedAgo?: number;
+  /** Exact instants (PostgreSQL text, microseconds kept), instead of `createdAgo` / `updatedAgo` / now. */
+  createdAt?: string;
+  updatedAt?: string;
+  completedAt?: string;
   labels?: string[];
 }
 
@@ -102,9 +106,9 @@ async function issue(workspaceId: string, teamKey: string, f: Fixture): Promise<
       f.creator ?? null,
       f.project ?? null,
       f.cycle ?? null,
-      new Date(Date.now() - (f.createdAgo ?? 30 * DAY)),
-      new Date(Date.now() - (f.updatedAgo ?? 0)),
-      finished ? new Date() : null,
+      f.createdAt ?? new Date(Date.now() - (f.createdAgo ?? 30 * DAY)),
+      f.updatedAt ?? new Date(Date.now() - (f.updatedAgo ?? 0)),
+      finished ? (f.completedAt ?? new Date()) : null,
     ],
   );
   for (const name of f.labels ?? [])
@@ -548,6 +552,243 @@ describe("listIssues paging", () => {
     expect(res.error?.code).toBe("invalid_request");
     const zero = await admin.GET("/issues", { params: { query: { limit: 0 } } });
     expect(zero.response.status).toBe(400);
+  });
+});
+
+describe("listIssues time windows", () => {
+  // A workspace of its own, so the other tests' counts stay as they are. Instants are exact, to the
+  // microsecond, one either side of each bound the tests use.
+  let win: ApiClient;
+  let winToken = "";
+  const titles: Record<string, string> = {};
+  beforeAll(async () => {
+    const boot = await srv.bootstrap({ team: { key: "WIN", name: "Windows" } });
+    winToken = boot.apiKey.token;
+    win = srv.client(winToken);
+    await registerTeam("WIN", boot.team!.id);
+    await addTeam(boot.workspace.id, "WOT", boot.user.id);
+    const ws = boot.workspace.id;
+    const add = async (team: string, f: Fixture) => {
+      const identifier = await issue(ws, team, f);
+      titles[identifier] = f.title;
+    };
+    // WIN-1: created exactly at the start of 2026-01-10, open.
+    await add("WIN", {
+      title: "quartz alpha",
+      state: "Todo",
+      priority: 2,
+      createdAt: "2026-01-10T00:00:00Z",
+      updatedAt: "2026-03-01T12:00:00Z",
+    });
+    // WIN-2: a microsecond before each of WIN-1's instants; completed exactly at the start of 2026-02-01.
+    await add("WIN", {
+      title: "quartz beta",
+      state: "Done",
+      priority: 1,
+      createdAt: "2026-01-09T23:59:59.999999Z",
+      updatedAt: "2026-03-01T11:59:59.999999Z",
+      completedAt: "2026-02-01T00:00:00Z",
+    });
+    // WIN-3: completed later.
+    await add("WIN", {
+      title: "gamma",
+      state: "Done",
+      priority: 3,
+      createdAt: "2026-01-10T10:00:00Z",
+      updatedAt: "2026-02-15T00:00:00Z",
+      completedAt: "2026-02-15T00:00:00Z",
+    });
+    // WIN-4: canceled a microsecond before 2026-02-01; created exactly at the start of 2026-01-11.
+    await add("WIN", {
+      title: "quartz delta",
+      state: "Canceled",
+      priority: 4,
+      createdAt: "2026-01-11T00:00:00Z",
+      updatedAt: "2026-01-20T00:00:00Z",
+      completedAt: "2026-01-31T23:59:59.999999Z",
+    });
+    // WIN-5: open, updated last.
+    await add("WIN", {
+      title: "epsilon",
+      state: "In Progress",
+      createdAt: "2026-01-12T00:00:00Z",
+      updatedAt: "2026-04-01T00:00:00Z",
+    });
+    // WOT-1: another team, created inside every window above.
+    await add("WOT", {
+      title: "quartz other team",
+      state: "Done",
+      createdAt: "2026-01-10T12:00:00Z",
+      updatedAt: "2026-03-02T00:00:00Z",
+      completedAt: "2026-02-10T00:00:00Z",
+    });
+  });
+
+  const ids = async (query: ListQuery) => (await order(query, win)).sort();
+  const ordered = (query: ListQuery) => order(query, win);
+
+  it("createdAfter is inclusive and createdBefore exclusive, at the exact instant", async () => {
+    const all = ["WIN-1", "WIN-2", "WIN-3", "WIN-4", "WIN-5", "WOT-1"];
+    expect(await ids({})).toEqual(all);
+    expect(await ids({ createdAfter: "2026-01-10T00:00:00Z" })).toEqual([
+      "WIN-1",
+      "WIN-3",
+      "WIN-4",
+      "WIN-5",
+      "WOT-1",
+    ]);
+    expect(await ids({ createdBefore: "2026-01-10T00:00:00Z" })).toEqual(["WIN-2"]);
+    // A microsecond either side.
+    expect(await ids({ createdAfter: "2026-01-09T23:59:59.999999Z" })).toEqual(all);
+    expect(await ids({ createdBefore: "2026-01-10T00:00:00.000001Z" })).toEqual(["WIN-1", "WIN-2"]);
+    // Consecutive windows share nothing and miss nothing.
+    const day10 = await ids({ createdAfter: "2026-01-10", createdBefore: "2026-01-11" });
+    const day11 = await ids({ createdAfter: "2026-01-11", createdBefore: "2026-01-12" });
+    expect(day10).toEqual(["WIN-1", "WIN-3", "WOT-1"]);
+    expect(day11).toEqual(["WIN-4"]);
+    expect(await ids({ createdAfter: "2026-01-11", createdBefore: "2026-01-11" })).toEqual([]);
+  });
+
+  it("a date is the start of that UTC day; a date-time takes Z or any offset", async () => {
+    const fromTenth = await ids({ createdAfter: "2026-01-10" });
+    expect(fromTenth).toEqual(await ids({ createdAfter: "2026-01-10T00:00:00Z" }));
+    expect(await ids({ createdAfter: "2026-01-10T02:00:00+02:00" })).toEqual(fromTenth);
+    expect(await ids({ createdAfter: "2026-01-09T19:00:00-05:00" })).toEqual(fromTenth);
+    expect(await ids({ createdAfter: "2026-01-10T00:00:00.000+00:00" })).toEqual(fromTenth);
+    // One second later leaves out the issue created at midnight.
+    expect(await ids({ createdAfter: "2026-01-10T01:00:01+01:00" })).toEqual([
+      "WIN-3",
+      "WIN-4",
+      "WIN-5",
+      "WOT-1",
+    ]);
+    // Half past midnight on the tenth at +01:00 is still the ninth in UTC, before WIN-2 was created.
+    expect(await ids({ createdBefore: "2026-01-10T00:30:00+01:00" })).toEqual([]);
+    expect(await ids({ createdBefore: "2026-01-10T01:00:00+01:00" })).toEqual(["WIN-2"]);
+  });
+
+  it("updatedAfter is inclusive at the exact instant", async () => {
+    expect(await ids({ updatedAfter: "2026-03-01T12:00:00Z" })).toEqual(["WIN-1", "WIN-5", "WOT-1"]);
+    expect(await ids({ updatedAfter: "2026-03-01T11:59:59.999999Z" })).toEqual([
+      "WIN-1",
+      "WIN-2",
+      "WIN-5",
+      "WOT-1",
+    ]);
+    expect(await ids({ updatedAfter: "2026-04-01T00:00:00.000001Z" })).toEqual([]);
+  });
+
+  it("completed bounds match only issues with a completedAt, completed or canceled", async () => {
+    expect(await ids({ completedAfter: "2026-02-01" })).toEqual(["WIN-2", "WIN-3", "WOT-1"]);
+    expect(await ids({ completedBefore: "2026-02-01" })).toEqual(["WIN-4"]);
+    // Open issues are in no completed window, however wide.
+    expect(await ids({ completedAfter: "1970-01-01" })).toEqual(["WIN-2", "WIN-3", "WIN-4", "WOT-1"]);
+    expect(await ids({ completedBefore: "2999-01-01" })).toEqual(["WIN-2", "WIN-3", "WIN-4", "WOT-1"]);
+    expect(await ids({ completedAfter: "2026-02-01", completedBefore: "2026-02-15T00:00:00Z" })).toEqual([
+      "WIN-2",
+      "WOT-1",
+    ]);
+  });
+
+  it("ANDs with team, state, state type, specials and q", async () => {
+    expect(await ids({ team: "WIN", createdAfter: "2026-01-10" })).toEqual([
+      "WIN-1",
+      "WIN-3",
+      "WIN-4",
+      "WIN-5",
+    ]);
+    expect(await ids({ team: "WIN", state: "Done", completedAfter: "2026-01-01" })).toEqual([
+      "WIN-2",
+      "WIN-3",
+    ]);
+    expect(await ids({ stateType: ["canceled"], completedBefore: "2026-02-01" })).toEqual(["WIN-4"]);
+    expect(await ids({ stateType: ["unstarted", "started"], updatedAfter: "2026-03-01" })).toEqual([
+      "WIN-1",
+      "WIN-5",
+    ]);
+    expect(await ids({ special: ["no_estimate"], createdBefore: "2026-01-10T00:00:00.000001Z" })).toEqual([
+      "WIN-1",
+      "WIN-2",
+    ]);
+    expect(await ids({ q: "quartz", createdAfter: "2026-01-10" })).toEqual(["WIN-1", "WIN-4", "WOT-1"]);
+    expect(await ids({ q: "quartz", team: "WIN", completedBefore: "2026-02-01T00:00:00.000001Z" })).toEqual([
+      "WIN-2",
+      "WIN-4",
+    ]);
+    expect(await ordered({ q: "quartz", sort: "-updated", updatedAfter: "2026-03-01T12:00:00Z" })).toEqual([
+      "WOT-1",
+      "WIN-1",
+    ]);
+  });
+
+  it("works with every sort and pages through the window", async () => {
+    const window = { team: "WIN", createdAfter: "2026-01-10" } as const;
+    expect(await ordered(window)).toEqual(["WIN-5", "WIN-1", "WIN-3", "WIN-4"]);
+    expect(await ordered({ ...window, sort: "created" })).toEqual(["WIN-1", "WIN-3", "WIN-4", "WIN-5"]);
+    expect(await ordered({ ...window, sort: "-created" })).toEqual(["WIN-5", "WIN-4", "WIN-3", "WIN-1"]);
+    expect(await ordered({ ...window, sort: "priority" })).toEqual(["WIN-1", "WIN-3", "WIN-4", "WIN-5"]);
+    expect(await ordered({ ...window, sort: "title" })).toEqual(["WIN-5", "WIN-3", "WIN-1", "WIN-4"]);
+    expect(await ordered({ ...window, sort: "state" })).toEqual(["WIN-1", "WIN-5", "WIN-3", "WIN-4"]);
+    for (const sort of ["due", "-due", "estimate", "updated", "-title", "assignee", "-state"] as const)
+      expect((await ordered({ ...window, sort })).sort()).toEqual(["WIN-1", "WIN-3", "WIN-4", "WIN-5"]);
+    const first = await list(win, { ...window, limit: 3 });
+    expect(first.issues.map((i) => i.identifier)).toEqual(["WIN-5", "WIN-1", "WIN-3"]);
+    expect(first.nextOffset).toBe(3);
+    const second = await list(win, { ...window, limit: 3, offset: 3 });
+    expect(second.issues.map((i) => i.identifier)).toEqual(["WIN-4"]);
+    expect(second.nextOffset).toBeNull();
+  });
+
+  it("refuses a malformed bound with 400 invalid_request naming the parameter", async () => {
+    const bad = [
+      "yesterday",
+      "2026-02-30",
+      "2026-13-01",
+      "2026-1-5",
+      "2026-11-01T10:00",
+      "2026-11-01T10:00:00",
+      "2026-11-01T25:00:00Z",
+      "2026-12-31T23:59:60Z",
+      "0000-01-01",
+      "1730000000",
+      "",
+    ];
+    for (const name of ["createdAfter", "createdBefore", "updatedAfter", "completedAfter", "completedBefore"])
+      for (const value of bad) {
+        const res = await fetch(`${srv.url}/api/v1/issues?${name}=${encodeURIComponent(value)}`, {
+          headers: { authorization: `Bearer ${winToken}` },
+        });
+        const problem = (await res.json()) as { code?: string; errors?: { path: string }[] };
+        expect([name, value, res.status, problem.code]).toEqual([name, value, 400, "invalid_request"]);
+        expect(problem.errors?.map((e) => e.path)).toContain(`query.${name}`);
+      }
+  });
+
+  it("saved views keep the bounds, and running one applies them", async () => {
+    const filters = { team: "WIN", createdAfter: "2026-01-10", completedBefore: "2026-02-01T00:00:00Z" };
+    const created = await win.POST("/views", { body: { name: "Canceled early", filters } });
+    expect(created.response.status).toBe(201);
+    const views = (await win.GET("/views")).data!.views;
+    const view = views.find((v) => v.id === created.data!.view.id)!;
+    expect(view.filters).toEqual(filters);
+    // Running a view is listing with its filters as the query (as the CLI and the agent tools do).
+    expect(await ids(view.filters as ListQuery)).toEqual(["WIN-4"]);
+
+    for (const [name, value] of [
+      ["createdAfter", "2026-02-30"],
+      ["updatedAfter", "2026-11-01T10:00:00"],
+      ["completedBefore", 20260101],
+    ] as const) {
+      const res = await win.POST("/views", { body: { name: "Broken", filters: { [name]: value } } });
+      expect(res.response.status).toBe(400);
+      expect(res.error?.code).toBe("invalid_request");
+      expect(res.error?.errors?.map((e) => e.path)).toEqual([`body.filters.${name}`]);
+      const update = await win.PATCH("/views/{id}", {
+        params: { path: { id: view.id } },
+        body: { filters: { ...filters, [name]: value } },
+      });
+      expect(update.response.status).toBe(400);
+    }
   });
 });
 

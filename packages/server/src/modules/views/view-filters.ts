@@ -1,6 +1,13 @@
 import type { components, operations } from "@tracker/sdk/schema";
 import { Invalid } from "../../http/problem.js";
-import { ISSUE_SPECIALS, type IssueFilter } from "../issues/issue-filter.js";
+import {
+  ISSUE_SPECIALS,
+  ISSUE_TIME_BOUNDS,
+  type IssueFilter,
+  type IssueTimeBound,
+  TIME_BOUND_FORMAT,
+  timeBoundInstant,
+} from "../issues/issue-filter.js";
 import { STATE_TYPES } from "../teams/team.entity.js";
 
 /**
@@ -19,7 +26,9 @@ type Spec =
   | { type: "string" }
   /** A JSON array of strings, from `values` when given (list query parameters sent comma-separated). */
   | { type: "list"; values?: readonly string[] }
-  | { type: "cycle" };
+  | { type: "cycle" }
+  /** A time bound of the issue list (`ISSUE_TIME_BOUNDS`): a date or a date-time with an offset. */
+  | { type: "instant" };
 
 const keysOf = <T extends string>(record: Record<T, true>) => Object.keys(record) as T[];
 
@@ -84,6 +93,10 @@ const FILTER_SPECS: Record<ViewKind, Record<string, Spec>> = {
     label: { type: "list" },
     q: { type: "string" },
     special: { type: "list", values: ISSUE_SPECIALS },
+    ...(Object.fromEntries(Object.keys(ISSUE_TIME_BOUNDS).map((key) => [key, { type: "instant" }])) as Record<
+      IssueTimeBound,
+      Spec
+    >),
   } satisfies Record<Exclude<keyof IssueFilter, NotFilters>, Spec>,
   projects: {
     initiative: { type: "string" },
@@ -156,6 +169,9 @@ export function checkViewFilters(
     if (value === null) continue;
     if (spec.type === "string") {
       if (typeof value !== "string") errors.push({ path: at, message: "must be a string" });
+    } else if (spec.type === "instant") {
+      if (timeBoundInstant(value) === undefined)
+        errors.push({ path: at, message: `must be ${TIME_BOUND_FORMAT}` });
     } else if (spec.type === "cycle") {
       const ok = value === "current" || (Number.isInteger(value) && (value as number) >= 1);
       if (!ok) errors.push({ path: at, message: "must be a cycle number or current" });
