@@ -18,6 +18,8 @@ const SORTS = ["priority", "due", "created", "updated", "title", "estimate", "st
 /** Every kind of statement listIssues produces: each filter alone, with and without a team, and each sort key. */
 export function listShapes(seeded: Seeded): { name: string; filter: IssueFilter }[] {
   const team = seeded.teamKeys[3]!;
+  /** The UTC date `n` days ago: the seed spreads creation over the past year, updates since then. */
+  const daysAgo = (n: number) => new Date(Date.now() - n * 86_400_000).toISOString().slice(0, 10);
   const shapes: { name: string; filter: IssueFilter }[] = [
     { name: "workspace, default sort (-updated)", filter: {} },
     { name: "team, -priority (bench case)", filter: { team, sort: "-priority" } },
@@ -34,6 +36,17 @@ export function listShapes(seeded: Seeded): { name: string; filter: IssueFilter 
     { name: "label", filter: { label: ["bug"] } },
     { name: "label x2", filter: { label: ["bug", "frontend"] } },
     { name: "deep page (offset 5000)", filter: { offset: 5000 } },
+    { name: "team + createdAfter (last week)", filter: { team, createdAfter: daysAgo(7) } },
+    { name: "createdAfter (last week)", filter: { createdAfter: daysAgo(7) } },
+    { name: "updatedAfter (yesterday)", filter: { updatedAfter: daysAgo(1) } },
+    { name: "team + updatedAfter (last week)", filter: { team, updatedAfter: daysAgo(7) } },
+    {
+      name: "createdAfter..createdBefore (ten days, a year ago)",
+      filter: { createdAfter: daysAgo(300), createdBefore: daysAgo(290) },
+    },
+    { name: "completedAfter (last week)", filter: { completedAfter: daysAgo(7) } },
+    { name: "completedBefore (ten months ago)", filter: { completedBefore: daysAgo(300) } },
+    { name: "team + completedBefore (ten months ago)", filter: { team, completedBefore: daysAgo(300) } },
   ];
   for (const special of ISSUE_SPECIALS)
     shapes.push({ name: `special ${special}`, filter: { special: [special] } });

@@ -18,6 +18,7 @@ import { Migration20261124100000_issue_search_branch_masks } from "./Migration20
 import { Migration20261124130000_issue_search_recent } from "./Migration20261124130000_issue_search_recent.js";
 import { Migration20261124180000_issue_search_masks_simple } from "./Migration20261124180000_issue_search_masks_simple.js";
 import { Migration20261125140000_idempotent_requests } from "./Migration20261125140000_idempotent_requests.js";
+import { Migration20261125160000_issue_time_window_indexes } from "./Migration20261125160000_issue_time_window_indexes.js";
 
 /** Applied in this order on every start. Add each new migration here (npm run migration:create). */
 export const migrationsList: MigrationObject[] = [
@@ -61,4 +62,8 @@ export const migrationsList: MigrationObject[] = [
     class: Migration20261124180000_issue_search_masks_simple,
   },
   { name: "Migration20261125140000_idempotent_requests", class: Migration20261125140000_idempotent_requests },
+  {
+    name: "Migration20261125160000_issue_time_window_indexes",
+    class: Migration20261125160000_issue_time_window_indexes,
+  },
 ];
