@@ -97,20 +97,46 @@ function leadingGlobals(argv: string[]): { globals: GlobalFlags; rest: string[] 
   return { globals, rest: argv.slice(i) };
 }
 
+/** Levenshtein distance, for "did you mean" on a mistyped noun or verb. */
+function distance(a: string, b: string): number {
+  const row = Array.from({ length: b.length + 1 }, (_, j) => j);
+  for (let i = 1; i <= a.length; i++) {
+    let diagonal = row[0]!;
+    row[0] = i;
+    for (let j = 1; j <= b.length; j++) {
+      const above = row[j]!;
+      row[j] = Math.min(row[j]! + 1, row[j - 1]! + 1, diagonal + (a[i - 1] === b[j - 1] ? 0 : 1));
+      diagonal = above;
+    }
+  }
+  return row[b.length]!;
+}
+
+function suggest(word: string, candidates: string[]): string {
+  const best = candidates
+    .map((c) => ({ c, d: distance(word, c) }))
+    .filter(({ c, d }) => d <= Math.max(1, Math.floor(c.length / 3)))
+    .sort((x, y) => x.d - y.d)[0];
+  return best ? `; did you mean "${best.c}"?` : "";
+}
+
 /** Resolves `tracker <noun> <verb>` (or a one-word command) to a command name. */
 function findCommand(words: string[]): { name?: string; consumed: number; noun?: string } {
   const [first, verb] = words;
   if (!first) return { consumed: 0 };
   if (first in commands || first in hiddenCommands) return { name: first, consumed: 1 };
   const noun = nounAliases[first] ?? first;
-  if (!(noun in nouns)) {
-    const near = Object.keys(nouns).find((n) => n.startsWith(first.slice(0, 3)));
-    throw new UsageError(`unknown command "${first}"${near ? `; did you mean "${near}"?` : ""}`);
-  }
+  if (!(noun in nouns))
+    throw new UsageError(`unknown command "${first}"${suggest(first, Object.keys(nouns))}`);
   if (!verb || verb.startsWith("-")) return { consumed: 1, noun };
   const name = `${noun} ${verb}`;
-  if (!(name in commands))
-    throw new UsageError(`unknown command "${noun} ${verb}"; run 'tracker ${noun} --help' for its commands`);
+  if (!(name in commands)) {
+    const verbs = Object.keys(commands)
+      .filter((c) => c.startsWith(`${noun} `))
+      .map((c) => c.slice(noun.length + 1));
+    const hint = suggest(verb, verbs) || `; run 'tracker ${noun} --help' for its commands`;
+    throw new UsageError(`unknown command "${noun} ${verb}"${hint}`);
+  }
   return { name, consumed: 2, noun };
 }
 

@@ -10,12 +10,10 @@ export const spec = defineCommand({
 
 export async function run(opts: Opts<typeof spec>, deps: Deps): Promise<void> {
   const key = opts.team.toUpperCase();
-  const [teams, members] = await Promise.all([
-    deps.tracker.teams.list(deps.call),
-    deps.tracker.teams.members(opts.team, deps.call),
-  ]);
+  const teams = await deps.tracker.teams.list(deps.call);
   const team = teams.find((t) => t.key === key || t.id === opts.team);
   if (!team) throw new CommandError(`you are not in team ${key}; join it with 'tracker teams join ${key}'`);
+  const members = await deps.tracker.teams.members(team.key, deps.call);
   if (opts.json) return printJson(deps, { ...team, members });
   const c = palette(deps);
   if (deps.isTTY)
