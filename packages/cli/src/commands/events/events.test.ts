@@ -1,0 +1,59 @@
+import { spawn } from "node:child_process";
+import { createTracker } from "@tracker/sdk";
+import { describe, expect, it } from "vitest";
+import { BIN, useSession } from "../../test/binary.js";
+
+// `tracker events tail`: a change made through the API shows up as a line, while the binary runs.
+const s = useSession();
+
+/** Starts `tracker events tail …`, resolves once it says it follows the stream, and collects its output. */
+function tail(args: string[]) {
+  const child = spawn(process.execPath, [BIN, "events", "tail", ...args], {
+    env: { PATH: process.env.PATH, ...s.env() } as NodeJS.ProcessEnv,
+  });
+  let stdout = "";
+  let stderr = "";
+  child.stdout.setEncoding("utf8").on("data", (d: string) => {
+    stdout += d;
+  });
+  const following = new Promise<void>((resolve) => {
+    child.stderr.setEncoding("utf8").on("data", (d: string) => {
+      stderr += d;
+      if (stderr.includes("Following")) resolve();
+    });
+  });
+  const exited = new Promise<number | null>((resolve) => child.on("close", resolve));
+  return { child, following, exited, out: () => ({ stdout, stderr }) };
+}
+
+describe("tracker events tail (real server, real binary)", () => {
+  it("prints one tab-separated line per change made through the API, and stops after --count", async () => {
+    const sdk = createTracker({ baseUrl: s.server.url, apiKey: s.token });
+    const run = tail(["--count", "2"]);
+    await run.following;
+    const issue = await sdk.issues.create({ team: "ENG", title: "Watched" });
+    await sdk.issues.update(issue.identifier, { priority: 1 });
+    expect(await run.exited).toBe(0);
+    const lines = run
+      .out()
+      .stdout.trimEnd()
+      .split("\n")
+      .map((l) => l.split("\t"));
+    expect(lines).toEqual([
+      [expect.stringMatching(/^\d{4}-\d\d-\d\dT/), "created", "issue", "ENG-1", "ENG"],
+      [expect.stringMatching(/^\d{4}-\d\d-\d\dT/), "updated", "issue", "ENG-1", "ENG"],
+    ]);
+    expect(run.out().stderr).toBe(`Following ${s.workspace.slug}\n`);
+  });
+
+  it("prints JSON lines filtered by --jq, and ends cleanly on SIGINT", async () => {
+    const sdk = createTracker({ baseUrl: s.server.url, apiKey: s.token });
+    const run = tail(["--json", "--jq", '"\\(.action) \\(.entity) \\(.identifier)"']);
+    await run.following;
+    await sdk.comments.create("ENG-1", { body: "Seen it" });
+    // The comment, then the issue it touched (its updatedAt moved).
+    await expect.poll(() => run.out().stdout, { timeout: 10_000 }).toContain("created comment ENG-1\n");
+    run.child.kill("SIGINT");
+    expect(await run.exited).toBe(0);
+  });
+});

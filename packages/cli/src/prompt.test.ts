@@ -1,0 +1,71 @@
+import { createTracker } from "@tracker/sdk";
+import pty from "node-pty";
+import { describe, expect, it } from "vitest";
+import { BIN, useSession } from "./test/binary.js";
+
+// Prompts, driven the way a person drives them: the built binary in a real pseudo-terminal.
+const s = useSession();
+
+/** Runs tracker in a pseudo-terminal; `answer` waits for a screen text, then types. */
+function terminal(args: string[]) {
+  const term = pty.spawn(process.execPath, [BIN, ...args], {
+    cols: 100,
+    rows: 30,
+    env: { PATH: process.env.PATH ?? "", TERM: "xterm-256color", ...(s.env() as Record<string, string>) },
+  });
+  let screen = "";
+  term.onData((d) => {
+    screen += d;
+  });
+  const exited = new Promise<number>((resolve) => term.onExit(({ exitCode }) => resolve(exitCode)));
+  const plain = () => screen.replace(/\x1b\[[0-9;?]*[A-Za-z]/g, "");
+  return {
+    exited,
+    plain,
+    raw: () => screen,
+    async answer(waitFor: string, keys: string) {
+      await expect.poll(plain, { timeout: 10_000 }).toContain(waitFor);
+      screen = "";
+      term.write(keys);
+    },
+  };
+}
+
+describe("prompts in a terminal (real pseudo-terminal, real binary)", () => {
+  it("asks for the team from a picker and for the title, then creates the issue", async () => {
+    await createTracker({ baseUrl: s.server.url, apiKey: s.token }).teams.create({
+      name: "Design",
+      key: "DES",
+    });
+    const run = terminal(["issues", "create", "--priority", "high"]);
+    await run.answer("Team", "\x1b[B\r"); // Design is first by name: arrow down to Engineering
+    await run.answer("Title", "Typed at a terminal\r");
+    expect(await run.exited).toBe(0);
+    expect(run.plain()).toContain("Created ENG-1 in Engineering [Backlog]");
+    const issue = await createTracker({ baseUrl: s.server.url, apiKey: s.token }).issues.get("ENG-1");
+    expect(issue).toMatchObject({ title: "Typed at a terminal", priority: 2 });
+  });
+
+  it("offers the team's states when an edit names no change", async () => {
+    const run = terminal(["issues", "edit", "ENG-1"]);
+    await run.answer("New state", "\x1b[B\x1b[B\r"); // Backlog, Todo, In Progress
+    expect(await run.exited).toBe(0);
+    expect(run.plain()).toContain("Updated ENG-1 [In Progress]");
+  });
+
+  it("prints a table with colour on a terminal, and never asks with --no-input", async () => {
+    const list = terminal(["issues", "list"]);
+    expect(await list.exited).toBe(0);
+    expect(list.plain()).toMatch(/ID\s+STATE\s+PRIORITY\s+TITLE/);
+    expect(list.raw()).toContain("\x1b[36mENG-1"); // identifiers in cyan
+    const run = terminal(["issues", "create", "--no-input"]);
+    expect(await run.exited).toBe(2);
+    expect(run.plain()).toContain("--team is required");
+  });
+
+  it("exits 130 when a question is answered with Ctrl-C", async () => {
+    const run = terminal(["issues", "create"]);
+    await run.answer("Team", "\x03");
+    expect(await run.exited).toBe(130);
+  });
+});
