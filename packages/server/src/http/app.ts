@@ -28,6 +28,7 @@ import {
 } from "./idempotency.js";
 import { HttpProblem, Invalid, NotFound, NotImplemented } from "./problem.js";
 import { RateLimiter } from "./rate-limit.js";
+import { webMiddleware } from "./web.js";
 
 export const API_PREFIX = "/api/v1";
 
@@ -373,5 +374,7 @@ export function createApp(deps: AppDeps): Koa<State> {
 
   app.use(router.routes());
   app.use(router.allowedMethods());
+  // The web board at `/`, for what no API route took.
+  app.use(webMiddleware());
   return app;
 }
