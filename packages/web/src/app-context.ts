@@ -1,0 +1,26 @@
+import type { BodyOf, Schemas, Tracker } from "@tracker/sdk";
+import { createContext, useContext } from "react";
+import type { LiveStatus } from "./live.js";
+
+export type Team = Schemas["Team"];
+export type Issue = Schemas["Issue"];
+export type NewIssueDefaults = Partial<BodyOf<"createIssue">>;
+
+export interface AppContextValue {
+  tracker: Tracker;
+  /** The workspace slug, the first segment of every path. */
+  ws: string;
+  me: Schemas["User"] | undefined;
+  teams: Team[];
+  live: LiveStatus;
+  openCreate(defaults?: NewIssueDefaults): void;
+  notify(message: string, kind?: "error" | "info"): void;
+}
+
+export const AppContext = createContext<AppContextValue | null>(null);
+
+export function useApp(): AppContextValue {
+  const value = useContext(AppContext);
+  if (!value) throw new Error("useApp outside the signed-in app");
+  return value;
+}

@@ -1,0 +1,273 @@
+import type { Schemas, Tracker } from "@tracker/sdk";
+import { useCallback, useEffect, useMemo, useRef, useState } from "react";
+import { AppContext, type AppContextValue, type NewIssueDefaults, useApp } from "./app-context.js";
+import { CreateIssueDialog } from "./components/create-issue.js";
+import { Palette } from "./components/palette.js";
+import { ErrorNote } from "./components/widgets.js";
+import { followEvents, type LiveStatus } from "./live.js";
+import { BoardPage } from "./pages/board.js";
+import { CyclePage } from "./pages/cycle.js";
+import { InitiativesPage } from "./pages/initiatives.js";
+import { IssuePage } from "./pages/issue.js";
+import { ProjectsPage } from "./pages/projects.js";
+import { SignInPage, WorkspacePicker } from "./pages/sign-in.js";
+import { ViewsPage } from "./pages/views.js";
+import { Link, navigate, useLocation } from "./router.js";
+import { signOut, storedKey, storedWorkspace, storeWorkspace, trackerFor } from "./session.js";
+import { store, useData } from "./store.js";
+
+/** The whole page: sign-in without a key, the workspace picker at `/`, the signed-in app below `/<ws>`. */
+export function Root() {
+  const [apiKey, setApiKey] = useState(storedKey);
+  const { path } = useLocation();
+  const ws = path.split("/").filter(Boolean)[0];
+
+  if (!apiKey) return <SignInPage onSignedIn={setApiKey} />;
+  if (!ws) return <WorkspacePicker apiKey={apiKey} onSignOut={() => setApiKey(null)} />;
+  return <SignedIn key={`${apiKey}:${ws}`} apiKey={apiKey} ws={ws} onSignOut={() => setApiKey(null)} />;
+}
+
+interface Notice {
+  id: number;
+  message: string;
+  kind: "error" | "info";
+}
+
+function SignedIn({ apiKey, ws, onSignOut }: { apiKey: string; ws: string; onSignOut(): void }) {
+  const tracker = useMemo<Tracker>(() => {
+    store.clear();
+    return trackerFor(apiKey, ws);
+  }, [apiKey, ws]);
+  const [live, setLive] = useState<LiveStatus>("connecting");
+  const [creating, setCreating] = useState<NewIssueDefaults | null>(null);
+  const [paletteOpen, setPaletteOpen] = useState(false);
+  const [notices, setNotices] = useState<Notice[]>([]);
+  const noticeId = useRef(0);
+
+  const teams = useData("teams", () => tracker.teams.list());
+  const users = useData("users", () => tracker.users.list());
+  const me = users.data?.find((u) => u.isMe);
+
+  useEffect(() => {
+    if (storedWorkspace() !== ws) storeWorkspace(ws);
+  }, [ws]);
+  useEffect(() => followEvents(tracker, setLive), [tracker]);
+
+  const notify = useCallback((message: string, kind: "error" | "info" = "info") => {
+    const id = ++noticeId.current;
+    setNotices((all) => [...all, { id, message, kind }]);
+    if (kind === "info") setTimeout(() => setNotices((all) => all.filter((n) => n.id !== id)), 5_000);
+  }, []);
+
+  const context = useMemo<AppContextValue>(
+    () => ({
+      tracker,
+      ws,
+      me,
+      teams: teams.data ?? [],
+      live,
+      openCreate: (defaults = {}) => setCreating(defaults),
+      notify,
+    }),
+    [tracker, ws, me, teams.data, live, notify],
+  );
+
+  useShortcuts({
+    create: () => setCreating((open) => open ?? defaultsFromPath(window.location.pathname)),
+    palette: () => setPaletteOpen(true),
+  });
+
+  const signOutNow = () => {
+    signOut();
+    store.clear();
+    navigate("/", { replace: true });
+    onSignOut();
+  };
+
+  if (teams.error) {
+    return (
+      <main className="centered">
+        <h1>Tracker</h1>
+        <ErrorNote error={teams.error} />
+        <p>
+          <Link to="/">Choose another workspace</Link> or{" "}
+          <button type="button" onClick={signOutNow}>
+            sign out
+          </button>
+        </p>
+      </main>
+    );
+  }
+
+  return (
+    <AppContext.Provider value={context}>
+      <div className="shell">
+        <Sidebar teams={teams.data ?? []} ws={ws} />
+        <div className="content">
+          <header className="topbar">
+            <button type="button" className="search-button" onClick={() => setPaletteOpen(true)}>
+              Search or jump to… <kbd>Ctrl K</kbd>
+            </button>
+            <button
+              type="button"
+              className="primary"
+              onClick={() => setCreating(defaultsFromPath(location.pathname))}
+            >
+              New issue <kbd>C</kbd>
+            </button>
+            <span className={`live live-${live}`} role="status" title="Live updates">
+              {live === "live" ? "Live" : live === "off" ? "Offline" : "Connecting…"}
+            </span>
+            <span className="who">{me ? me.name : ""}</span>
+            <button type="button" onClick={signOutNow}>
+              Sign out
+            </button>
+          </header>
+          <main id="main" tabIndex={-1}>
+            <Routes />
+          </main>
+        </div>
+      </div>
+      {creating && <CreateIssueDialog defaults={creating} onClose={() => setCreating(null)} />}
+      {paletteOpen && <Palette onClose={() => setPaletteOpen(false)} />}
+      <div className="notices" aria-live="polite">
+        {notices.map((n) => (
+          <div
+            key={n.id}
+            className={`notice notice-${n.kind}`}
+            role={n.kind === "error" ? "alert" : "status"}
+          >
+            <span>{n.message}</span>
+            <button
+              type="button"
+              aria-label="Dismiss"
+              onClick={() => setNotices((all) => all.filter((x) => x.id !== n.id))}
+            >
+              ×
+            </button>
+          </div>
+        ))}
+      </div>
+    </AppContext.Provider>
+  );
+}
+
+/** The team of the page shown, so `c` on ENG's board creates in ENG. */
+function defaultsFromPath(path: string): NewIssueDefaults {
+  const match = /^\/[^/]+\/team\/([^/]+)/.exec(path) ?? /^\/[^/]+\/issue\/([A-Za-z0-9]+)-/.exec(path);
+  return match?.[1] ? { team: decodeURIComponent(match[1]) } : {};
+}
+
+function Routes() {
+  const { path } = useLocation();
+  const { teams, ws } = useApp();
+  const parts = path.split("/").filter(Boolean).map(decodeURIComponent);
+  const [, section, id, view] = parts;
+
+  if (section === "team" && id) {
+    if (view === "cycle") return <CyclePage teamKey={id} />;
+    return <BoardPage teamKey={id} display={view === "list" ? "list" : "board"} />;
+  }
+  if (section === "issue" && id) return <IssuePage identifier={id} />;
+  if (section === "issues") return <BoardPage teamKey={undefined} display="list" />;
+  if (section === "projects") return <ProjectsPage />;
+  if (section === "initiatives") return <InitiativesPage />;
+  if (section === "views") return <ViewsPage />;
+  if (!section) {
+    const first = teams[0];
+    if (first) return <Redirect to={`/${ws}/team/${first.key}/board`} />;
+    return <p className="empty">No teams yet.</p>;
+  }
+  return (
+    <div>
+      <h1>Not found</h1>
+      <p>
+        Nothing lives at <code>{path}</code>. <Link to={`/${ws}`}>Go to the board</Link>.
+      </p>
+    </div>
+  );
+}
+
+function Redirect({ to }: { to: string }) {
+  useEffect(() => navigate(to, { replace: true }), [to]);
+  return null;
+}
+
+function Sidebar({ teams, ws }: { teams: Schemas["Team"][]; ws: string }) {
+  const { path } = useLocation();
+  const item = (to: string, label: string) => (
+    <li>
+      <Link to={to} aria-current={path === to ? "page" : undefined}>
+        {label}
+      </Link>
+    </li>
+  );
+  return (
+    <nav className="sidebar" aria-label="Workspace">
+      <div className="brand">
+        <Link to="/">{ws}</Link>
+      </div>
+      <a className="skip" href="#main">
+        Skip to content
+      </a>
+      <ul>
+        {item(`/${ws}/projects`, "Projects")}
+        {item(`/${ws}/initiatives`, "Initiatives")}
+        {item(`/${ws}/views`, "Views")}
+      </ul>
+      {teams.map((team) => (
+        <section key={team.id} aria-label={team.name}>
+          <h2>
+            {team.name} <span className="muted">{team.key}</span>
+          </h2>
+          <ul>
+            {item(`/${ws}/team/${team.key}/board`, "Board")}
+            {item(`/${ws}/team/${team.key}/list`, "List")}
+            {team.cyclesEnabled && item(`/${ws}/team/${team.key}/cycle`, "Current cycle")}
+          </ul>
+        </section>
+      ))}
+    </nav>
+  );
+}
+
+function typing(target: EventTarget | null): boolean {
+  const el = target as HTMLElement | null;
+  if (!el) return false;
+  return el.isContentEditable || ["INPUT", "TEXTAREA", "SELECT"].includes(el.tagName);
+}
+
+/**
+ * The keyboard: `c` creates, Ctrl/Cmd-K opens the palette, `j`/`k` move between the items of the page
+ * (cards, rows: anything marked `data-nav-item`), as Linear does. Letters are ignored while typing.
+ */
+function useShortcuts(handlers: { create(): void; palette(): void }) {
+  const latest = useRef(handlers);
+  latest.current = handlers;
+  useEffect(() => {
+    const actions = { create: () => latest.current.create(), palette: () => latest.current.palette() };
+    const onKey = (event: KeyboardEvent) => {
+      if ((event.ctrlKey || event.metaKey) && event.key.toLowerCase() === "k") {
+        event.preventDefault();
+        actions.palette();
+        return;
+      }
+      if (event.ctrlKey || event.metaKey || event.altKey || typing(event.target)) return;
+      if (document.querySelector("dialog[open]")) return;
+      if (event.key === "c") {
+        event.preventDefault();
+        actions.create();
+      } else if (event.key === "j" || event.key === "k") {
+        const items = [...document.querySelectorAll<HTMLElement>("main [data-nav-item]")];
+        if (items.length === 0) return;
+        const at = items.indexOf(document.activeElement as HTMLElement);
+        const next =
+          at === -1 ? 0 : Math.max(0, Math.min(items.length - 1, at + (event.key === "j" ? 1 : -1)));
+        items[next]?.focus();
+        event.preventDefault();
+      }
+    };
+    window.addEventListener("keydown", onKey);
+    return () => window.removeEventListener("keydown", onKey);
+  }, []);
+}

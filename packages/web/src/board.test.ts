@@ -1,0 +1,188 @@
+import { createTracker, type Tracker } from "@tracker/sdk";
+import type { Page } from "playwright-core";
+import { afterAll, beforeAll, describe, expect, test } from "vitest";
+import { startTestServer, type TestServer } from "../../server/src/test/harness.js";
+import { type Chromium, ensureWebBuild, launchChromium } from "./test/browser.js";
+
+// The board in a real Chromium against a real server: what a person does, checked through the API.
+let server: TestServer;
+let browser: Chromium;
+let tracker: Tracker;
+let token: string;
+let ws: string;
+let page: Page;
+
+beforeAll(async () => {
+  ensureWebBuild();
+  server = await startTestServer();
+  const boot = await server.bootstrap({
+    workspaceName: "Acme Web",
+    name: "Ada Lovelace",
+    team: { key: "ENG", name: "Engineering" },
+  });
+  token = boot.apiKey.token;
+  ws = boot.workspace.slug;
+  tracker = createTracker({ baseUrl: server.url, apiKey: token, workspace: ws });
+  await tracker.issues.create({ team: "ENG", title: "Fix the login form", state: "Todo", priority: 2 });
+  await tracker.issues.create({ team: "ENG", title: "Write the release notes", state: "Todo" });
+  await tracker.issues.create({ team: "ENG", title: "Ship dark mode", state: "In Progress" });
+  browser = await launchChromium();
+  page = await browser.context.newPage();
+  await signIn(page);
+}, 120_000);
+
+afterAll(async () => {
+  await browser?.close();
+  await server?.close();
+});
+
+async function signIn(p: Page) {
+  await p.goto(server.url);
+  await p.getByLabel("API key").fill(token);
+  await p.getByRole("button", { name: "Sign in" }).click();
+  await p.waitForURL(`${server.url}/${ws}/team/ENG/board`);
+}
+
+const column = (p: Page, state: string) => p.locator(`section.column[data-state="${state}"]`);
+const stateOf = async (identifier: string) => (await tracker.issues.get(identifier)).state.name;
+
+describe("the web board", () => {
+  test("signing in opens the team's board with a column per workflow state", async () => {
+    for (const state of ["Backlog", "Todo", "In Progress", "In Review", "Done", "Canceled"])
+      await expect.poll(() => column(page, state).count()).toBe(1);
+    await expect.poll(() => column(page, "Todo").locator(".card").count()).toBe(2);
+    await expect.poll(() => page.evaluate(() => localStorage.getItem("tracker.apiKey"))).toBe(token);
+  });
+
+  test("dragging a card to another column changes its state", async () => {
+    const card = column(page, "Todo").getByRole("link", { name: /ENG-1 / });
+    await card.dragTo(column(page, "In Review"));
+    await expect.poll(() => stateOf("ENG-1")).toBe("In Review");
+    await expect
+      .poll(() =>
+        column(page, "In Review")
+          .getByRole("link", { name: /ENG-1 / })
+          .count(),
+      )
+      .toBe(1);
+  });
+
+  test("Shift+Arrow on a focused card moves it to the next state, keeping the focus", async () => {
+    await page.locator("main").click({ position: { x: 5, y: 5 } });
+    const card = column(page, "Todo").getByRole("link", { name: /ENG-2 / });
+    await card.focus();
+    await page.keyboard.press("Shift+ArrowRight");
+    await expect.poll(() => stateOf("ENG-2")).toBe("In Progress");
+    await expect
+      .poll(() => page.evaluate(() => document.activeElement?.getAttribute("aria-label") ?? ""))
+      .toContain("ENG-2");
+    await page.keyboard.press("Shift+ArrowLeft");
+    await expect.poll(() => stateOf("ENG-2")).toBe("Todo");
+  });
+
+  test("a change made through the API appears without a reload", async () => {
+    await page.evaluate(() => {
+      (window as unknown as { marker: string }).marker = "same page";
+    });
+    await tracker.issues.update("ENG-3", { title: "Ship dark mode everywhere", state: "Done" });
+    await expect
+      .poll(
+        () =>
+          column(page, "Done")
+            .getByRole("link", { name: /Ship dark mode everywhere/ })
+            .count(),
+        {
+          timeout: 10_000,
+        },
+      )
+      .toBe(1);
+    expect(await page.evaluate(() => (window as unknown as { marker?: string }).marker)).toBe("same page");
+  });
+
+  test("`c` creates an issue and opens it", async () => {
+    await page.locator("main").click({ position: { x: 5, y: 5 } });
+    await page.keyboard.press("c");
+    const dialog = page.getByRole("dialog", { name: "New issue" });
+    await dialog.getByLabel("Title").fill("Add an export button");
+    await dialog.getByLabel("Priority").selectOption({ label: "Urgent" });
+    await dialog.getByRole("button", { name: "Create issue" }).click();
+    await page.waitForURL(`${server.url}/${ws}/issue/ENG-4`);
+    const created = await tracker.issues.get("ENG-4");
+    expect(created).toMatchObject({ title: "Add an export button", priority: 1 });
+  });
+
+  test("fields of the issue page are edited in place", async () => {
+    await page.goto(`${server.url}/${ws}/issue/ENG-1`);
+    await page.getByRole("button", { name: /Title: Fix the login form/ }).click();
+    await page.getByLabel("Title", { exact: true }).fill("Fix the login form on Safari");
+    await page.getByRole("button", { name: "Save", exact: true }).click();
+    await expect
+      .poll(async () => (await tracker.issues.get("ENG-1")).title)
+      .toBe("Fix the login form on Safari");
+
+    await page.getByLabel("Priority").selectOption({ label: "Low" });
+    await expect.poll(async () => (await tracker.issues.get("ENG-1")).priority).toBe(4);
+    await page.getByLabel("State").selectOption({ label: "Done" });
+    await expect.poll(() => stateOf("ENG-1")).toBe("Done");
+    await page.getByLabel("Due date").fill("2030-01-31");
+    await expect.poll(async () => (await tracker.issues.get("ENG-1")).dueDate).toBe("2030-01-31");
+
+    await page.getByRole("button", { name: "Edit description" }).click();
+    await page
+      .getByLabel("Description (Markdown)")
+      .fill("Steps:\n\n- open **Safari**\n- <script>alert(1)</script>");
+    await page.getByRole("button", { name: "Save description" }).click();
+    await expect.poll(() => page.locator(".description strong").textContent()).toBe("Safari");
+    // Markdown is rendered as text, never as HTML.
+    expect(await page.locator(".description script").count()).toBe(0);
+  });
+
+  test("comments are added and edited", async () => {
+    await page.goto(`${server.url}/${ws}/issue/ENG-1`);
+    await page.getByLabel("Add a comment").fill("Reproduced on **iOS** too.");
+    await page.getByRole("button", { name: "Comment", exact: true }).click();
+    await expect
+      .poll(async () => (await tracker.comments.list("ENG-1")).map((c) => c.body))
+      .toEqual(["Reproduced on **iOS** too."]);
+    await page.getByRole("button", { name: "Edit comment" }).click();
+    await page.getByRole("textbox", { name: "Edit comment" }).fill("Reproduced on iOS 18 too.");
+    await page.getByRole("button", { name: "Save comment" }).click();
+    await expect
+      .poll(async () => (await tracker.comments.list("ENG-1"))[0]?.body)
+      .toBe("Reproduced on iOS 18 too.");
+    await expect.poll(() => page.locator(".comment").first().textContent()).toContain("iOS 18");
+  });
+
+  test("an error is shown with its detail, and what was typed stays", async () => {
+    await page.goto(`${server.url}/${ws}/issue/ENG-1`);
+    await page.getByLabel("Issue", { exact: true }).fill("ENG-999");
+    await page.getByRole("button", { name: "Add relation" }).click();
+    const alert = page.locator("section[aria-labelledby=relations] [role=alert]");
+    await expect.poll(() => alert.textContent()).toMatch(/ENG-999|not found|No issue/i);
+    expect(await page.getByLabel("Issue", { exact: true }).inputValue()).toBe("ENG-999");
+  });
+
+  test("the old identifier of a moved issue opens the issue under its new one", async () => {
+    await tracker.teams.create({ name: "Operations", key: "OPS" });
+    await tracker.issues.move({ identifiers: ["ENG-2"], team: "OPS" });
+    await page.goto(`${server.url}/${ws}/issue/ENG-2`);
+    await page.waitForURL(`${server.url}/${ws}/issue/OPS-1`);
+    await expect
+      .poll(() => page.getByRole("button", { name: /Title: Write the release notes/ }).count())
+      .toBe(1);
+  });
+
+  test("the list keeps its filters in the URL", async () => {
+    await page.goto(`${server.url}/${ws}/team/ENG/list?stateType=completed&sort=title`);
+    await expect.poll(() => page.locator("table.issues tbody tr").count()).toBe(2);
+    expect(await page.locator("table.issues tbody tr").first().textContent()).toContain("ENG-1");
+    await page.getByRole("checkbox", { name: "completed" }).uncheck();
+    await expect.poll(() => new URL(page.url()).search).toBe("?sort=title");
+  });
+
+  test("signing out forgets the key", async () => {
+    await page.getByRole("button", { name: "Sign out" }).click();
+    await expect.poll(() => page.getByLabel("API key").count()).toBe(1);
+    expect(await page.evaluate(() => localStorage.getItem("tracker.apiKey"))).toBeNull();
+  });
+});

@@ -1,0 +1,52 @@
+import { priorityName, type Schemas } from "@tracker/sdk";
+import { describeError } from "../session.js";
+
+export function ErrorNote({ error }: { error: unknown }) {
+  if (!error) return null;
+  return (
+    <p className="error" role="alert">
+      {describeError(error)}
+    </p>
+  );
+}
+
+export function priorityLabel(priority: number): string {
+  return priorityName(priority) || "No priority";
+}
+
+const STATE_ICONS: Record<Schemas["StateType"], string> = {
+  backlog: "◌",
+  unstarted: "○",
+  started: "◐",
+  completed: "●",
+  canceled: "⊘",
+};
+
+export function StateIcon({ type }: { type: Schemas["StateType"] }) {
+  return (
+    <span className={`state-icon state-${type}`} aria-hidden="true">
+      {STATE_ICONS[type]}
+    </span>
+  );
+}
+
+export function ProgressBar({ progress, label }: { progress: Schemas["Progress"]; label: string }) {
+  return (
+    <span className="progress">
+      <progress max={100} value={progress.percent} aria-label={label} />
+      <span>
+        {progress.percent}% · {progress.done}/{progress.total}
+      </span>
+    </span>
+  );
+}
+
+const HEALTH: Record<Schemas["Health"], string> = {
+  on_track: "On track",
+  at_risk: "At risk",
+  off_track: "Off track",
+};
+
+export function HealthBadge({ health }: { health: Schemas["Health"] }) {
+  return <span className={`badge health-${health}`}>{HEALTH[health]}</span>;
+}

@@ -1,0 +1,57 @@
+import { useApp } from "../app-context.js";
+import { ErrorNote, ProgressBar, StateIcon } from "../components/widgets.js";
+import { Link } from "../router.js";
+import { useData } from "../store.js";
+
+/** A team's current cycle: its dates, its issues by state and how much of it is done. */
+export function CyclePage({ teamKey }: { teamKey: string }) {
+  const { tracker, ws, teams } = useApp();
+  const team = teams.find((t) => t.key === teamKey);
+  const cycles = useData(`cycles:${teamKey}`, () => tracker.cycles.list(teamKey));
+  const current = cycles.data?.find((c) => c.isActive);
+  const issues = useData(current ? `issues:${teamKey}:cycle=current` : null, () =>
+    tracker.issues.list({ team: teamKey, cycle: "current", limit: 200 }),
+  );
+  const items = issues.data?.items ?? [];
+  const done = items.filter((i) => i.state.type === "completed").length;
+  const counted = items.filter((i) => i.state.type !== "canceled").length;
+
+  return (
+    <div className="page">
+      <h1>{team?.name ?? teamKey}: current cycle</h1>
+      <ErrorNote error={cycles.error ?? issues.error} />
+      {cycles.data && !current && <p className="empty">No cycle is running.</p>}
+      {current && (
+        <>
+          <p>
+            <strong>{current.name ?? `Cycle ${current.number}`}</strong>{" "}
+            <span className="muted">
+              {new Date(current.startsAt).toLocaleDateString()} –{" "}
+              {new Date(current.endsAt).toLocaleDateString()}
+            </span>
+          </p>
+          <ProgressBar
+            progress={{
+              done,
+              total: counted,
+              percent: counted ? Math.round((100 * done) / counted) : 0,
+              excludedProjects: 0,
+            }}
+            label="Cycle progress"
+          />
+          <ul className="plain">
+            {items.map((i) => (
+              <li key={i.id}>
+                <StateIcon type={i.state.type} />{" "}
+                <Link data-nav-item to={`/${ws}/issue/${i.identifier}`}>
+                  {i.identifier}
+                </Link>{" "}
+                {i.title} <span className="muted">{i.state.name}</span>
+              </li>
+            ))}
+          </ul>
+        </>
+      )}
+    </div>
+  );
+}
