@@ -1,0 +1,92 @@
+import { spawn } from "node:child_process";
+import { mkdtempSync, rmSync } from "node:fs";
+import net from "node:net";
+import os from "node:os";
+import path from "node:path";
+import pg from "pg";
+import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
+import { withDatabase } from "../../../../server/src/test/global-setup.js";
+import { BIN, runBinary } from "../../test/binary.js";
+
+// `tracker server setup` and `tracker server start` run the reference server's own entry points; here on a
+// database of the test cluster (DATABASE_URL), as a deployment with its own PostgreSQL would.
+const home = mkdtempSync(path.join(os.tmpdir(), "tracker-cli-server-"));
+let databaseUrl: string;
+
+beforeAll(async () => {
+  const name = `cli_server_${process.pid}`;
+  const admin = new pg.Client({ connectionString: inject("databaseUrl") });
+  await admin.connect();
+  await admin.query(`drop database if exists ${name}`);
+  await admin.query(`create database ${name} template ${inject("templateDatabase")}`);
+  await admin.end();
+  databaseUrl = withDatabase(inject("databaseUrl"), name);
+});
+afterAll(() => rmSync(home, { recursive: true, force: true }));
+
+async function freePort(): Promise<number> {
+  const server = net.createServer();
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  const { port } = server.address() as net.AddressInfo;
+  await new Promise((resolve) => server.close(resolve));
+  return port;
+}
+
+describe("tracker server (real binary, real server)", () => {
+  it("sets up the first workspace and logs in with its key, then starts the server that serves it", async () => {
+    const port = await freePort();
+    const url = `http://127.0.0.1:${port}`;
+    const env = { HOME: home, XDG_CONFIG_HOME: home, DATABASE_URL: databaseUrl };
+    const setup = await runBinary(
+      [
+        "server",
+        "setup",
+        "--workspace-name",
+        "Acme",
+        "--email",
+        "ada@acme.test",
+        "--name",
+        "Ada Lovelace",
+        "--url",
+        url,
+      ],
+      { env, timeoutMs: 60_000 },
+    );
+    expect(setup.stderr).toBe(
+      "Created workspace Acme (acme) with admin Ada Lovelace <ada@acme.test>.\n" +
+        `Logged in to ${url} with its account key. Next: 'tracker server start', then 'tracker teams create'.\n`,
+    );
+    expect(setup.code).toBe(0);
+    const missing = await runBinary(["server", "setup", "--email", "x@y.z"], { env });
+    expect(missing).toMatchObject({
+      code: 2,
+      stderr: "--workspace-name is required\nRun 'tracker server setup --help' for usage.\n",
+    });
+
+    const server = spawn(process.execPath, [BIN, "server", "start", "--port", String(port), "--production"], {
+      env: { PATH: process.env.PATH, ...env } as NodeJS.ProcessEnv,
+    });
+    let log = "";
+    server.stdout.setEncoding("utf8").on("data", (d: string) => {
+      log += d;
+    });
+    server.stderr.setEncoding("utf8").on("data", (d: string) => {
+      log += d;
+    });
+    const exited = new Promise<number | null>((resolve) => server.on("close", resolve));
+    try {
+      await expect.poll(() => log, { timeout: 60_000, interval: 200 }).toContain('"msg":"listening"');
+      const created = await runBinary(["teams", "create", "--name", "Engineering", "--key", "ENG"], { env });
+      expect(created).toMatchObject({ code: 0, stdout: "ENG\n" });
+      const issue = await runBinary(
+        ["issues", "create", "-t", "ENG", "--title", "First", "--json", "identifier"],
+        { env },
+      );
+      expect(JSON.parse(issue.stdout)).toEqual({ identifier: "ENG-1" });
+    } finally {
+      server.kill("SIGTERM");
+    }
+    expect(await exited).toBe(0);
+    expect(log).toContain('"msg":"shutting down"');
+  });
+});
