@@ -1,3 +1,4 @@
+import { stripVTControlCharacters } from "node:util";
 import { createTracker } from "@tracker/sdk";
 import pty from "node-pty";
 import { describe, expect, it } from "vitest";
@@ -18,7 +19,7 @@ function terminal(args: string[]) {
     screen += d;
   });
   const exited = new Promise<number>((resolve) => term.onExit(({ exitCode }) => resolve(exitCode)));
-  const plain = () => screen.replace(/\x1b\[[0-9;?]*[A-Za-z]/g, "");
+  const plain = () => stripVTControlCharacters(screen);
   return {
     exited,
     plain,
