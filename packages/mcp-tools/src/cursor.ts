@@ -12,10 +12,10 @@ export const cursorInput = z
   .min(1)
   .max(200)
   .optional()
-  .describe("The `cursor` of the previous answer, to get the next page (same filters).");
+  .describe("From the previous answer, for the next page.");
 
 export const pageOutput = {
-  cursor: z.string().nullable().describe("Pass as `cursor` for the next page; null on the last."),
+  cursor: z.string().nullable(),
   hasMore: z.boolean(),
 };
 

@@ -10,16 +10,28 @@ export function trackTool(server: McpServer, name: string, tool: RegisteredTool)
   registered.set(server, tools.set(name, tool));
 }
 
+// An output schema describes what the server sends, so `additionalProperties: false` on its objects tells
+// the model nothing it can act on; on input it does (a misspelt argument is refused) and stays.
+function dropClosedObjects(node: unknown): void {
+  if (Array.isArray(node)) for (const item of node) dropClosedObjects(item);
+  else if (node && typeof node === "object") {
+    const record = node as Record<string, unknown>;
+    if (record.additionalProperties === false) delete record.additionalProperties;
+    for (const value of Object.values(record)) dropClosedObjects(value);
+  }
+}
+
 function jsonSchema(schema: unknown, io: "input" | "output"): Tool["inputSchema"] {
   const json = z.toJSONSchema(schema as z.ZodType, { target: "draft-7", io }) as Record<string, unknown>;
   delete json.$schema;
+  if (io === "output") dropClosedObjects(json);
   return json as Tool["inputSchema"];
 }
 
 /**
  * Answers `tools/list` as the MCP SDK does, minus what costs every request tokens and tells a model
- * nothing: the `$schema` line of each input and output schema and the default `execution` block (absent
- * means the same). Every agent pays for the tool list on every turn, so bytes here are worth saving.
+ * nothing: the `$schema` line of each input and output schema, the default `execution` block (absent
+ * means the same) and the closed-object markers of output schemas. Every agent pays for the tool list on every turn, so bytes here are worth saving.
  */
 export function installCompactToolList(server: McpServer): void {
   server.server.setRequestHandler(ListToolsRequestSchema, () => ({

@@ -78,6 +78,20 @@ describe("compact answers and paging", () => {
     expect(textOf(mixed)).toMatch(/belongs to a search with other filters/);
   });
 
+  it("filters by time windows, and names a malformed bound", async () => {
+    const today = new Date().toISOString().slice(0, 10);
+    const created = await call("search_issues", { team: "WEB", createdAfter: today, limit: 1 });
+    expect(data<{ hasMore: boolean }>(created).hasMore).toBe(true);
+    expect(textOf(await call("search_issues", { team: "WEB", createdBefore: today }))).toBe(
+      "No issues match.",
+    );
+    const done = await call("search_issues", { completedAfter: "2020-01-01T00:00:00Z" });
+    expect(textOf(done).split("\n")[0]).toMatch(/^ENG-8 \[Done\]/);
+    const bad = await call("search_issues", { updatedAfter: "last tuesday" });
+    expect(bad.isError).toBe(true);
+    expect(textOf(bad)).toMatch(/^invalid_request: .*\n.*updatedAfter/);
+  });
+
   it("runs a saved view by name, under the filters given with it", async () => {
     const overdue = await call("search_issues", { view: "my overdue", sort: "due" });
     expect(

@@ -21,29 +21,39 @@ export const standupPrompt = definePrompt({
   }),
   async text(deps, { since = yesterday() }, read) {
     const { tracker } = deps;
-    const from = `${since}T00:00:00Z`;
-    const [recent, doing, blocked, digest] = await Promise.all([
-      tracker.issues.list({ assignee: "me", sort: "-updated", limit: 50 }, read),
+    const [done, moved, doing, blocked, digest] = await Promise.all([
+      tracker.issues.list({ assignee: "me", completedAfter: since, sort: "-updated", limit: 50 }, read),
+      tracker.issues.list(
+        {
+          assignee: "me",
+          updatedAfter: since,
+          stateType: ["backlog", "unstarted", "started"],
+          sort: "-updated",
+          limit: 50,
+        },
+        read,
+      ),
       tracker.issues.list({ assignee: "me", stateType: ["started"], sort: "priority", limit: 50 }, read),
       tracker.issues.list({ special: ["mine", "blocked"], limit: 50 }, read),
-      tracker.digest({ since: from, limit: 50 }, read),
+      tracker.digest({ since: `${since}T00:00:00Z`, limit: 50 }, read),
     ]);
-    // The list is newest first, so the issues touched since `since` are its head.
-    const touched = recent.items.filter((i) => i.updatedAt >= from);
-    const list = (items: typeof recent.items) =>
-      items.length ? issueLines(items.map(toIssueRow)) : ["none"];
+    const list = (page: typeof done) =>
+      page.items.length ? issueLines(page.items.map(toIssueRow)) : ["none"];
     return [
       `Write my standup for today from the data below: three short parts, "Done" (finished or moved since ${since}),`,
       `"Doing" (in progress) and "Blocked" (with what blocks it). Name issues by identifier. Keep it under 120 words.`,
       "",
-      `My issues updated since ${since}:`,
-      ...list(touched),
+      `My issues completed or canceled since ${since}:`,
+      ...list(done),
+      "",
+      `My open issues updated since ${since}:`,
+      ...list(moved),
       "",
       "In progress:",
-      ...list(doing.items),
+      ...list(doing),
       "",
       "Blocked (an open issue blocks them):",
-      ...list(blocked.items),
+      ...list(blocked),
       "",
       "What others did on my issues:",
       ...(digest.length

@@ -1,7 +1,8 @@
 import { z } from "zod";
+import { cursorInput, pageFooter, pageOutput, slicePage } from "../cursor.js";
 import { ToolRefusal } from "../errors.js";
 import { issueLines, issueRow, shortTime, toIssueRow } from "../format.js";
-import { teamInput } from "../inputs.js";
+import { limitInput, teamInput } from "../inputs.js";
 import { defineTool } from "../tool.js";
 
 const cycleRow = z.object({
@@ -20,8 +21,10 @@ export const listCyclesTool = defineTool({
   input: {
     team: teamInput,
     current: z.boolean().optional().describe("Only the active cycle, with its issues."),
+    limit: limitInput(100, 20),
+    cursor: cursorInput,
   },
-  output: { cycles: z.array(cycleRow), issues: z.array(issueRow).optional() },
+  output: { cycles: z.array(cycleRow), issues: z.array(issueRow).optional(), ...pageOutput },
   readOnly: true,
   destructive: false,
   idempotent: true,
@@ -35,11 +38,15 @@ export const listCyclesTool = defineTool({
     }));
     const line = (c: (typeof all)[number]) =>
       `${c.active ? "* " : ""}cycle ${c.number}${c.name ? ` "${c.name}"` : ""} ${shortTime(c.startsAt)} → ${shortTime(c.endsAt)}`;
-    if (!input.current)
+    if (!input.current) {
+      const page = slicePage(all, input.cursor, input.limit, { team: input.team.toUpperCase() });
+      const lines = page.items.map(line);
+      if (page.hasMore) lines.push(pageFooter(lines.length, "cycle", page));
       return {
-        text: all.map(line).join("\n") || `${input.team.toUpperCase()} has no cycles.`,
-        data: { cycles: all },
+        text: lines.join("\n") || `${input.team.toUpperCase()} has no cycles.`,
+        data: { cycles: page.items, cursor: page.cursor, hasMore: page.hasMore },
       };
+    }
     const active = all.filter((c) => c.active);
     if (!active.length)
       throw new ToolRefusal(`${input.team.toUpperCase()} has no active cycle. create_cycle starts one.`);
@@ -50,7 +57,7 @@ export const listCyclesTool = defineTool({
     const issues = page.items.map(toIssueRow);
     const lines = [line(active[0]!), ...issueLines(issues)];
     if (page.nextOffset !== null) lines.push("(first 50; search_issues with cycle `current` for the rest)");
-    return { text: lines.join("\n"), data: { cycles: active, issues } };
+    return { text: lines.join("\n"), data: { cycles: active, issues, cursor: null, hasMore: false } };
   },
   about: (input) => ({ team: input.team }),
 });

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { cursorInput, pageFooter, pageOutput, slicePage } from "../cursor.js";
 import { shortTime } from "../format.js";
 import { limitInput, updateSubjectInput } from "../inputs.js";
 import { toUpdateRow, updateRow } from "../planning.js";
@@ -27,10 +28,12 @@ export const listStatusUpdatesTool = defineTool({
     ...updateSubjectInput,
     candidates: z.boolean().optional(),
     limit: limitInput(50, 5),
+    cursor: cursorInput,
   },
   output: {
     updates: z.array(updateRow),
     candidates: candidatesOutput.optional(),
+    ...pageOutput,
   },
   readOnly: true,
   destructive: false,
@@ -41,13 +44,14 @@ export const listStatusUpdatesTool = defineTool({
       tracker.updates.list(query, read),
       input.candidates ? tracker.updates.candidates(query, read) : Promise.resolve(undefined),
     ]);
-    const updates = all.slice(0, input.limit).map(toUpdateRow);
+    const page = slicePage(all, input.cursor, input.limit, query);
+    const updates = page.items.map(toUpdateRow);
     const lines = updates.map(
       (u) =>
         `${shortTime(u.createdAt)} ${u.health} "${u.title}" by ${u.author}${u.issues.length ? ` (${u.issues.join(", ")})` : ""}`,
     );
     if (!lines.length) lines.push(`No status updates on ${label} yet.`);
-    if (all.length > updates.length) lines.push(`(${updates.length} of ${all.length}; raise limit for more)`);
+    if (page.hasMore) lines.push(pageFooter(updates.length, "update", page));
     let candidates: z.output<typeof candidatesOutput> | undefined;
     if (found) {
       candidates = {
@@ -63,7 +67,10 @@ export const listStatusUpdatesTool = defineTool({
       for (const i of candidates.issues)
         lines.push(`  ${i.identifier} ${i.title}${i.assignee ? ` (${i.assignee})` : ""}`);
     }
-    return { text: lines.join("\n"), data: { updates, ...(candidates ? { candidates } : {}) } };
+    return {
+      text: lines.join("\n"),
+      data: { updates, ...(candidates ? { candidates } : {}), cursor: page.cursor, hasMore: page.hasMore },
+    };
   },
   about: (input) => ({ team: input.team, project: input.project, initiative: input.initiative }),
 });

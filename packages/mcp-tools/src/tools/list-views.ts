@@ -1,4 +1,6 @@
 import { z } from "zod";
+import { cursorInput, pageFooter, pageOutput, slicePage } from "../cursor.js";
+import { limitInput } from "../inputs.js";
 import { defineTool } from "../tool.js";
 
 function filterText(filters: Record<string, unknown>): string {
@@ -13,7 +15,7 @@ export const listViewsTool = defineTool({
   description:
     "Your saved views (favorites first) with their filters and sort. search_issues takes an issue view's name " +
     "as `view`.",
-  input: {},
+  input: { limit: limitInput(200, 100), cursor: cursorInput },
   output: {
     views: z.array(
       z.object({
@@ -25,12 +27,14 @@ export const listViewsTool = defineTool({
         favorite: z.boolean(),
       }),
     ),
+    ...pageOutput,
   },
   readOnly: true,
   destructive: false,
   idempotent: true,
-  async run(_input, { tracker, read }) {
-    const views = (await tracker.views.list(read)).map((v) => ({
+  async run(input, { tracker, read }) {
+    const page = slicePage(await tracker.views.list(read), input.cursor, input.limit, {});
+    const views = page.items.map((v) => ({
       name: v.name,
       kind: v.kind,
       team: v.team,
@@ -42,6 +46,10 @@ export const listViewsTool = defineTool({
       (v) =>
         `${v.favorite ? "★ " : ""}${v.name} (${v.kind}${v.team ? `, team ${v.team}` : ""})${Object.keys(v.filters).length ? ` ${filterText(v.filters)}` : ""}${v.sort ? ` sort ${v.sort}` : ""}`,
     );
-    return { text: lines.join("\n") || "No saved views.", data: { views } };
+    if (page.hasMore) lines.push(pageFooter(views.length, "view", page));
+    return {
+      text: lines.join("\n") || "No saved views.",
+      data: { views, cursor: page.cursor, hasMore: page.hasMore },
+    };
   },
 });

@@ -9,6 +9,10 @@ import { defineTool, type InputOf } from "../tool.js";
 
 type IssueQuery = QueryOf<"listIssues">;
 
+// The contract's time windows take a date or a date-time; the server names a malformed one in its answer,
+// so the schema stays a plain string rather than paying for a pattern in every tools/list.
+const timeBound = z.string().min(10).max(40).optional();
+
 const input = {
   query: z
     .string()
@@ -32,6 +36,11 @@ const input = {
     .describe(
       "All must hold. blocked: has an open blocker; stale: open, untouched 14 days; mine: assigned to me.",
     ),
+  createdAfter: timeBound.describe("Date or ISO date-time. …After is inclusive, …Before exclusive."),
+  createdBefore: timeBound,
+  updatedAfter: timeBound,
+  completedAfter: timeBound.describe("Completed or canceled at or after; open issues never match."),
+  completedBefore: timeBound,
   sort: z.enum(ISSUE_SORTS).optional().describe("`-` reverses; default -updated."),
   view: z
     .string()
@@ -86,7 +95,7 @@ export const searchIssuesTool = defineTool({
   name: "search_issues",
   title: "Search issues",
   description:
-    "Find issues: full text, filters (ANDed), computed `special` filters, a saved `view`. One line per issue: " +
+    "Find issues: full text, filters (ANDed), computed `special` filters, time windows, a saved `view`. One line per issue: " +
     "`ENG-12 [In Progress] P2 @ada due 2025-01-31 Title` (P1 urgent…P4 low, P- none; `@-` unassigned). " +
     "Every state is included unless you filter; open work is stateType [backlog, unstarted, started].",
   input,
