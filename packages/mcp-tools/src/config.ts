@@ -27,7 +27,7 @@ Options (each has an environment variable; the flag wins):
   --dynamic                 Start with list_toolsets and enable_toolset    (TRACKER_DYNAMIC=1)
   --timeout <ms>            Time limit of each call to the Tracker server  (TRACKER_TIMEOUT_MS; default 30000)
   --http                    Serve Streamable HTTP at /mcp instead of stdio
-  --port <n>                HTTP port                                      (PORT; default 3333)
+  --port <n>                HTTP port                                      (TRACKER_MCP_PORT; default 3333)
   --host <address>          HTTP bind address                              (default 127.0.0.1)
   --allowed-origins <list>  Browser origins allowed besides localhost      (TRACKER_ALLOWED_ORIGINS)
   -h, --help                Show this help
@@ -89,7 +89,7 @@ export function readConfig(
     throw new UsageError((err as Error).message);
   }
   const timeout = values.timeout ?? env.TRACKER_TIMEOUT_MS;
-  const port = values.port ?? env.PORT;
+  const port = values.port ?? env.TRACKER_MCP_PORT;
   const config: Config = {
     toolsets,
     tools,

@@ -134,6 +134,27 @@ describe("tracker-mcp over Streamable HTTP", () => {
     expect(hijack.text).toContain("another API key");
   });
 
+  it("closes a session left idle, and its requests then need a new session", async () => {
+    const quick = await startHttpServer({
+      port: 0,
+      host: "127.0.0.1",
+      allowedOrigins: [],
+      trackerUrl: ws.url,
+      timeoutMs: 10_000,
+      sessionIdleMs: 200,
+    });
+    try {
+      const client = await connectHttp(quick.url, ws.token);
+      await client.callTool({ name: "whoami", arguments: {} });
+      expect(quick.sessions()).toBe(1);
+      await expect.poll(() => quick.sessions(), { timeout: 3_000 }).toBe(0);
+      await expect(client.listTools()).rejects.toThrow(/Unknown or closed session/);
+      await client.close().catch(() => {});
+    } finally {
+      await quick.close();
+    }
+  });
+
   it("checks Origin against localhost and the allow list, and Host on a loopback bind (DNS rebinding)", async () => {
     const auth = { authorization: `Bearer ${ws.token}` };
     const evil = await post({ ...auth, origin: "https://evil.example" });

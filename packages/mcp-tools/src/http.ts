@@ -19,6 +19,8 @@ export interface HttpServerOptions extends TrackerServerOptions {
   /** Workspace for sessions that name none in `X-Service-Workspace`; default `TRACKER_WORKSPACE`. */
   workspace?: string | undefined;
   timeoutMs: number;
+  /** A session with no request for this long is closed (its event stream too). Default 30 minutes. */
+  sessionIdleMs?: number | undefined;
 }
 
 export interface RunningHttpServer {
@@ -33,6 +35,7 @@ interface Session {
   transport: StreamableHTTPServerTransport;
   server: McpServer;
   keyHash: Buffer;
+  lastSeen: number;
 }
 
 const MAX_BODY = 4 * 1024 * 1024;
@@ -113,6 +116,7 @@ export async function startHttpServer(options: HttpServerOptions): Promise<Runni
     const session: Session = {
       server,
       keyHash: sha256(apiKey),
+      lastSeen: Date.now(),
       transport: new StreamableHTTPServerTransport({
         sessionIdGenerator: randomUUID,
         onsessioninitialized: (id) => {
@@ -120,9 +124,9 @@ export async function startHttpServer(options: HttpServerOptions): Promise<Runni
         },
       }),
     };
+    // The server's own close handling (and the subscriptions' stream) runs after this one.
     session.transport.onclose = () => {
       if (session.transport.sessionId) sessions.delete(session.transport.sessionId);
-      void server.close().catch(() => {});
     };
     await server.connect(session.transport);
     return session;
@@ -166,6 +170,7 @@ export async function startHttpServer(options: HttpServerOptions): Promise<Runni
       const given = sha256(apiKey);
       if (!timingSafeEqual(given, session.keyHash))
         return rpcError(res, 403, "This session belongs to another API key.");
+      session.lastSeen = Date.now();
       return session.transport.handleRequest(req, res, body);
     }
     if (req.method === "POST" && isInitializeRequest(body)) {
@@ -194,12 +199,24 @@ export async function startHttpServer(options: HttpServerOptions): Promise<Runni
     http.once("error", reject);
     http.listen(options.port, options.host, () => resolve());
   });
+  // Clients that vanish without DELETE leave sessions behind: close those idle too long.
+  const idleMs = options.sessionIdleMs ?? 30 * 60_000;
+  const sweep = setInterval(
+    () => {
+      const cutoff = Date.now() - idleMs;
+      for (const session of sessions.values())
+        if (session.lastSeen < cutoff) void session.transport.close().catch(() => {});
+    },
+    Math.min(60_000, Math.max(50, idleMs / 2)),
+  );
+  sweep.unref();
   const address = http.address() as AddressInfo;
   const host = address.family === "IPv6" ? `[${address.address}]` : address.address;
   return {
     url: `http://${host}:${address.port}/mcp`,
     sessions: () => sessions.size,
     close: async () => {
+      clearInterval(sweep);
       await Promise.all([...sessions.values()].map((s) => s.transport.close().catch(() => {})));
       http.closeAllConnections();
       await new Promise<void>((resolve) => http.close(() => resolve()));

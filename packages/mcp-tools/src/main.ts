@@ -13,7 +13,7 @@ try {
   parsed = readConfig(process.argv.slice(2), process.env);
 } catch (err) {
   if (!(err instanceof UsageError)) throw err;
-  console.error(`tracker-mcp: ${err.message}\n\n${USAGE}`);
+  console.error(`tracker-mcp: ${err.message}\nSee tracker-mcp --help.`);
   process.exit(2);
 }
 const { config } = parsed;
