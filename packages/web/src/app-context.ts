@@ -1,6 +1,5 @@
 import type { BodyOf, Schemas, Tracker } from "@tracker/sdk";
 import { createContext, useContext } from "react";
-import type { LiveStatus } from "./live.js";
 
 export type Team = Schemas["Team"];
 export type Issue = Schemas["Issue"];
@@ -12,7 +11,6 @@ export interface AppContextValue {
   ws: string;
   me: Schemas["User"] | undefined;
   teams: Team[];
-  live: LiveStatus;
   openCreate(defaults?: NewIssueDefaults): void;
   notify(message: string, kind?: "error" | "info"): void;
 }

@@ -35,7 +35,7 @@ interface Notice {
 
 function SignedIn({ apiKey, ws, onSignOut }: { apiKey: string; ws: string; onSignOut(): void }) {
   const tracker = useMemo<Tracker>(() => {
-    store.clear();
+    store.claim(`${apiKey}:${ws}`);
     return trackerFor(apiKey, ws);
   }, [apiKey, ws]);
   const [live, setLive] = useState<LiveStatus>("connecting");
@@ -45,13 +45,15 @@ function SignedIn({ apiKey, ws, onSignOut }: { apiKey: string; ws: string; onSig
   const noticeId = useRef(0);
 
   const teams = useData("teams", () => tracker.teams.list());
-  const users = useData("users", () => tracker.users.list());
+  // What the first page needs goes first; the rest waits for it (a browser opens six connections at most).
+  const ready = teams.data !== undefined;
+  const users = useData(ready ? "users" : null, () => tracker.users.list());
   const me = users.data?.find((u) => u.isMe);
 
   useEffect(() => {
     if (storedWorkspace() !== ws) storeWorkspace(ws);
   }, [ws]);
-  useEffect(() => followEvents(tracker, setLive), [tracker]);
+  useEffect(() => (ready ? followEvents(tracker, setLive) : undefined), [tracker, ready]);
 
   const notify = useCallback((message: string, kind: "error" | "info" = "info") => {
     const id = ++noticeId.current;
@@ -65,11 +67,10 @@ function SignedIn({ apiKey, ws, onSignOut }: { apiKey: string; ws: string; onSig
       ws,
       me,
       teams: teams.data ?? [],
-      live,
       openCreate: (defaults = {}) => setCreating(defaults),
       notify,
     }),
-    [tracker, ws, me, teams.data, live, notify],
+    [tracker, ws, me, teams.data, notify],
   );
 
   useShortcuts({

@@ -25,6 +25,7 @@ export function followEvents(
 
   (async () => {
     let failures = 0;
+    let connectedBefore = false;
     while (!controller.signal.aborted) {
       onStatus(failures === 0 ? "connecting" : "reconnecting");
       try {
@@ -37,9 +38,9 @@ export function followEvents(
           if (id) lastEventId = id;
           if (event === "connected") {
             onStatus("live");
-            // Whatever changed while the stream was down (this is a reconnection) is refetched.
-            if (lastEventId === undefined) continue;
-            refresh();
+            // On a reconnection, whatever changed while the stream was down is refetched.
+            if (connectedBefore) refresh();
+            connectedBefore = true;
           } else if (event === "changed") {
             onChange?.(data as Schemas["ChangeEvent"]);
             refresh();

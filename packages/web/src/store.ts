@@ -101,8 +101,18 @@ class Store {
   }
 
   clear(): void {
+    this.owner = undefined;
     this.entries.clear();
     this.emit();
+  }
+
+  private owner: string | undefined;
+
+  /** Keeps the cache for one key and workspace: another one starts from nothing. */
+  claim(owner: string): void {
+    if (this.owner === owner) return;
+    this.entries.clear();
+    this.owner = owner;
   }
 }
 

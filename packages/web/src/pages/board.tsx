@@ -1,14 +1,11 @@
 import { ISSUE_SORTS, ISSUE_SPECIAL_FILTERS, type Schemas, STATE_TYPES } from "@tracker/sdk";
-import { type DragEvent, type KeyboardEvent, useEffect, useState } from "react";
+import { type DragEvent, type KeyboardEvent, memo, useCallback, useEffect, useRef, useState } from "react";
 import { type Issue, type Team, useApp } from "../app-context.js";
 import { ErrorNote, priorityLabel, StateIcon } from "../components/widgets.js";
 import { Link, navigate, useLocation } from "../router.js";
 import { describeError } from "../session.js";
 import { store, useData } from "../store.js";
-import { type IssueQuery, queryFromSearch, searchFromQuery } from "./filters.js";
-
-/** The first page of a team's issues is what the board shows; the API caps a page at 200. */
-const PAGE = 200;
+import { BOARD_PAGE, type IssueQuery, issuesQuery, searchFromQuery } from "./filters.js";
 
 type IssuePage = { items: Issue[]; nextOffset: number | null };
 
@@ -17,9 +14,7 @@ export function BoardPage({ teamKey, display }: { teamKey: string | undefined; d
   const { tracker, teams, ws, notify } = useApp();
   const { search } = useLocation();
   const team = teams.find((t) => t.key.toLowerCase() === teamKey?.toLowerCase());
-  const filters = queryFromSearch(search);
-  const query: IssueQuery = { ...filters, ...(teamKey ? { team: teamKey } : {}), limit: PAGE };
-  const key = `issues:${teamKey ?? "*"}:${searchFromQuery(filters)}`;
+  const { key, filters, query } = issuesQuery(teamKey, search, BOARD_PAGE);
   const issues = useData<IssuePage>(key, () => tracker.issues.list(query));
 
   const moveTo = async (issue: Issue, state: Schemas["StateRef"]) => {
@@ -69,7 +64,7 @@ export function BoardPage({ teamKey, display }: { teamKey: string | undefined; d
           <IssueList issues={issues.data.items} />
         ))}
       {issues.data?.nextOffset != null && (
-        <p className="muted">Showing the first {PAGE}; narrow the filters to see the rest.</p>
+        <p className="muted">Showing the first {BOARD_PAGE}; narrow the filters to see the rest.</p>
       )}
       {!issues.data && issues.loading && <p className="muted">Loading…</p>}
     </div>
@@ -105,7 +100,12 @@ function Board({
     if (issue) onMove(issue, state);
   };
 
-  const onCardKey = (event: KeyboardEvent, issue: Issue) => {
+  const onCardBlur = useCallback((issue: Issue) => setFocusId((f) => (f === issue.id ? null : f)), []);
+  const latest = useRef({ states, onMove });
+  latest.current = { states, onMove };
+  // Stable, so a card re-renders only when its issue changes (a board holds up to 200).
+  const onCardKey = useCallback((event: KeyboardEvent, issue: Issue) => {
+    const { states, onMove } = latest.current;
     if (!event.shiftKey || (event.key !== "ArrowLeft" && event.key !== "ArrowRight")) return;
     event.preventDefault();
     const at = states.findIndex((s) => s.id === issue.state.id);
@@ -114,7 +114,7 @@ function Board({
     setFocusId(issue.id);
     setAnnouncement(`${issue.identifier} moved to ${next.name}`);
     onMove(issue, next);
-  };
+  }, []);
 
   return (
     <>
@@ -144,34 +144,14 @@ function Board({
               </h2>
               <ul>
                 {cards.map((issue) => (
-                  <li key={issue.id}>
-                    <Link
-                      to={`/${ws}/issue/${issue.identifier}`}
-                      className="card"
-                      data-nav-item
-                      data-issue-id={issue.id}
-                      draggable
-                      onDragStart={(e) => {
-                        e.dataTransfer.setData("application/x-tracker-issue", issue.id);
-                        e.dataTransfer.effectAllowed = "move";
-                      }}
-                      onKeyDown={(e) => onCardKey(e, issue)}
-                      onBlur={() => setFocusId((f) => (f === issue.id ? null : f))}
-                      aria-label={`${issue.identifier} ${issue.title}, ${state.name}`}
-                    >
-                      <span className="identifier">{issue.identifier}</span>
-                      <span className="title">{issue.title}</span>
-                      <span className="meta">
-                        {issue.priority > 0 && <span className="badge">{priorityLabel(issue.priority)}</span>}
-                        {issue.assignee && <span className="badge">{issue.assignee.name}</span>}
-                        {issue.labels.map((l) => (
-                          <span key={l} className="badge label">
-                            {l}
-                          </span>
-                        ))}
-                      </span>
-                    </Link>
-                  </li>
+                  <Card
+                    key={issue.id}
+                    issue={issue}
+                    ws={ws}
+                    stateName={state.name}
+                    onKey={onCardKey}
+                    onBlur={onCardBlur}
+                  />
                 ))}
               </ul>
             </section>
@@ -184,6 +164,51 @@ function Board({
     </>
   );
 }
+
+const Card = memo(function Card({
+  issue,
+  ws,
+  stateName,
+  onKey,
+  onBlur,
+}: {
+  issue: Issue;
+  ws: string;
+  stateName: string;
+  onKey(event: KeyboardEvent, issue: Issue): void;
+  onBlur(issue: Issue): void;
+}) {
+  return (
+    <li>
+      <Link
+        to={`/${ws}/issue/${issue.identifier}`}
+        className="card"
+        data-nav-item
+        data-issue-id={issue.id}
+        draggable
+        onDragStart={(e) => {
+          e.dataTransfer.setData("application/x-tracker-issue", issue.id);
+          e.dataTransfer.effectAllowed = "move";
+        }}
+        onKeyDown={(e) => onKey(e, issue)}
+        onBlur={() => onBlur(issue)}
+        aria-label={`${issue.identifier} ${issue.title}, ${stateName}`}
+      >
+        <span className="identifier">{issue.identifier}</span>
+        <span className="title">{issue.title}</span>
+        <span className="meta">
+          {issue.priority > 0 && <span className="badge">{priorityLabel(issue.priority)}</span>}
+          {issue.assignee && <span className="badge">{issue.assignee.name}</span>}
+          {issue.labels.map((l) => (
+            <span key={l} className="badge label">
+              {l}
+            </span>
+          ))}
+        </span>
+      </Link>
+    </li>
+  );
+});
 
 function IssueList({ issues }: { issues: Issue[] }) {
   const { ws } = useApp();
@@ -225,10 +250,14 @@ function IssueList({ issues }: { issues: Issue[] }) {
 function FilterBar({ filters, teamKey }: { filters: IssueQuery; teamKey: string | undefined }) {
   const { tracker } = useApp();
   const { path } = useLocation();
-  const users = useData("users", () => tracker.users.list());
-  const projects = useData("projects:all", () => tracker.projects.list({ limit: 200 }));
-  const labels = useData("labels", () => tracker.labels.list());
-  const cycles = useData(teamKey ? `cycles:${teamKey}` : null, () => tracker.cycles.list(teamKey!));
+  // The choices are fetched when the filters are used (or one is set), not with the board itself.
+  const [wanted, setWanted] = useState(
+    Boolean(filters.assignee || filters.project || filters.cycle !== undefined || filters.label),
+  );
+  const users = useData(wanted ? "users" : null, () => tracker.users.list());
+  const projects = useData(wanted ? "projects:all" : null, () => tracker.projects.list({ limit: 200 }));
+  const labels = useData(wanted ? "labels" : null, () => tracker.labels.list());
+  const cycles = useData(wanted && teamKey ? `cycles:${teamKey}` : null, () => tracker.cycles.list(teamKey!));
   const [q, setQ] = useState(filters.q ?? "");
 
   const apply = (change: Partial<IssueQuery>) => {
@@ -241,6 +270,8 @@ function FilterBar({ filters, teamKey }: { filters: IssueQuery; teamKey: string 
     <form
       className="filters"
       aria-label="Filters"
+      onFocus={() => setWanted(true)}
+      onPointerEnter={() => setWanted(true)}
       onSubmit={(e) => {
         e.preventDefault();
         apply({ q: q.trim() || undefined });

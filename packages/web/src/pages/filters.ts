@@ -2,6 +2,9 @@ import { ISSUE_SORTS, ISSUE_SPECIAL_FILTERS, type QueryOf, STATE_TYPES } from "@
 
 export type IssueQuery = QueryOf<"listIssues">;
 
+/** The first page of a team's issues is what the board shows; the API caps a page at 200. */
+export const BOARD_PAGE = 200;
+
 /** The list filters of the contract's `listIssues` that the board keeps in its URL, so a link reproduces a view. */
 export const FILTER_PARAMS = [
   "stateType",
@@ -58,4 +61,18 @@ export function searchFromQuery(query: Record<string, unknown>): string {
   }
   const text = params.toString().replace(/%2C/g, ",");
   return text ? `?${text}` : "";
+}
+
+/** The cache key and `listIssues` query of a team's board or list (or every team's list) for a URL's filters. */
+export function issuesQuery(
+  teamKey: string | undefined,
+  search: URLSearchParams,
+  limit: number,
+): { key: string; filters: IssueQuery; query: IssueQuery } {
+  const filters = queryFromSearch(search);
+  return {
+    key: `issues:${teamKey ?? "*"}:${searchFromQuery(filters)}`,
+    filters,
+    query: { ...filters, ...(teamKey ? { team: teamKey } : {}), limit },
+  };
 }

@@ -33,8 +33,32 @@ export function IssuePage({ identifier }: { identifier: string }) {
       </div>
     );
   }
-  if (!page.data) return <p className="muted">Loading…</p>;
+  if (!page.data) {
+    // What a board or list already shows of the issue appears at once; the rest fills in.
+    const known = cachedIssue(identifier);
+    return (
+      <article className="issue-page">
+        <div className="issue-main">
+          {known && (
+            <h1 className="issue-title">
+              <span className="title-text">{known.title}</span>
+            </h1>
+          )}
+          <p className="muted">Loading…</p>
+        </div>
+      </article>
+    );
+  }
   return <IssueView key={page.data.issue.id} data={page.data} dueDate={detail.data?.dueDate} />;
+}
+
+function cachedIssue(identifier: string): Schemas["Issue"] | undefined {
+  for (const key of store.keys(["issues:"])) {
+    const page = store.get(key)?.data as { items: Schemas["Issue"][] } | undefined;
+    const found = page?.items.find((i) => i.identifier === identifier);
+    if (found) return found;
+  }
+  return undefined;
 }
 
 function IssueView({ data, dueDate }: { data: PageData; dueDate: string | null | undefined }) {
@@ -208,7 +232,7 @@ function EditableTitle({ title, onSave }: { title: string; onSave(title: string)
   const [draft, setDraft] = useState<string | null>(null);
   if (draft === null) {
     return (
-      <h1>
+      <h1 className="issue-title">
         <button
           type="button"
           className="editable title-button"

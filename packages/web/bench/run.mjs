@@ -1,0 +1,156 @@
+// The web board's bench: cold load of a team's board, later navigations, and the bundle's gzipped size,
+// in Debian's Chromium against a real server. `npm run build && npm run bench -w @tracker/web`.
+// Budgets (issue 18): cold load < 1 s, later navigation < 100 ms, bundle < 250 KB gzipped.
+import { readdirSync, readFileSync } from "node:fs";
+import path from "node:path";
+import { gzipSync } from "node:zlib";
+import { inBatches, launch, signedIn, startServer, trackerFor, WEB_ROOT } from "./lib.mjs";
+
+const TEAM = { key: "BEN", name: "Bench" };
+const ISSUES = Number(process.env.BENCH_ISSUES ?? 200);
+const COLD_RUNS = Number(process.env.BENCH_COLD_RUNS ?? 5);
+const STATES = ["Backlog", "Todo", "In Progress", "In Review", "Done"];
+
+function bundleSize() {
+  const dist = path.join(WEB_ROOT, "dist");
+  const files = [
+    "index.html",
+    ...readdirSync(path.join(dist, "assets"))
+      .filter((f) => /\.(js|css)$/.test(f))
+      .map((f) => `assets/${f}`),
+  ];
+  let raw = 0;
+  let gzip = 0;
+  for (const file of files) {
+    const bytes = readFileSync(path.join(dist, file));
+    raw += bytes.length;
+    gzip += gzipSync(bytes, { level: 9 }).length;
+  }
+  return { files: files.length, raw, gzip };
+}
+
+async function seed(tracker) {
+  const teams = await tracker.teams.list();
+  if (teams.some((t) => t.key === TEAM.key)) return;
+  await tracker.teams.create(TEAM);
+  await inBatches(
+    Array.from({ length: ISSUES }, (_, n) => n),
+    8,
+    (n) =>
+      tracker.issues.create({
+        team: TEAM.key,
+        title: `Bench issue ${n + 1}: ${["tune the list query", "fix the login form", "write the docs", "ship the export"][n % 4]}`,
+        state: STATES[n % STATES.length],
+        priority: n % 5,
+      }),
+  );
+}
+
+/** Milliseconds from a click until `selector` is in the page, measured inside the page. */
+function timeNavigation(page, clickSelector, waitSelector) {
+  return page.evaluate(
+    ({ clickSelector, waitSelector }) =>
+      new Promise((resolve) => {
+        const started = performance.now();
+        const done = () => {
+          if (!document.querySelector(waitSelector)) return false;
+          observer.disconnect();
+          resolve(performance.now() - started);
+          return true;
+        };
+        const observer = new MutationObserver(done);
+        observer.observe(document.body, { childList: true, subtree: true });
+        document.querySelector(clickSelector).click();
+        done();
+      }),
+    { clickSelector, waitSelector },
+  );
+}
+
+const median = (values) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
+
+async function main() {
+  const size = bundleSize();
+  const server = await startServer();
+  try {
+    const tracker = trackerFor(server);
+    const workspace = process.env.TRACKER_WORKSPACE ?? (await tracker.workspaces.list())[0].slug;
+    await seed(tracker);
+    const firstPage = Math.min(200, (await tracker.issues.list({ team: TEAM.key, limit: 200 })).items.length);
+    const boardUrl = `${server.url}/${workspace}/team/${TEAM.key}/board`;
+
+    const cold = [];
+    let later;
+    for (let run = 0; run < COLD_RUNS; run++) {
+      const browser = await launch();
+      try {
+        await signedIn(browser.context, server.apiKey);
+        const page = await browser.context.newPage();
+        await page.goto(boardUrl, { waitUntil: "commit" });
+        await page.waitForFunction((n) => document.querySelectorAll(".board .card").length >= n, firstPage, {
+          polling: "raf",
+          timeout: 30_000,
+        });
+        // From the start of the navigation (the page's time origin) to every card of the first page shown.
+        cold.push(await page.evaluate(() => performance.now()));
+        if (run === COLD_RUNS - 1) {
+          later = {
+            "board → list": await timeNavigation(page, '.tabs a[href$="/list"]', "table.issues tbody tr"),
+            "list → board": await timeNavigation(page, '.tabs a[href$="/board"]', ".board .card"),
+            // The issue's title (known from the board) is shown at once; its page data follows.
+            "board → issue (title shown)": await timeNavigation(page, ".board .card", ".issue-title"),
+            "issue → board (cached)": await timeNavigation(
+              page,
+              `.sidebar a[href$="/team/${TEAM.key}/board"]`,
+              ".board .card",
+            ),
+            "board → issue (page data loaded)": await timeNavigation(
+              page,
+              ".board li:nth-child(2) .card",
+              ".title-button",
+            ),
+          };
+        }
+      } finally {
+        await browser.close();
+      }
+    }
+
+    const rows = [
+      ["bundle (gzipped)", `${(size.gzip / 1024).toFixed(1)} KB`, "< 250 KB", size.gzip < 250 * 1024],
+      [
+        `cold load, ${firstPage} cards (median of ${cold.length})`,
+        `${median(cold).toFixed(0)} ms`,
+        "< 1000 ms",
+        median(cold) < 1000,
+      ],
+      ["cold load (slowest)", `${Math.max(...cold).toFixed(0)} ms`, "", true],
+      ...Object.entries(later).map(([name, ms]) => [
+        `later navigation: ${name}`,
+        `${ms.toFixed(1)} ms`,
+        "< 100 ms",
+        ms < 100,
+      ]),
+    ];
+    const width = Math.max(...rows.map((r) => r[0].length));
+    console.log(
+      `web board bench: ${server.url}, ${ISSUES} issues in ${TEAM.key}, bundle ${size.files} files (${(size.raw / 1024).toFixed(1)} KB raw)`,
+    );
+    for (const [name, value, budget, ok] of rows)
+      console.log(
+        `${name.padEnd(width)}  ${value.padStart(10)}  ${budget.padEnd(10)} ${budget ? (ok ? "ok" : "OVER") : ""}`,
+      );
+    console.log(
+      JSON.stringify({
+        bundleGzipBytes: size.gzip,
+        coldLoadMs: cold.map(Math.round),
+        laterNavigationMs: later,
+      }),
+    );
+    if (rows.some((r) => r[2] && !r[3])) process.exitCode = 1;
+  } finally {
+    await server.stop();
+  }
+}
+
+await main();
