@@ -3,7 +3,7 @@ import { mkdtempSync, rmSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
-import { afterAll, beforeAll } from "vitest";
+import { afterAll, beforeAll, vi } from "vitest";
 import { startTestServer, type TestServer } from "../../../server/src/test/harness.js";
 
 /** The built `tracker` binary: tests run what users run. `npm test` builds it before the tests. */
@@ -72,6 +72,8 @@ export interface Session {
 
 /** A real server on its own database for the test file, a workspace with team ENG and its admin's key. */
 export function useSession(): Session {
+  // Each test runs the binary many times, and a shared machine under load makes each run slow.
+  vi.setConfig({ testTimeout: 120_000 });
   let server: TestServer | undefined;
   let boot: Awaited<ReturnType<TestServer["bootstrap"]>> | undefined;
   const configHome = mkdtempSync(path.join(os.tmpdir(), "tracker-cli-config-"));

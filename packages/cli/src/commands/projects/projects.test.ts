@@ -110,6 +110,19 @@ describe("tracker projects and initiatives (real server, real binary)", () => {
       stderr: "--to-workspace is required\nRun 'tracker initiatives move --help' for usage.\n",
     });
   });
+
+  it("moves an initiative with its projects and issues to another workspace", async () => {
+    await s.run(["workspaces", "create", "--name", "Labs", "--slug", "labs"]);
+    await s.run(["-w", "labs", "teams", "create", "--name", "Lab", "--key", "LAB"]);
+    await s.run(["workspaces", "use", s.workspace.slug]);
+    await s.run(["initiatives", "create", "--name", "Moonshot"]);
+    await s.run(["projects", "create", "--name", "Rocket", "--team", "ENG", "--initiative", "Moonshot"]);
+    await s.run(["issues", "create", "-t", "ENG", "--title", "Fuel", "--project", "Rocket"]);
+    const moved = await s.run(["initiatives", "move", "Moonshot", "--to-workspace", "labs", "--team", "LAB"]);
+    expect(moved).toMatchObject({ code: 0, stderr: "Moved Moonshot to labs: 1 projects, 1 issues\n" });
+    expect((await s.run(["-w", "labs", "issues", "list", "--jq", ".[].title"])).stdout).toBe("Fuel\n");
+    expect((await s.run(["initiatives", "view", "Moonshot", "--jq", ".status"])).stdout).toBe("canceled\n");
+  });
 });
 
 describe("tracker cycles and updates (real server, real binary)", () => {

@@ -33,7 +33,9 @@ async function freePort(): Promise<number> {
 }
 
 describe("tracker server (real binary, real server)", () => {
-  it("sets up the first workspace and logs in with its key, then starts the server that serves it", async () => {
+  it("sets up the first workspace and logs in with its key, then starts the server that serves it", {
+    timeout: 180_000,
+  }, async () => {
     const port = await freePort();
     const url = `http://127.0.0.1:${port}`;
     const env = { HOME: home, XDG_CONFIG_HOME: home, DATABASE_URL: databaseUrl };
