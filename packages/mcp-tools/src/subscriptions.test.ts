@@ -1,8 +1,9 @@
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { ResourceUpdatedNotificationSchema } from "@modelcontextprotocol/sdk/types.js";
+import { anIssue, fakeTracker, json } from "@tracker/sdk/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type RunningHttpServer, startHttpServer } from "./http.js";
-import { connectHttp } from "./test/connect.js";
+import { connectClient, connectHttp } from "./test/connect.js";
 import { useWorkspace } from "./test/workspace.js";
 
 // resources/subscribe over Streamable HTTP: a change made through the API (another client, the SDK)
@@ -72,5 +73,42 @@ describe("resource subscriptions", () => {
     await expect(client.subscribeResource({ uri: "https://example.com" })).rejects.toThrow(
       /tracker:\/\/issues/,
     );
+  });
+});
+
+describe("resource subscriptions across a dropped event stream", () => {
+  it("resume with Last-Event-ID, so a change made while the stream was down still arrives", async () => {
+    const issueId = "00000000-0000-4000-8000-000000000011";
+    const change = (id: string) =>
+      `event: changed\nid: ${id}\ndata: ${JSON.stringify({ entity: "issue", action: "updated", id: issueId, identifier: "ENG-11", teamKey: "ENG", at: "2026-01-01T00:00:00Z" })}\n\n`;
+    const streams: (string | null)[] = [];
+    const { tracker } = fakeTracker((req) => {
+      if (req.path === "/issues/ENG-11")
+        return json(200, {
+          issue: {
+            ...anIssue({ id: issueId, identifier: "ENG-11" }),
+            comments: [],
+            subIssues: [],
+            relations: [],
+          },
+        });
+      if (req.path === "/events") {
+        streams.push(req.headers.get("last-event-id"));
+        // The first connection delivers one change and drops; the second delivers the one made meanwhile.
+        const body = streams.length === 1 ? `retry: 10\n\n${change("41")}` : change("42");
+        return new Response(body, { status: 200, headers: { "content-type": "text/event-stream" } });
+      }
+      return json(404, {});
+    });
+    const agent = await connectClient(tracker);
+    const seen: string[] = [];
+    agent.setNotificationHandler(ResourceUpdatedNotificationSchema, (n) => {
+      seen.push(n.params.uri);
+    });
+    await agent.subscribeResource({ uri: "tracker://issues/ENG-11" });
+    await expect.poll(() => seen.length, { timeout: 5_000 }).toBeGreaterThanOrEqual(2);
+    expect(seen.slice(0, 2)).toEqual(["tracker://issues/ENG-11", "tracker://issues/ENG-11"]);
+    expect(streams.slice(0, 2)).toEqual([null, "41"]);
+    await agent.close();
   });
 });
