@@ -1,0 +1,63 @@
+// Screenshots of the board and the issue page for the README, taken from a development server's demo
+// workspace with a little more data made through the SDK: `npm run build && npm run screenshots -w @tracker/web`.
+import path from "node:path";
+import { launch, signedIn, startServer, trackerFor, WEB_ROOT } from "./lib.mjs";
+
+const server = await startServer();
+try {
+  const tracker = trackerFor(server);
+  const workspace = (await tracker.workspaces.list())[0].slug;
+  const team = (await tracker.teams.list())[0].key;
+  const labels = (await tracker.labels.list()).map((l) => l.name.toLowerCase());
+  for (const [name, color] of [
+    ["bug", "#d73a4a"],
+    ["frontend", "#0e8a16"],
+  ])
+    if (!labels.includes(name)) await tracker.labels.create({ name, color });
+  const project = await tracker.projects.create({ name: "Web board", teams: [team] });
+  const made = [];
+  for (const [title, state, priority, labels] of [
+    ["Drag cards between columns", "Done", 2, ["frontend"]],
+    ["Keyboard: move a card with Shift+Arrow", "In Review", 2, ["frontend"]],
+    ["Live updates from GET /events", "In Progress", 1, []],
+    ["Login form loses the key on Safari", "Todo", 1, ["bug", "frontend"]],
+    ["Command palette (Ctrl K)", "Todo", 3, ["frontend"]],
+    ["Show project health on the projects page", "Backlog", 4, []],
+  ]) {
+    made.push(
+      await tracker.issues.create({ team, title, state, priority, labels, project: project.id, assignee: "me" }),
+    );
+  }
+  const focus = made[3];
+  await tracker.issues.update(focus.identifier, {
+    description:
+      "After signing in on Safari 17 the board asks for the key again on the next visit.\n\n" +
+      "**Steps**\n\n1. Sign in with a key\n2. Close the tab\n3. Open the board again\n\n" +
+      "Expected: the board opens. Seen: the sign-in form.",
+    dueDate: "2026-12-04",
+  });
+  await tracker.issues.create({ team, title: "Reproduce on Safari 17", parent: focus.identifier, state: "Done" });
+  await tracker.issues.create({ team, title: "Check storage partitioning", parent: focus.identifier });
+  await tracker.issues.addRelation(focus.identifier, { issue: made[2].identifier, type: "related" });
+  await tracker.issues.addLink(focus.identifier, { url: "https://webkit.org/tracking-prevention/", title: "WebKit tracking prevention" });
+  await tracker.comments.create(focus.identifier, { body: "Reproduced: the key is gone after 7 days without a visit." });
+
+  const browser = await launch();
+  try {
+    await signedIn(browser.context, server.apiKey);
+    const page = await browser.context.newPage();
+    await page.goto(`${server.url}/${workspace}/team/${team}/board`);
+    await page.waitForSelector(".board .card");
+    await page.waitForSelector(".live-live");
+    await page.screenshot({ path: path.join(WEB_ROOT, "docs", "board.png") });
+    await page.goto(`${server.url}/${workspace}/issue/${focus.identifier}`);
+    await page.waitForSelector(".title-button");
+    await page.waitForSelector(".comment");
+    await page.screenshot({ path: path.join(WEB_ROOT, "docs", "issue.png") });
+    console.log(`wrote ${path.join(WEB_ROOT, "docs")}/board.png and issue.png`);
+  } finally {
+    await browser.close();
+  }
+} finally {
+  await server.stop();
+}
