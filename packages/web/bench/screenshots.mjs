@@ -25,7 +25,15 @@ try {
     ["Show project health on the projects page", "Backlog", 4, []],
   ]) {
     made.push(
-      await tracker.issues.create({ team, title, state, priority, labels, project: project.id, assignee: "me" }),
+      await tracker.issues.create({
+        team,
+        title,
+        state,
+        priority,
+        labels,
+        project: project.id,
+        assignee: "me",
+      }),
     );
   }
   const focus = made[3];
@@ -36,11 +44,21 @@ try {
       "Expected: the board opens. Seen: the sign-in form.",
     dueDate: "2026-12-04",
   });
-  await tracker.issues.create({ team, title: "Reproduce on Safari 17", parent: focus.identifier, state: "Done" });
+  await tracker.issues.create({
+    team,
+    title: "Reproduce on Safari 17",
+    parent: focus.identifier,
+    state: "Done",
+  });
   await tracker.issues.create({ team, title: "Check storage partitioning", parent: focus.identifier });
   await tracker.issues.addRelation(focus.identifier, { issue: made[2].identifier, type: "related" });
-  await tracker.issues.addLink(focus.identifier, { url: "https://webkit.org/tracking-prevention/", title: "WebKit tracking prevention" });
-  await tracker.comments.create(focus.identifier, { body: "Reproduced: the key is gone after 7 days without a visit." });
+  await tracker.issues.addLink(focus.identifier, {
+    url: "https://webkit.org/tracking-prevention/",
+    title: "WebKit tracking prevention",
+  });
+  await tracker.comments.create(focus.identifier, {
+    body: "Reproduced: the key is gone after 7 days without a visit.",
+  });
 
   const browser = await launch();
   try {
