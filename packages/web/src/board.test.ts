@@ -180,6 +180,51 @@ describe("the web board", () => {
     await expect.poll(() => new URL(page.url()).search).toBe("?sort=title");
   });
 
+  test("after a dropped connection the stream resumes from the last event and shows what was missed", async () => {
+    await page.goto(`${server.url}/${ws}/team/ENG/board`);
+    await expect.poll(() => page.locator(".live-live").count()).toBe(1);
+    const reopened: (string | undefined)[] = [];
+    page.on("request", (request) => {
+      if (new URL(request.url()).pathname === "/api/v1/events")
+        reopened.push(request.headers()["last-event-id"]);
+    });
+    // A change the page sees live gives the stream an id to resume from.
+    await tracker.issues.update("ENG-4", { title: "Add an export button (CSV)" });
+    await expect.poll(() => page.getByRole("link", { name: /Add an export button \(CSV\)/ }).count()).toBe(1);
+    // The server drops every connection (a restart, a proxy): the change made next happens while the page
+    // is not connected, and reaches it when its stream reconnects with Last-Event-ID.
+    server.running.server.closeAllConnections();
+    await tracker.issues.update("ENG-4", { title: "Add an export button (CSV and JSON)" });
+    await expect
+      .poll(() => page.getByRole("link", { name: /Add an export button \(CSV and JSON\)/ }).count(), {
+        timeout: 20_000,
+      })
+      .toBe(1);
+    expect(reopened.length).toBeGreaterThan(0);
+    expect(reopened.every((id) => id && /^\d+$/.test(id))).toBe(true);
+  });
+
+  test("Ctrl-K jumps to an issue and j/k move between cards", async () => {
+    await page.goto(`${server.url}/${ws}/team/ENG/board`);
+    await expect.poll(() => page.locator(".board .card").count()).toBeGreaterThan(1);
+    await page.locator("main h1").click();
+    await page.keyboard.press("j");
+    const first = await page.evaluate(() => document.activeElement?.getAttribute("data-issue-id"));
+    await page.keyboard.press("j");
+    const second = await page.evaluate(() => document.activeElement?.getAttribute("data-issue-id"));
+    expect(first).toBeTruthy();
+    expect(second).toBeTruthy();
+    expect(second).not.toBe(first);
+    await page.keyboard.press("k");
+    expect(await page.evaluate(() => document.activeElement?.getAttribute("data-issue-id"))).toBe(first);
+
+    await page.keyboard.press("Control+k");
+    await page.getByRole("combobox", { name: "Search issues, teams and pages" }).fill("export");
+    await expect.poll(() => page.getByRole("option", { name: /ENG-4/ }).count()).toBe(1);
+    await page.keyboard.press("Enter");
+    await page.waitForURL(`${server.url}/${ws}/issue/ENG-4`);
+  });
+
   test("signing out forgets the key", async () => {
     await page.getByRole("button", { name: "Sign out" }).click();
     await expect.poll(() => page.getByLabel("API key").count()).toBe(1);
