@@ -6,10 +6,11 @@ const MAX = 100;
 const TTL_MS = 10_000;
 
 // A client asks on every keystroke: keep each list for a few seconds per client.
-const caches = new WeakMap<ToolDeps, Map<string, { at: number; value: Promise<string[]> }>>();
+type Cache = Map<string, { at: number; value: Promise<string[]> }>;
+const caches = new WeakMap<ToolDeps, Cache>();
 
 function cached(deps: ToolDeps, key: string, load: () => Promise<string[]>): Promise<string[]> {
-  const cache = caches.get(deps) ?? new Map();
+  const cache: Cache = caches.get(deps) ?? new Map();
   caches.set(deps, cache);
   const hit = cache.get(key);
   if (hit && Date.now() - hit.at < TTL_MS) return hit.value;

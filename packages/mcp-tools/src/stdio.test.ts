@@ -1,9 +1,10 @@
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { ToolListChangedNotificationSchema } from "@modelcontextprotocol/sdk/types.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { connectStdio } from "./test/connect.js";
+import { connectStdio, textOf } from "./test/connect.js";
 import { callEveryTool, TOOL_CALLS } from "./test/tool-calls.js";
 import { useWorkspace } from "./test/workspace.js";
-import { ALL_TOOLS } from "./toolsets.js";
+import { ALL_TOOLS, TOOLSETS } from "./toolsets.js";
 
 // The built `tracker-mcp` binary, spawned as a desktop agent spawns it, against a real server.
 const ws = useWorkspace();
@@ -40,5 +41,36 @@ describe("tracker-mcp over stdio", () => {
   it("calls every tool with good and with bad input", async () => {
     expect(TOOL_CALLS.map((c) => c.tool).sort()).toEqual(ALL_TOOLS.map((t) => t.name).sort());
     await callEveryTool(client);
+  });
+
+  it("starts with --dynamic on the two discovery tools and enables a toolset, telling the client", async () => {
+    const dynamic = await connectStdio({ TRACKER_URL: ws.url, TRACKER_API_KEY: ws.token }, [
+      "--dynamic",
+      "--read-only",
+    ]);
+    try {
+      let changed = 0;
+      dynamic.setNotificationHandler(ToolListChangedNotificationSchema, () => {
+        changed++;
+      });
+      expect((await dynamic.listTools()).tools.map((t) => t.name)).toEqual([
+        "list_toolsets",
+        "enable_toolset",
+      ]);
+      expect(textOf(await dynamic.callTool({ name: "list_toolsets", arguments: {} }))).toMatch(
+        /^\[off\] issues: .*\(search_issues, get_issue\)$/m,
+      );
+      const bad = await dynamic.callTool({ name: "enable_toolset", arguments: { toolset: "everything" } });
+      expect(bad.isError).toBe(true);
+      expect(textOf(bad)).toMatch(/expected one of "issues"/);
+      const good = await dynamic.callTool({ name: "enable_toolset", arguments: { toolset: "docs" } });
+      expect(textOf(good)).toBe("Enabled docs: search_documents, get_document.");
+      await expect.poll(() => changed).toBeGreaterThanOrEqual(1);
+      const names = (await dynamic.listTools()).tools.map((t) => t.name);
+      expect(names).toEqual(["list_toolsets", "enable_toolset", "search_documents", "get_document"]);
+      expect(names).not.toContain(TOOLSETS.docs.tools.find((t) => !t.readOnly)!.name);
+    } finally {
+      await dynamic.close();
+    }
   });
 });

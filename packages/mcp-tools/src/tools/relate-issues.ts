@@ -1,4 +1,4 @@
-import { type Tracker, TrackerError } from "@tracker/sdk";
+import { type CallOptions, type Tracker, TrackerError } from "@tracker/sdk";
 import { z } from "zod";
 import { ToolRefusal } from "../errors.js";
 import { identifierInput } from "../inputs.js";
@@ -15,7 +15,13 @@ function recorded(side: Side, identifier: string, other: string) {
   return { from: identifier, to: other, type: side };
 }
 
-async function findRelation(tracker: Tracker, identifier: string, side: Side, other: string, read: object) {
+async function findRelation(
+  tracker: Tracker,
+  identifier: string,
+  side: Side,
+  other: string,
+  read: CallOptions,
+) {
   const relations = await tracker.issues.relations(identifier, read);
   const match = relations.find(
     (r) => r.type === side && r.issue.identifier.toUpperCase() === other.toUpperCase(),

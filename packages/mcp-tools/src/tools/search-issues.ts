@@ -1,4 +1,4 @@
-import type { QueryOf, Tracker } from "@tracker/sdk";
+import type { CallOptions, QueryOf, Tracker } from "@tracker/sdk";
 import { ISSUE_SORTS, ISSUE_SPECIAL_FILTERS, STATE_TYPES } from "@tracker/sdk";
 import { z } from "zod";
 import { cursorInput, decodeCursor, pageFooter, pageOf, pageOutput } from "../cursor.js";
@@ -66,7 +66,7 @@ const VIEW_FILTER_KEYS = [
   "special",
 ];
 
-async function viewQuery(tracker: Tracker, name: string, read: object): Promise<IssueQuery> {
+async function viewQuery(tracker: Tracker, name: string, read: CallOptions): Promise<IssueQuery> {
   const views = await tracker.views.list(read);
   const view = views.find((v) => v.name.toLowerCase() === name.toLowerCase());
   if (view?.kind !== "issues") {
@@ -81,7 +81,7 @@ async function viewQuery(tracker: Tracker, name: string, read: object): Promise<
 }
 
 /** The API query for the input: a saved view's filters first, the explicit filters over them. */
-export async function issueQuery(tracker: Tracker, input: Input, read: object): Promise<IssueQuery> {
+export async function issueQuery(tracker: Tracker, input: Input, read: CallOptions): Promise<IssueQuery> {
   const { query: q, labels, view, limit: _limit, cursor: _cursor, ...rest } = input;
   const out: IssueQuery = view ? await viewQuery(tracker, view, read) : {};
   for (const [key, value] of Object.entries(rest))
