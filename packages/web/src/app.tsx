@@ -141,6 +141,7 @@ function SignedIn({ apiKey, ws, onSignOut }: { apiKey: string; ws: string; onSig
             <span>{n.message}</span>
             <button
               type="button"
+              className="dismiss"
               aria-label="Dismiss"
               onClick={() => setNotices((all) => all.filter((x) => x.id !== n.id))}
             >
@@ -206,7 +207,9 @@ function Sidebar({ teams, ws }: { teams: Schemas["Team"][]; ws: string }) {
   return (
     <nav className="sidebar" aria-label="Workspace">
       <div className="brand">
-        <Link to="/">{ws}</Link>
+        <Link to="/?choose" title="Choose another workspace">
+          {ws}
+        </Link>
       </div>
       <a className="skip" href="#main">
         Skip to content

@@ -225,6 +225,43 @@ describe("the web board", () => {
     await page.waitForURL(`${server.url}/${ws}/issue/ENG-4`);
   });
 
+  test("projects and initiatives with progress and health, the current cycle, a saved view applied", async () => {
+    const initiative = await tracker.initiatives.create({ name: "Year goals" });
+    await tracker.projects.create({ name: "Launch", teams: ["ENG"], initiative: initiative.id });
+    await tracker.issues.update("ENG-1", { project: "Launch" });
+    await tracker.teams.update("ENG", { cyclesEnabled: true });
+    await tracker.cycles.create({ team: "ENG", name: "Sprint one" });
+    await tracker.issues.update("ENG-4", { cycle: "current" });
+    await tracker.views.create({
+      name: "Done by title",
+      team: "ENG",
+      display: "list",
+      filters: { stateType: ["completed"] },
+      sort: "title",
+    });
+
+    await page.goto(`${server.url}/${ws}/projects`);
+    const launch = page.getByRole("row", { name: /Launch/ });
+    await expect.poll(() => launch.textContent()).toMatch(/100% · 1\/1/);
+    expect(await launch.textContent()).toMatch(/On track|At risk|Off track/);
+
+    await page.goto(`${server.url}/${ws}/initiatives`);
+    const goals = page.getByRole("region", { name: /Year goals/ });
+    await expect.poll(() => goals.textContent()).toContain("Launch");
+    expect(await goals.getByRole("progressbar").count()).toBeGreaterThan(0);
+
+    await page.goto(`${server.url}/${ws}/team/ENG/cycle`);
+    await expect.poll(() => page.locator("main").textContent()).toContain("Sprint one");
+    expect(await page.getByRole("link", { name: "ENG-4" }).count()).toBe(1);
+
+    await page.goto(`${server.url}/${ws}/views`);
+    await page.getByRole("link", { name: "Done by title" }).click();
+    await expect
+      .poll(() => page.url())
+      .toBe(`${server.url}/${ws}/team/ENG/list?stateType=completed&sort=title`);
+    await expect.poll(() => page.locator("table.issues tbody tr").count()).toBeGreaterThan(0);
+  });
+
   test("signing out forgets the key", async () => {
     await page.getByRole("button", { name: "Sign out" }).click();
     await expect.poll(() => page.getByLabel("API key").count()).toBe(1);

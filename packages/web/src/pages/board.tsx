@@ -45,10 +45,18 @@ export function BoardPage({ teamKey, display }: { teamKey: string | undefined; d
         <h1>{team ? team.name : teamKey ? teamKey : "All issues"}</h1>
         {teamKey && (
           <nav className="tabs" aria-label="Display">
-            <Link to={`${base}/board${filterSearch}`} aria-current={display === "board" ? "page" : undefined}>
+            <Link
+              className="tab"
+              to={`${base}/board${filterSearch}`}
+              aria-current={display === "board" ? "page" : undefined}
+            >
               Board
             </Link>
-            <Link to={`${base}/list${filterSearch}`} aria-current={display === "list" ? "page" : undefined}>
+            <Link
+              className="tab"
+              to={`${base}/list${filterSearch}`}
+              aria-current={display === "list" ? "page" : undefined}
+            >
               List
             </Link>
           </nav>

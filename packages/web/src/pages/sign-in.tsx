@@ -64,8 +64,10 @@ export function WorkspacePicker({ apiKey, onSignOut }: { apiKey: string; onSignO
     trackerFor(apiKey)
       .workspaces.list()
       .then((list) => {
-        const remembered = list.find((w) => w.slug === storedWorkspace());
-        const only = list.length === 1 ? list[0] : undefined;
+        // `/?choose` (the workspace name in the sidebar) always shows the choice.
+        const choosing = new URLSearchParams(window.location.search).has("choose");
+        const remembered = choosing ? undefined : list.find((w) => w.slug === storedWorkspace());
+        const only = list.length === 1 && !choosing ? list[0] : undefined;
         const open = remembered ?? only;
         if (open) navigate(`/${open.slug}`, { replace: true });
         else setWorkspaces(list);
