@@ -64,6 +64,18 @@ describe("prompts in a terminal (real pseudo-terminal, real binary)", () => {
     expect(run.plain()).toContain("--team is required");
   });
 
+  it("shows progress of bulk work on the terminal's stderr, and clears it", async () => {
+    await createTracker({ baseUrl: s.server.url, apiKey: s.token }).issues.create({
+      team: "ENG",
+      title: "Second",
+    });
+    const run = terminal(["issues", "edit", "ENG-1", "ENG-2", "--estimate", "2"]);
+    expect(await run.exited).toBe(0);
+    expect(run.raw()).toContain("Updated 1/2: ENG-1…");
+    expect(run.raw()).toContain("\r\x1b[K");
+    expect(run.plain()).toContain("Updated ENG-2 [");
+  });
+
   it("exits 130 when a question is answered with Ctrl-C", async () => {
     const run = terminal(["issues", "create"]);
     await run.answer("Team", "\x03");
