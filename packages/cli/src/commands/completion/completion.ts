@@ -92,7 +92,7 @@ function zsh(tree: Tree): string {
     "_tracker() {",
     "  local noun=${words[2]} cmd=${words[2]} prev=${words[CURRENT-1]}",
     "  if (( CURRENT == 2 )); then",
-    ...Object.keys(nouns).map((n) => `    compadd -d '(${quote(`${n.padEnd(14)} -- ${nouns[n]}`)})' -- ${n}`),
+    `    compadd -- ${tree.nouns.join(" ")}`,
     "    return",
     "  fi",
     "  case $noun in",
