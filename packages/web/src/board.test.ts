@@ -252,7 +252,7 @@ describe("the web board", () => {
 
     await page.goto(`${server.url}/${ws}/team/ENG/cycle`);
     await expect.poll(() => page.locator("main").textContent()).toContain("Sprint one");
-    expect(await page.getByRole("link", { name: "ENG-4" }).count()).toBe(1);
+    await expect.poll(() => page.getByRole("link", { name: "ENG-4" }).count()).toBe(1);
 
     await page.goto(`${server.url}/${ws}/views`);
     await page.getByRole("link", { name: "Done by title" }).click();

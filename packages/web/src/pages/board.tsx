@@ -1,11 +1,21 @@
 import { ISSUE_SORTS, ISSUE_SPECIAL_FILTERS, type Schemas, STATE_TYPES } from "@tracker/sdk";
-import { type DragEvent, type KeyboardEvent, memo, useCallback, useEffect, useRef, useState } from "react";
+import {
+  type DragEvent,
+  type KeyboardEvent,
+  memo,
+  startTransition,
+  useCallback,
+  useEffect,
+  useRef,
+  useState,
+} from "react";
 import { type Issue, type Team, useApp } from "../app-context.js";
 import { ErrorNote, priorityLabel, StateIcon } from "../components/widgets.js";
 import { Link, navigate, useLocation } from "../router.js";
 import { describeError } from "../session.js";
 import { store, useData } from "../store.js";
 import { BOARD_PAGE, type IssueQuery, issuesQuery, searchFromQuery } from "./filters.js";
+import { prefetchIssue } from "./issue.js";
 
 type IssuePage = { items: Issue[]; nextOffset: number | null };
 
@@ -88,10 +98,15 @@ function Board({
   issues: Issue[];
   onMove(issue: Issue, state: Schemas["StateRef"]): void;
 }) {
-  const { ws } = useApp();
+  const { ws, tracker } = useApp();
   const [over, setOver] = useState<string | null>(null);
   const [focusId, setFocusId] = useState<string | null>(null);
   const [announcement, setAnnouncement] = useState("");
+  // What fills the screen is rendered first; the cards below it follow right after, without holding it up.
+  const [complete, setComplete] = useState(issues.length <= FIRST_CARDS * 3);
+  useEffect(() => {
+    if (!complete) startTransition(() => setComplete(true));
+  }, [complete]);
   const states = team.states;
 
   // A card moved by keyboard lands in another column (a new element): keep the focus on it.
@@ -108,6 +123,8 @@ function Board({
     if (issue) onMove(issue, state);
   };
 
+  // A card pointed at or focused is likely opened next: its page data is asked for now.
+  const onCardIntent = useCallback((issue: Issue) => prefetchIssue(tracker, issue.identifier), [tracker]);
   const onCardBlur = useCallback((issue: Issue) => setFocusId((f) => (f === issue.id ? null : f)), []);
   const latest = useRef({ states, onMove });
   latest.current = { states, onMove };
@@ -132,7 +149,8 @@ function Board({
       </p>
       <div className="board">
         {states.map((state) => {
-          const cards = issues.filter((i) => i.state.id === state.id);
+          const all = issues.filter((i) => i.state.id === state.id);
+          const cards = complete ? all : all.slice(0, FIRST_CARDS);
           return (
             <section
               key={state.id}
@@ -148,7 +166,7 @@ function Board({
               onDrop={(e) => drop(e, state)}
             >
               <h2>
-                <StateIcon type={state.type} /> {state.name} <span className="count">{cards.length}</span>
+                <StateIcon type={state.type} /> {state.name} <span className="count">{all.length}</span>
               </h2>
               <ul>
                 {cards.map((issue) => (
@@ -159,6 +177,7 @@ function Board({
                     stateName={state.name}
                     onKey={onCardKey}
                     onBlur={onCardBlur}
+                    onIntent={onCardIntent}
                   />
                 ))}
               </ul>
@@ -179,12 +198,14 @@ const Card = memo(function Card({
   stateName,
   onKey,
   onBlur,
+  onIntent,
 }: {
   issue: Issue;
   ws: string;
   stateName: string;
   onKey(event: KeyboardEvent, issue: Issue): void;
   onBlur(issue: Issue): void;
+  onIntent(issue: Issue): void;
 }) {
   return (
     <li>
@@ -200,6 +221,8 @@ const Card = memo(function Card({
         }}
         onKeyDown={(e) => onKey(e, issue)}
         onBlur={() => onBlur(issue)}
+        onPointerEnter={() => onIntent(issue)}
+        onFocus={() => onIntent(issue)}
         aria-label={`${issue.identifier} ${issue.title}, ${stateName}`}
       >
         <span className="identifier">{issue.identifier}</span>
@@ -218,8 +241,19 @@ const Card = memo(function Card({
   );
 });
 
+/** Cards a column renders before the board's first paint (more than a screen holds). */
+const FIRST_CARDS = 15;
+
+/** Rows a list renders before its first paint; the rest follow right after, without holding up the screen. */
+const FIRST_ROWS = 40;
+
 function IssueList({ issues }: { issues: Issue[] }) {
   const { ws } = useApp();
+  const [all, setAll] = useState(issues.length <= FIRST_ROWS);
+  useEffect(() => {
+    if (!all) startTransition(() => setAll(true));
+  }, [all]);
+  const shown = all ? issues : issues.slice(0, FIRST_ROWS);
   if (issues.length === 0) return <p className="empty">No issues match.</p>;
   return (
     <table className="issues">
@@ -234,7 +268,7 @@ function IssueList({ issues }: { issues: Issue[] }) {
         </tr>
       </thead>
       <tbody>
-        {issues.map((issue) => (
+        {shown.map((issue) => (
           <tr key={issue.id}>
             <td>
               <Link to={`/${ws}/issue/${issue.identifier}`} data-nav-item>

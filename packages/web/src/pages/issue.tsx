@@ -1,4 +1,10 @@
-import { ISSUE_RELATION_TYPES, PRIORITY_NAMES, type ResponseOf, type Schemas } from "@tracker/sdk";
+import {
+  ISSUE_RELATION_TYPES,
+  PRIORITY_NAMES,
+  type ResponseOf,
+  type Schemas,
+  type Tracker,
+} from "@tracker/sdk";
 import { type FormEvent, type ReactNode, useEffect, useState } from "react";
 import { useApp } from "../app-context.js";
 import { Markdown } from "../components/markdown.js";
@@ -15,6 +21,12 @@ type Update = Parameters<ReturnType<typeof useApp>["tracker"]["issues"]["update"
  * not carry). An old identifier of a moved issue is answered with the issue under its new identifier:
  * the URL is replaced with the canonical one.
  */
+/** Starts loading an issue's page (a board card pointed at), so opening it is instant. */
+export function prefetchIssue(tracker: Tracker, identifier: string): void {
+  store.ensure(`page:${identifier}`, () => tracker.issues.pageData(identifier));
+  store.ensure(`issue:${identifier}`, () => tracker.issues.get(identifier));
+}
+
 export function IssuePage({ identifier }: { identifier: string }) {
   const { tracker, ws } = useApp();
   const page = useData<PageData>(`page:${identifier}`, () => tracker.issues.pageData(identifier));
