@@ -212,7 +212,11 @@ describe("tracker exit codes 3 and 4, --version, help and completion (real binar
     const zsh = await runBinary(["completion", "zsh"]);
     expect(zsh.stdout).toMatch(/^#compdef tracker\n/);
     expect(zsh.stdout).toContain("compadd -- list view create edit close reopen");
+    // The shells themselves check the syntax where they are installed (bash always is).
+    const has = (shell: string) => spawnSync(shell, ["--version"]).status === 0;
+    if (has("zsh")) expect(spawnSync("zsh", ["-n"], { input: zsh.stdout }).status).toBe(0);
     const fish = await runBinary(["completion", "fish"]);
+    if (has("fish")) expect(spawnSync("fish", ["-n"], { input: fish.stdout }).status).toBe(0);
     expect(fish.stdout).toContain("complete -c tracker -n __fish_use_subcommand -a issues");
     expect(fish.stdout).toContain("-l team -s t -r -a '(tracker __complete teams 2>/dev/null)'");
     expect((await s.run(["__complete", "teams"])).stdout).toBe("ENG\n");
