@@ -191,6 +191,8 @@ describe("the web board", () => {
     // A change the page sees live gives the stream an id to resume from.
     await tracker.issues.update("ENG-4", { title: "Add an export button (CSV)" });
     await expect.poll(() => page.getByRole("link", { name: /Add an export button \(CSV\)/ }).count()).toBe(1);
+    // Nothing else in flight: only the event stream is cut mid-answer.
+    await new Promise((resolve) => setTimeout(resolve, 300));
     // The server drops every connection (a restart, a proxy): the change made next happens while the page
     // is not connected, and reaches it when its stream reconnects with Last-Event-ID.
     server.running.server.closeAllConnections();
