@@ -1,3 +1,6 @@
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import os from "node:os";
+import path from "node:path";
 import { stripVTControlCharacters } from "node:util";
 import { createTracker } from "@tracker/sdk";
 import pty from "node-pty";
@@ -8,12 +11,10 @@ import { BIN, useSession } from "./test/binary.js";
 const s = useSession();
 
 /** Runs tracker in a pseudo-terminal; `answer` waits for a screen text, then types. */
-function terminal(args: string[]) {
-  const term = pty.spawn(process.execPath, [BIN, ...args], {
-    cols: 100,
-    rows: 30,
-    env: { PATH: process.env.PATH ?? "", TERM: "xterm-256color", ...(s.env() as Record<string, string>) },
-  });
+function terminal(args: string[], extraEnv: Record<string, string | undefined> = {}) {
+  const env: Record<string, string> = { PATH: process.env.PATH ?? "", TERM: "xterm-256color" };
+  for (const [key, value] of Object.entries(s.env(extraEnv))) if (value !== undefined) env[key] = value;
+  const term = pty.spawn(process.execPath, [BIN, ...args], { cols: 100, rows: 30, env });
   let screen = "";
   term.onData((d) => {
     screen += d;
@@ -74,6 +75,29 @@ describe("prompts in a terminal (real pseudo-terminal, real binary)", () => {
     expect(run.raw()).toContain("Updated 1/2: ENG-1…");
     expect(run.raw()).toContain("\r\x1b[K");
     expect(run.plain()).toContain("Updated ENG-2 [");
+  });
+
+  it("logs in by asking for the URL and the key, which is not echoed", async () => {
+    const home = mkdtempSync(path.join(os.tmpdir(), "tracker-cli-login-"));
+    try {
+      const run = terminal(["auth", "login"], {
+        XDG_CONFIG_HOME: home,
+        TRACKER_URL: undefined,
+        TRACKER_API_KEY: undefined,
+      });
+      await run.answer("Server URL", `\x15${s.server.url}\r`); // Ctrl-U clears the suggested default
+      await run.answer("API key", `${s.token}\r`);
+      expect(await run.exited).toBe(0);
+      expect(run.plain()).not.toContain(s.token);
+      expect(run.plain()).toContain(`Logged in to ${s.server.url} as Ada Lovelace`);
+      const stored = JSON.parse(readFileSync(path.join(home, "tracker", "config.json"), "utf8"));
+      expect(stored).toMatchObject({
+        default: s.server.url,
+        servers: { [s.server.url]: { apiKey: s.token } },
+      });
+    } finally {
+      rmSync(home, { recursive: true, force: true });
+    }
   });
 
   it("exits 130 when a question is answered with Ctrl-C", async () => {
