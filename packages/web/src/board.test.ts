@@ -1,3 +1,4 @@
+import { networkInterfaces } from "node:os";
 import { createTracker, type Tracker } from "@tracker/sdk";
 import type { Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
@@ -262,6 +263,31 @@ describe("the web board", () => {
       .poll(() => page.url())
       .toBe(`${server.url}/${ws}/team/ENG/list?stateType=completed&sort=title`);
     await expect.poll(() => page.locator("table.issues tbody tr").count()).toBeGreaterThan(0);
+  });
+
+  // Browsers offer crypto.randomUUID (the SDK's idempotency keys) only on https and localhost.
+  const lanAddress = Object.values(networkInterfaces())
+    .flat()
+    .find((a) => a && a.family === "IPv4" && !a.internal)?.address;
+  test.skipIf(!lanAddress)("over plain http at another address, writes still work", async () => {
+    const lan = await browser.context.newPage();
+    try {
+      const origin = `http://${lanAddress}:${new URL(server.url).port}`;
+      await lan.goto(origin);
+      expect(await lan.evaluate(() => window.isSecureContext)).toBe(false);
+      await lan.getByLabel("API key").fill(token);
+      await lan.getByRole("button", { name: "Sign in" }).click();
+      await lan.waitForURL(`${origin}/${ws}/team/ENG/board`);
+      await lan.locator("main h1").click();
+      await lan.keyboard.press("c");
+      await lan.getByRole("dialog", { name: "New issue" }).getByLabel("Title").fill("Made from the LAN");
+      await lan.getByRole("button", { name: "Create issue" }).click();
+      await expect
+        .poll(async () => (await tracker.issues.list({ team: "ENG", q: "Made from the LAN" })).items.length)
+        .toBe(1);
+    } finally {
+      await lan.close();
+    }
   });
 
   test("signing out forgets the key", async () => {
