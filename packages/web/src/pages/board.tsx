@@ -242,10 +242,10 @@ const Card = memo(function Card({
 });
 
 /** Cards a column renders before the board's first paint (more than a screen holds). */
-const FIRST_CARDS = 15;
+const FIRST_CARDS = 10;
 
 /** Rows a list renders before its first paint; the rest follow right after, without holding up the screen. */
-const FIRST_ROWS = 40;
+const FIRST_ROWS = 30;
 
 function IssueList({ issues }: { issues: Issue[] }) {
   const { ws } = useApp();
