@@ -390,8 +390,12 @@ export async function runCli(argv: string[], io: CliIo): Promise<number> {
     };
     const makeTracker = async (c: Connection): Promise<Tracker> => {
       if (io.makeTracker) return io.makeTracker(c);
-      const { createTracker } = await import("@tracker/sdk");
+      const [{ createTracker }, { nodeFetch }] = await Promise.all([
+        import("@tracker/sdk"),
+        import("./transport.js"),
+      ]);
       return createTracker({
+        fetch: nodeFetch,
         baseUrl: c.baseUrl,
         ...(c.apiKey ? { apiKey: c.apiKey } : {}),
         ...(c.workspace ? { workspace: c.workspace } : {}),
