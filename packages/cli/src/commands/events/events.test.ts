@@ -46,6 +46,20 @@ describe("tracker events tail (real server, real binary)", () => {
     expect(run.out().stderr).toBe(`Following ${s.workspace.slug}\n`);
   });
 
+  it("resumes after the connection drops, missing no change", async () => {
+    const sdk = createTracker({ baseUrl: s.server.url, apiKey: s.token });
+    const run = tail(["--count", "2"]);
+    await run.following;
+    await sdk.issues.update("ENG-1", { title: "Before the drop" });
+    await expect.poll(() => run.out().stdout, { timeout: 10_000 }).toContain("\tupdated\tissue\tENG-1\t");
+    s.server.running.server.closeAllConnections();
+    // Made while the CLI is reconnecting: it resumes after the last id it saw, so this arrives too.
+    await sdk.issues.update("ENG-1", { title: "After the drop" });
+    expect(await run.exited).toBe(0);
+    expect(run.out().stdout.trimEnd().split("\n")).toHaveLength(2);
+    expect(run.out().stderr.match(/Following/g)).toHaveLength(2);
+  });
+
   it("prints JSON lines filtered by --jq, and ends cleanly on SIGINT", async () => {
     const sdk = createTracker({ baseUrl: s.server.url, apiKey: s.token });
     const run = tail(["--json", "--jq", '"\\(.action) \\(.entity) \\(.identifier)"']);
