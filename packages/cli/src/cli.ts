@@ -422,7 +422,8 @@ export async function runCli(argv: string[], io: CliIo): Promise<number> {
     }
 
     const stdinTTY = io.stdinTTY ?? false;
-    const canPrompt = stdinTTY && io.isTTY && !pick("noInput");
+    const noInput = opts.noInput === true || globals.noInput === true;
+    const canPrompt = stdinTTY && io.isTTY && !noInput;
     const deps: Deps = {
       tracker,
       call: io.signal ? { signal: io.signal } : {},
