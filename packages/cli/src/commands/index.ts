@@ -16,6 +16,7 @@ export const commands: Record<string, () => Promise<CommandModule>> = {
   "issues unrelate": () => import("./issues/unrelate.js"),
   "issues link": () => import("./issues/link.js"),
   "issues move": () => import("./issues/move.js"),
+  "issues import": () => import("./issues/import.js"),
   "comments list": () => import("./comments/list.js"),
   "comments add": () => import("./comments/add.js"),
   "comments edit": () => import("./comments/edit.js"),

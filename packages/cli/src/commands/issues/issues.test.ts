@@ -186,6 +186,22 @@ describe("tracker issues (real server, real binary)", () => {
     expect((await s.run(["issues", "view", "ENG-2", "--jq", ".identifier"])).stdout).toBe("OPS-1\n");
   });
 
+  it("imports issues from JSON Lines on stdin, once however often it is run", async () => {
+    const lines =
+      '{"title":"Imported one","priority":3}\n{"title":"Imported two","labels":["import"]}\n{"title":""}\n';
+    const first = await s.run(["issues", "import", "--team", "ENG"], { input: lines });
+    expect(first.code).toBe(1);
+    expect(first.stdout).toMatch(/^ENG-\d+\nENG-\d+\n$/);
+    expect(first.stderr).toContain("issue 3: invalid_request:");
+    expect(first.stderr).toContain("1 of 3 issues were not imported (3)");
+    const again = await s.run(["issues", "import", "--team", "ENG"], { input: lines });
+    expect(again.stdout).toBe(first.stdout);
+    expect((await s.run(["issues", "list", "--label", "import", "--jq", "length"])).stdout).toBe("1\n");
+    const bad = await s.run(["issues", "import"], { input: "{not json\n" });
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toContain("line 1 is not JSON");
+  });
+
   it("exits 1 with the server's code and detail, and 2 on usage errors without calling it", async () => {
     const missing = await s.run(["issues", "view", "ENG-999"]);
     expect(missing).toMatchObject({ code: 1, stdout: "" });
