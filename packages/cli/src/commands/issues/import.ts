@@ -64,7 +64,9 @@ export async function run(opts: Opts<typeof spec>, deps: Deps): Promise<void> {
     const body = { ...(opts.team ? { team: opts.team } : {}), ...(item as object) } as IssueCreate;
     // The same issue at the same place imported again is the same write: the server answers it without
     // acting twice. Its place is part of the key, so two identical lines still make two issues.
-    const key = createHash("sha256").update(`${i}\n${JSON.stringify(body)}`).digest("hex");
+    const key = createHash("sha256")
+      .update(`${i}\n${JSON.stringify(body)}`)
+      .digest("hex");
     const idempotencyKey = `import-${key}`;
     try {
       const issue = await deps.tracker.issues.create(body, { ...deps.call, idempotencyKey });
