@@ -66,9 +66,22 @@ describe("tracker issues (real server, real binary)", () => {
       "ENG-1\n",
     );
     expect((await s.run(["issues", "list", "--limit", "all", "--jq", "length"])).stdout).toBe("2\n");
+    // Time windows, from flags and from a saved view: ENG-1 and ENG-2 were created today.
+    const tomorrow = new Date(Date.now() + 86_400_000).toISOString().slice(0, 10);
+    const created = (args: string[]) => s.run(["issues", "list", ...args, "--jq", "length"]);
+    expect((await created(["--created-after", "2000-01-01"])).stdout).toBe("2\n");
+    expect((await created(["--created-after", tomorrow])).stdout).toBe("0\n");
+    expect((await created(["--created-before", tomorrow, "--completed-after", "2000-01-01"])).stdout).toBe(
+      "0\n",
+    );
+    await s.run(["views", "create", "--name", "Future", "--filter", `createdAfter=${tomorrow}`]);
+    expect((await s.run(["issues", "list", "--view", "Future", "--jq", "length"])).stdout).toBe("0\n");
+    const badDate = await s.run(["issues", "list", "--updated-after", "last week"]);
+    expect(badDate.code).toBe(1);
+    expect(badDate.stderr).toContain("invalid_request");
     const unknown = await s.run(["issues", "list", "--view", "Nope"]);
     expect(unknown.code).toBe(1);
-    expect(unknown.stderr).toContain('no saved view "Nope"; your issue views:\n  Bugs');
+    expect(unknown.stderr).toContain('no saved view "Nope"; your issue views:\n  Bugs\n  Future');
   });
 
   it("views an issue as fields when piped and as a page on a terminal", async () => {

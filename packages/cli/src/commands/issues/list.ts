@@ -62,6 +62,27 @@ export const spec = defineCommand({
       description: "Sort key; prefix - to reverse (default -updated)",
       choices: ISSUE_SORTS,
     },
+    createdAfter: {
+      type: "string",
+      value: "DATE",
+      description: "Created at or after a date or ISO date-time",
+    },
+    createdBefore: { type: "string", value: "DATE", description: "Created before a date or ISO date-time" },
+    updatedAfter: {
+      type: "string",
+      value: "DATE",
+      description: "Updated at or after a date or ISO date-time",
+    },
+    completedAfter: {
+      type: "string",
+      value: "DATE",
+      description: "Completed or canceled at or after a date or ISO date-time",
+    },
+    completedBefore: {
+      type: "string",
+      value: "DATE",
+      description: "Completed or canceled before a date or ISO date-time",
+    },
     view: { type: "string", value: "NAME", description: "Run a saved view's filters (name or id)" },
     limit: {
       type: "string",
@@ -75,6 +96,7 @@ export const spec = defineCommand({
     "tracker issues list --team ENG --state-type started",
     "tracker issues list --assignee me --special overdue,blocked",
     'tracker issues list --view "My overdue"',
+    "tracker issues list --team ENG --completed-after 2026-11-01 --completed-before 2026-12-01",
     "tracker issues list -q 'login bug' --json identifier,title,state",
     "tracker issues list --limit all --jq '.[] | select(.priority == 1) | .identifier'",
   ],
@@ -93,6 +115,11 @@ const VIEW_FILTER_KEYS = [
   "label",
   "q",
   "special",
+  "createdAfter",
+  "createdBefore",
+  "updatedAfter",
+  "completedAfter",
+  "completedBefore",
 ];
 
 /** A saved view's filters as a query: its `filters`, its team and its sort. */
@@ -136,6 +163,12 @@ export function toQuery(opts: Opts<typeof spec>): IssueQuery {
   const special = splitList(opts.special);
   if (special) query.special = special as IssueQuery["special"];
   if (opts.sort) query.sort = opts.sort as IssueQuery["sort"];
+  // Dates are checked by the server, whose 400 names the field.
+  if (opts.createdAfter) query.createdAfter = opts.createdAfter;
+  if (opts.createdBefore) query.createdBefore = opts.createdBefore;
+  if (opts.updatedAfter) query.updatedAfter = opts.updatedAfter;
+  if (opts.completedAfter) query.completedAfter = opts.completedAfter;
+  if (opts.completedBefore) query.completedBefore = opts.completedBefore;
   return query;
 }
 
