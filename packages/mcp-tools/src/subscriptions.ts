@@ -33,6 +33,8 @@ const ISSUE_SCOPED = new Set(["issue", "comment", "issue_relation", "issue_link"
 export class ResourceSubscriptions {
   private readonly targets = new Map<string, Target>();
   private stream: AbortController | undefined;
+  /** Settles once the stream is open (its `connected` event) or has failed. */
+  private streamReady: Promise<void> | undefined;
 
   constructor(
     private readonly server: McpServer,
@@ -63,7 +65,9 @@ export class ResourceSubscriptions {
   async subscribe(uri: string): Promise<void> {
     const target = await this.resolve(uri);
     this.targets.set(uri, target);
-    this.ensureStream();
+    // Answer once the stream is open: a change committed after the answer then always reaches the agent
+    // (a stream opened later would start after it).
+    await this.ensureStream();
   }
 
   unsubscribe(uri: string): void {
@@ -116,23 +120,35 @@ export class ResourceSubscriptions {
     );
   }
 
-  private ensureStream(): void {
-    if (this.stream) return;
+  private ensureStream(): Promise<void> {
+    if (this.stream) return this.streamReady ?? Promise.resolve();
     const controller = new AbortController();
     this.stream = controller;
-    void this.follow(controller).finally(() => {
-      if (this.stream === controller) this.stream = undefined;
+    let opened: () => void = () => {};
+    const ready = new Promise<void>((resolve) => {
+      opened = resolve;
     });
+    this.streamReady = ready;
+    void this.follow(controller, opened).finally(() => {
+      opened();
+      if (this.stream === controller) {
+        this.stream = undefined;
+        this.streamReady = undefined;
+      }
+    });
+    return ready;
   }
 
   private stopStream(): void {
     this.stream?.abort();
     this.stream = undefined;
+    this.streamReady = undefined;
   }
 
-  private async follow(controller: AbortController): Promise<void> {
+  private async follow(controller: AbortController, opened: () => void): Promise<void> {
     try {
       for await (const event of this.deps.tracker.events.stream({ signal: controller.signal })) {
+        opened();
         if (event.event === "reset") {
           // Changes may have been missed: every subscribed resource may have changed.
           for (const uri of this.targets.keys()) await this.notify(uri);
