@@ -77,33 +77,22 @@ export function initiativeLine(i: InitiativeRow): string {
 }
 
 // The contract reads a project or an initiative by name only through its list (page-data carries its id
-// and description, not its progress): walk the pages, 200 at a time, until the id turns up.
-export async function findProject(
-  tracker: Tracker,
-  id: string,
-  read: CallOptions,
-): Promise<Project | undefined> {
-  for (let offset: number | null = 0; offset !== null; ) {
-    const page = await tracker.projects.list({ limit: 200, offset }, read);
-    const found = page.items.find((p) => p.id === id);
-    if (found) return found;
-    offset = page.nextOffset;
-  }
+// and description, not its progress): walk the list, 200 at a time, until the id turns up.
+async function findIn<T extends { id: string }>(items: AsyncIterable<T>, id: string): Promise<T | undefined> {
+  for await (const item of items) if (item.id === id) return item;
   return undefined;
 }
 
-export async function findInitiative(
+export function findProject(tracker: Tracker, id: string, read: CallOptions): Promise<Project | undefined> {
+  return findIn(tracker.projects.iterate({ limit: 200 }, read), id);
+}
+
+export function findInitiative(
   tracker: Tracker,
   id: string,
   read: CallOptions,
 ): Promise<Initiative | undefined> {
-  for (let offset: number | null = 0; offset !== null; ) {
-    const page = await tracker.initiatives.list({ limit: 200, offset }, read);
-    const found = page.items.find((i) => i.id === id);
-    if (found) return found;
-    offset = page.nextOffset;
-  }
-  return undefined;
+  return findIn(tracker.initiatives.iterate({ limit: 200 }, read), id);
 }
 
 /** The project named by name or id, with everything its list row carries. */
