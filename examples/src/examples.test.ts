@@ -1,6 +1,6 @@
 import { createTracker, type Tracker } from "@tracker/sdk";
+import { startTestServer, type TestServer } from "@tracker/server/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startTestServer, type TestServer } from "../../packages/server/src/test/harness.js";
 import { importCsv, parseCsv } from "./import-csv.js";
 import { releaseNotes } from "./release-notes.js";
 import { triageOverdue } from "./triage-overdue.js";

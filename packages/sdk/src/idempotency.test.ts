@@ -1,8 +1,9 @@
 // Safe retries end to end: the SDK's keys and retries against the real server's idempotency store. A fetch
 // that hands each request to the server but loses the answer (as a dropped connection would) stands in
 // for the network, so the server acts while the client never hears of it.
+
+import { startTestServer, type TestServer } from "@tracker/server/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startTestServer, type TestServer } from "../../server/src/test/harness.js";
 import { createTracker, type Tracker, TrackerError } from "./index.js";
 import { connectionReset } from "./test/fake-fetch.js";
 

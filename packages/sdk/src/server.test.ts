@@ -1,8 +1,9 @@
 // The SDK against the real server (embedded PostgreSQL, started by the root vitest globalSetup). Only the
 // workspace and identity operations are asserted here; the rest of the API is exercised by the server's
 // own tests.
+
+import { startTestServer, type TestServer } from "@tracker/server/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startTestServer, type TestServer } from "../../server/src/test/harness.js";
 import { createTracker, type Tracker, TrackerError, type TrackerOptions } from "./index.js";
 
 let server: TestServer;

@@ -1,8 +1,40 @@
+import { existsSync } from "node:fs";
+import { homedir } from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 
-/** The repository root: the server reads the contract and keeps its embedded database below it. */
-export const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../../..");
+/** This package's folder: the parent of `src` (tests) or of `dist` (a build, installed or not). */
+const packageRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
+
+/**
+ * The repository when the server runs from a checkout of Tracker (`packages/server` below a folder holding
+ * `openapi.yaml`); undefined when the package is installed on its own.
+ */
+export const checkoutRoot: string | undefined = (() => {
+  const root = path.resolve(packageRoot, "../..");
+  const inCheckout =
+    path.basename(path.dirname(packageRoot)) === "packages" && existsSync(path.join(root, "openapi.yaml"));
+  return inCheckout ? root : undefined;
+})();
+
+/**
+ * The contract the server validates against and serves. In a checkout, the hand-written `openapi.yaml` at
+ * the repository root, so an edit is seen without a build; in an installed package, the copy that
+ * `npm run build` puts into `dist/`.
+ */
+export const contractFile = checkoutRoot
+  ? path.join(checkoutRoot, "openapi.yaml")
+  : path.join(packageRoot, "dist", "openapi.yaml");
+
+/**
+ * Where the embedded database lives without `TRACKER_DATA_DIR`: `.tracker/data` in a checkout (the README's
+ * quick start), else the user's data folder (`$XDG_DATA_HOME/tracker/data`, or `~/.local/share/...`).
+ */
+function defaultDataDir(env: NodeJS.ProcessEnv): string {
+  if (checkoutRoot) return path.join(checkoutRoot, ".tracker", "data");
+  const base = env.XDG_DATA_HOME || path.join(env.HOME || homedir(), ".local", "share");
+  return path.join(base, "tracker", "data");
+}
 
 export type LogLevel = "debug" | "info" | "warn" | "error" | "silent";
 
@@ -33,7 +65,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   return {
     port,
     databaseUrl: env.DATABASE_URL || undefined,
-    dataDir: path.resolve(env.TRACKER_DATA_DIR ?? path.join(repoRoot, ".tracker", "data")),
+    dataDir: path.resolve(env.TRACKER_DATA_DIR || defaultDataDir(env)),
     nodeEnv: env.NODE_ENV ?? "development",
     logLevel,
     publicUrl: env.TRACKER_PUBLIC_URL ?? `http://localhost:${port}`,

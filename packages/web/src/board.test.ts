@@ -1,8 +1,8 @@
 import { networkInterfaces } from "node:os";
 import { createTracker, type Tracker } from "@tracker/sdk";
+import { startTestServer, type TestServer } from "@tracker/server/testing";
 import type { Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
-import { startTestServer, type TestServer } from "../../server/src/test/harness.js";
 import { type Chromium, ensureWebBuild, launchChromium } from "./test/browser.js";
 
 // The board in a real Chromium against a real server: what a person does, checked through the API.

@@ -3,8 +3,8 @@ import { mkdtempSync, rmSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
+import { startTestServer, type TestServer } from "@tracker/server/testing";
 import { afterAll, beforeAll, vi } from "vitest";
-import { startTestServer, type TestServer } from "../../../server/src/test/harness.js";
 
 /** The built `tracker` binary: tests run what users run. `npm test` builds it before the tests. */
 export const BIN = fileURLToPath(new URL("../../dist/main.js", import.meta.url));

@@ -1,6 +1,6 @@
 import { createTracker, type Tracker } from "@tracker/sdk";
+import { startTestServer, type TestServer } from "@tracker/server/testing";
 import { afterAll, beforeAll } from "vitest";
-import { startTestServer, type TestServer } from "../../../server/src/test/harness.js";
 
 /** A workspace with the things agents work on, made through the SDK the way people would make them. */
 export interface Workspace {

@@ -3,7 +3,7 @@ import path from "node:path";
 import { Ajv2020, type ErrorObject, type ValidateFunction } from "ajv/dist/2020.js";
 import addFormatsModule, { type FormatsPlugin } from "ajv-formats";
 import { parse } from "yaml";
-import { repoRoot } from "../config.js";
+import { contractFile } from "../config.js";
 import type { FieldError } from "./problem.js";
 
 // ajv-formats ships CommonJS; under NodeNext its default export is the module object.
@@ -45,8 +45,6 @@ export interface OperationSpec {
 }
 
 export const WORKSPACE_HEADER = "X-Service-Workspace";
-
-export const contractPath = path.join(repoRoot, "openapi.yaml");
 
 /**
  * The contract, parsed once. Request validation, the 501 list and the tests' response checks all read it,
@@ -120,7 +118,7 @@ export class Contract {
     }
   }
 
-  static load(file = contractPath): Contract {
+  static load(file = contractFile): Contract {
     return new Contract(parse(readFileSync(file, "utf8")) as Json);
   }
 

@@ -2,8 +2,8 @@ import { spawnSync } from "node:child_process";
 import { readFileSync, statSync, writeFileSync } from "node:fs";
 import net from "node:net";
 import path from "node:path";
+import { startTestServer, type TestServer } from "@tracker/server/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startTestServer, type TestServer } from "../../../../server/src/test/harness.js";
 import { json, rows, runBinary, useSession } from "../../test/binary.js";
 
 // Logging in, exit codes 3 and 4, --version, help and completion: the built binary against real servers.

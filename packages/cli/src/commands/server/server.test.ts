@@ -3,9 +3,9 @@ import { mkdtempSync, rmSync } from "node:fs";
 import net from "node:net";
 import os from "node:os";
 import path from "node:path";
+import { withDatabase } from "@tracker/server/testing";
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
-import { withDatabase } from "../../../../server/src/test/global-setup.js";
 import { BIN, runBinary } from "../../test/binary.js";
 
 // `tracker server setup` and `tracker server start` run the reference server's own entry points; here on a

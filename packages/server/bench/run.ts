@@ -16,9 +16,9 @@ import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
 import autocannon from "autocannon";
 import pg from "pg";
-import { type EmbeddedPostgres, startEmbeddedPostgres } from "../db/embedded-postgres.js";
-import { openOrm } from "../db/orm.js";
-import { SEARCH_RECENT_ROWS } from "../modules/issues/search-recent.js";
+import { type EmbeddedPostgres, startEmbeddedPostgres } from "../src/db/embedded-postgres.js";
+import { openOrm } from "../src/db/orm.js";
+import { SEARCH_RECENT_ROWS } from "../src/modules/issues/search-recent.js";
 import { type CpuShare, cpuPerRequest, cpuSnapshot } from "./cpu.js";
 import {
   EVENTS_CASE,
@@ -32,7 +32,7 @@ import { explainPlanning, type PlanningSeeded, projectListPaths, seedPlanningBen
 import { DEFAULT_SIZES, type Seeded, seedBench } from "./seed.js";
 
 const here = path.dirname(fileURLToPath(import.meta.url));
-const packageRoot = path.resolve(here, "../.."); // dist/bench -> packages/server
+const packageRoot = path.resolve(here, "../.."); // build/bench -> packages/server
 const outDir = path.join(packageRoot, "bench");
 const mainJs = path.join(packageRoot, "dist", "main.js");
 

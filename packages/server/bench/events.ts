@@ -10,9 +10,9 @@ import { randomUUID } from "node:crypto";
 import { readFileSync } from "node:fs";
 import http from "node:http";
 import { performance } from "node:perf_hooks";
-import { openOrm } from "../db/orm.js";
-import { sql, sqlOne } from "../db/sql.js";
-import { recordChanges } from "../events/record-change.js";
+import { openOrm } from "../src/db/orm.js";
+import { sql, sqlOne } from "../src/db/sql.js";
+import { recordChanges } from "../src/events/record-change.js";
 import { cpuSnapshot, cpuSpent } from "./cpu.js";
 
 export const EVENTS_CASE = "events: open streams, commit-to-delivery delay";

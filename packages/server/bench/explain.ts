@@ -1,8 +1,8 @@
 import type { EntityManager } from "@mikro-orm/postgresql";
-import { sql } from "../db/sql.js";
-import type { WorkspaceScope } from "../http/handler.js";
-import { ISSUE_SPECIALS, type IssueFilter } from "../modules/issues/issue-filter.js";
-import { issueListQuery } from "../modules/issues/issue-list.service.js";
+import { sql } from "../src/db/sql.js";
+import type { WorkspaceScope } from "../src/http/handler.js";
+import { ISSUE_SPECIALS, type IssueFilter } from "../src/modules/issues/issue-filter.js";
+import { issueListQuery } from "../src/modules/issues/issue-list.service.js";
 import type { Seeded } from "./seed.js";
 
 export interface PlanReport {

@@ -1,7 +1,7 @@
 import type { EntityManager } from "@mikro-orm/postgresql";
 import pg from "pg";
-import { queryInitiatives } from "../modules/initiatives/initiative.query.js";
-import { type ProjectQuery, projectListQuery } from "../modules/projects/project.query.js";
+import { queryInitiatives } from "../src/modules/initiatives/initiative.query.js";
+import { type ProjectQuery, projectListQuery } from "../src/modules/projects/project.query.js";
 import { adminScope, explainMedian } from "./explain.js";
 import { benchWorkspace } from "./seed.js";
 

@@ -1,7 +1,7 @@
 import type { EntityManager } from "@mikro-orm/postgresql";
 import pg from "pg";
-import { bootstrapWorkspace } from "../modules/dev/bootstrap.js";
-import { insertTeam } from "../modules/teams/team.service.js";
+import { bootstrapWorkspace } from "../src/modules/dev/bootstrap.js";
+import { insertTeam } from "../src/modules/teams/team.service.js";
 
 export interface BenchSizes {
   issues: number;

@@ -1,0 +1,30 @@
+import { spawnSync } from "node:child_process";
+import { readdirSync } from "node:fs";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+
+const packagesDir = fileURLToPath(new URL("../../../", import.meta.url));
+
+/** Runs npm in `cwd` without its audit and funding chatter; throws with npm's output when it fails. */
+export function npm(args: string[], cwd: string): string {
+  const result = spawnSync("npm", args, {
+    cwd,
+    encoding: "utf8",
+    env: { ...process.env, npm_config_audit: "false", npm_config_fund: "false" },
+  });
+  if (result.status !== 0)
+    throw new Error(`npm ${args.join(" ")} failed:\n${result.stdout}\n${result.stderr}`);
+  return result.stdout;
+}
+
+/**
+ * What a person installs: `npm pack` of each named package of this repository (`sdk`, `cli`, `server`,
+ * `web`; each built) into `work`, then all the tarballs installed together with `npm install <args>`, the
+ * rest coming from the registry or npm's cache. Returns the tarballs' file names.
+ */
+export function packAndInstall(packages: string[], work: string, installArgs: string[]): string[] {
+  for (const pkg of packages) npm(["pack", "--pack-destination", work], path.join(packagesDir, pkg));
+  const tarballs = readdirSync(work).filter((f) => f.endsWith(".tgz"));
+  npm(["install", "--prefer-offline", ...installArgs, ...tarballs.map((t) => path.join(work, t))], work);
+  return tarballs.sort();
+}
