@@ -1,4 +1,5 @@
 import { TrackerNetworkError, TrackerTimeoutError } from "./errors.js";
+import { randomUUID } from "./uuid.js";
 
 export interface RetryOptions {
   fetch: (request: Request) => Promise<Response>;
@@ -180,7 +181,7 @@ export function retryingFetch(
     const method = request.method.toUpperCase();
     const timeoutMs = call.timeoutMs ?? options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
     if (KEYED.has(method)) {
-      const key = call.idempotencyKey ?? request.headers.get("idempotency-key") ?? crypto.randomUUID();
+      const key = call.idempotencyKey ?? request.headers.get("idempotency-key") ?? randomUUID();
       request.headers.set("Idempotency-Key", key);
     }
     // The server keeps keys per API key: a write without one (accepting an invite) is not deduplicated.
