@@ -1,26 +1,30 @@
-import type { components } from "@tracker/sdk/schema";
+import { type components, initiativeStatusValues } from "@tracker/sdk/schema";
 import { sql } from "../../db/sql.js";
 import type { WorkspaceScope } from "../../http/handler.js";
-import { dateText, HEALTH_RANK, healthSql, orderTerm, percentSql, TODAY } from "../projects/progress.js";
+import {
+  dueThis,
+  OPEN,
+  orderBy,
+  PlanningConditions,
+  type PlanningQuery,
+  pageOf,
+  sharedSorts,
+  sharedSpecials,
+  type Term,
+} from "../planning/planning-list.js";
+import { dateText, healthSql, percentSql } from "../planning/progress.js";
 import { projectMetricsSql, visibleProjectCondition } from "../projects/project.query.js";
-import { isUuid } from "../shared/resolve.js";
-import { INITIATIVE_STATUSES } from "./initiative.entity.js";
 
 type Schemas = components["schemas"];
 export type InitiativeOut = Schemas["Initiative"];
 type InitiativeStatus = Schemas["InitiativeStatus"];
 type Health = Schemas["Health"];
 
-export interface InitiativeQuery {
-  ids?: string[];
-  status?: InitiativeStatus[];
-  lead?: string[];
-  health?: Health[];
-  special?: Schemas["InitiativeSpecialFilter"][];
-  sort?: Schemas["InitiativeSort"];
-  limit?: number;
-  offset?: number;
-}
+export type InitiativeQuery = PlanningQuery<
+  InitiativeStatus,
+  Schemas["InitiativeSpecialFilter"],
+  Schemas["InitiativeSort"]
+>;
 
 /**
  * SQL condition (on an initiatives alias) for what the caller may see: members and admins see every
@@ -56,17 +60,26 @@ interface InitiativeRow {
   projects: [string, string, InitiativeOut["projects"][number]["status"], number, number, number][];
 }
 
-const SORTS: Record<string, string> = {
-  name: "lower(h.name)",
-  target: "h.target_date",
-  health: HEALTH_RANK("h.health"),
-  status: `array_position(array[${INITIATIVE_STATUSES.map((s) => `'${s}'`).join(", ")}]::text[], h.status::text)`,
-  updated: "h.updated_at",
-  progress: "h.percent",
+const SORTS: Record<Exclude<Schemas["InitiativeSort"], `-${string}`>, string> = {
+  ...sharedSorts(initiativeStatusValues),
   projects: "h.project_count",
 };
 
 const COUNTED = "pr.status not in ('paused', 'canceled')";
+
+function initiativeSpecials(scope: WorkspaceScope): Record<Schemas["InitiativeSpecialFilter"], Term> {
+  return {
+    ...sharedSpecials(scope, { active: "active", updates: "initiative_id" }),
+    due_quarter: dueThis("quarter"),
+    // No change to it or its projects, then none to their issues.
+    stale: `${OPEN} and h.last_change < now() - interval '14 days'
+                    and not exists (select 1 from projects sp join issues si on si.project_id = sp.id
+                                     where sp.initiative_id = h.id and si.updated_at >= now() - interval '14 days')`,
+    no_projects: "h.project_count = 0",
+    no_counted_work: "h.counted_issues = 0",
+    has_excluded: "h.excluded > 0",
+  };
+}
 
 /**
  * One page of initiatives with progress (summed over counted projects), excluded-project counts, health
@@ -79,96 +92,20 @@ export async function queryInitiatives(
   const vis = visibleInitiativeCondition(scope, "h");
   // The projects listed with each initiative are only those the caller may see.
   const projectVis = visibleProjectCondition(scope, "pr");
-  const where: string[] = [vis.sql];
-  const params: unknown[] = [scope.workspace.id, ...projectVis.params, scope.workspace.id, ...vis.params];
-
-  if (q.ids) {
-    where.push("h.id = any(?::uuid[])");
-    params.push(q.ids);
-  }
-  if (q.status?.length) {
-    where.push("h.status = any(?::text[])");
-    params.push(q.status);
-  }
-  if (q.lead?.length) {
-    const refs = q.lead.filter((l) => l !== "none").map((l) => (l === "me" ? scope.caller.userId : l));
-    const ids = refs.filter(isUuid);
-    const emails = refs.filter((r) => !isUuid(r)).map((r) => r.toLowerCase());
-    const alts: string[] = [];
-    if (q.lead.includes("none")) alts.push("h.lead_id is null");
-    if (ids.length) {
-      alts.push("h.lead_id = any(?::uuid[])");
-      params.push(ids);
-    }
-    if (emails.length) {
-      alts.push("lu.email = any(?::text[])");
-      params.push(emails);
-    }
-    where.push(`(${alts.join(" or ")})`);
-  }
-  if (q.health?.length) {
-    where.push("h.health = any(?::text[])");
-    params.push(q.health);
-  }
-  const open = "h.status not in ('completed', 'canceled')";
-  for (const special of new Set(q.special ?? [])) {
-    switch (special) {
-      case "overdue":
-        where.push(`${open} and h.target_date < ${TODAY}`);
-        break;
-      case "due_quarter":
-        where.push(`${open} and date_trunc('quarter', h.target_date) = date_trunc('quarter', ${TODAY})`);
-        break;
-      case "no_target_date":
-        where.push("h.target_date is null");
-        break;
-      case "stale":
-        // No change to it or its projects, then none to their issues.
-        where.push(`${open} and h.last_change < now() - interval '14 days'
-                    and not exists (select 1 from projects sp join issues si on si.project_id = sp.id
-                                     where sp.initiative_id = h.id and si.updated_at >= now() - interval '14 days')`);
-        break;
-      case "no_lead":
-        where.push("h.lead_id is null");
-        break;
-      case "no_projects":
-        where.push("h.project_count = 0");
-        break;
-      case "no_counted_work":
-        where.push("h.counted_issues = 0");
-        break;
-      case "update_overdue":
-        // Never updated: counted from the initiative's creation, so a new one is not overdue at once.
-        where.push(`h.status = 'active' and coalesce(
-                      (select max(su.created_at) from status_updates su where su.initiative_id = h.id),
-                      h.created_at) < now() - interval '7 days'`);
-        break;
-      case "off_track":
-        where.push("h.health = 'off_track'");
-        break;
-      case "has_excluded":
-        where.push("h.excluded > 0");
-        break;
-      case "led_by_me":
-        where.push("h.lead_id = ?");
-        params.push(scope.caller.userId);
-        break;
-    }
-  }
-
-  const sort = q.sort ?? "-updated";
-  const descending = sort.startsWith("-");
-  const order = [
-    orderTerm(SORTS[descending ? sort.slice(1) : sort]!, descending),
-    "lower(h.name) asc",
-    "h.id asc",
-  ];
-  let page = "";
+  const conditions = new PlanningConditions(vis.sql, [
+    scope.workspace.id,
+    ...projectVis.params,
+    scope.workspace.id,
+    ...vis.params,
+  ]);
+  if (q.ids) conditions.add({ sql: "h.id = any(?::uuid[])", params: [q.ids] });
+  conditions.anyOf("h.status", "text", q.status);
+  conditions.lead(scope, q.lead);
+  conditions.anyOf("h.health", "text", q.health);
+  conditions.specials(q.special, initiativeSpecials(scope));
+  const order = orderBy(SORTS, q.sort ?? "-updated").sql;
   const offset = q.offset ?? 0;
-  if (q.limit !== undefined) {
-    page = " limit ? offset ?";
-    params.push(q.limit + 1, offset);
-  }
+  const page = conditions.page(q.limit, offset);
 
   const start = "coalesce(m.start_date, (m.created_at at time zone 'utc')::date)";
   const rows = await sql<InitiativeRow>(
@@ -197,14 +134,12 @@ export async function queryInitiatives(
             ${dateText("h.target_date")} as target_date, h.done, h.total, h.percent, h.excluded, h.health,
             h.projects
        from h left join users lu on lu.id = h.lead_id
-      where ${where.join(" and ")}
-      order by ${order.join(", ")}${page}`,
-    params,
+      where ${conditions.where.join(" and ")}
+      order by ${order}${page}`,
+    conditions.params,
     { prepare: true },
   );
-  const more = q.limit !== undefined && rows.length > q.limit;
-  const pageRows = more ? rows.slice(0, q.limit) : rows;
-
+  const { rows: pageRows, nextOffset } = pageOf(rows, q.limit, offset);
   return {
     initiatives: pageRows.map((r) => ({
       id: r.id,
@@ -222,6 +157,6 @@ export async function queryInitiatives(
       })),
       progress: { done: r.done, total: r.total, percent: r.percent, excludedProjects: r.excluded },
     })),
-    nextOffset: more ? offset + q.limit! : null,
+    nextOffset,
   };
 }

@@ -1,18 +1,27 @@
-import type { components } from "@tracker/sdk/schema";
+import { type components, projectStatusValues } from "@tracker/sdk/schema";
 import { genericPlanWhenOnly, sql } from "../../db/sql.js";
+import { dateFromJson, isoFromJson, jsonTimeSql } from "../../db/sql-time.js";
 import type { WorkspaceScope } from "../../http/handler.js";
 import { NotFound } from "../../http/problem.js";
-import { dateFromJson, isoFromJson, jsonTimeSql } from "../issues/issue.serialize.js";
 import {
-  isUuid,
+  dueThis,
+  OPEN,
+  orderBy,
+  PlanningConditions,
+  type PlanningQuery,
+  pageOf,
+  sharedSorts,
+  sharedSpecials,
+  type Term,
+} from "../planning/planning-list.js";
+import { healthSql, percentSql } from "../planning/progress.js";
+import {
   resolveInitiative,
   teamVisibilityIds,
   visibleTeamCondition,
   visibleTeamIdCondition,
 } from "../shared/resolve.js";
 import { namesAt, type WorkspaceNames } from "../shared/workspace-names.js";
-import { HEALTH_RANK, healthSql, orderTerm, percentSql, TODAY } from "./progress.js";
-import { PROJECT_STATUSES } from "./project.entity.js";
 
 type Schemas = components["schemas"];
 export type ProjectOut = Schemas["Project"];
@@ -69,21 +78,11 @@ export function projectMetricsSql(
       ) m`;
 }
 
-export interface ProjectQuery {
-  /** Only these project ids (single-project reads reuse the list's computation). */
-  ids?: string[];
+export interface ProjectQuery extends PlanningQuery<ProjectStatus, ProjectSpecial, ProjectSort> {
   /** Only projects of these initiatives (the initiative list's project arrays). */
   initiativeIds?: string[];
   initiative?: string;
-  status?: ProjectStatus[];
-  lead?: string[];
   team?: string[];
-  health?: Health[];
-  special?: ProjectSpecial[];
-  sort?: ProjectSort;
-  /** No limit: every match (used for ids and initiative lists, which are small by construction). */
-  limit?: number;
-  offset?: number;
 }
 
 interface ProjectRow {
@@ -113,16 +112,30 @@ interface ProjectRow {
 const PAGE_COLUMNS = `h.id, h.name, h.description, h.status, h.initiative_id, h.lead_id, h.start_date, h.target_date,
   h.created_at, h.updated_at, h.team_ids, h.done, h.total, h.percent, h.health`;
 
-const SORTS: Record<string, string> = {
-  name: "lower(h.name)",
-  target: "h.target_date",
-  health: HEALTH_RANK("h.health"),
-  status: `array_position(array[${PROJECT_STATUSES.map((s) => `'${s}'`).join(", ")}]::text[], h.status::text)`,
-  updated: "h.updated_at",
-  progress: "h.percent",
+const SORTS: Record<ProjectSortKey, string> = {
+  ...sharedSorts(projectStatusValues),
   scope: "h.total",
   lead: "lower(lu.name)",
 };
+type ProjectSortKey = Exclude<ProjectSort, `-${string}`>;
+
+/** Sorts and special filters that read a computed column (progress, health, issue counts). */
+const COMPUTED_SORTS: ReadonlySet<string> = new Set(["health", "progress", "scope"]);
+const COMPUTED_SPECIALS: ReadonlySet<string> = new Set(["stale", "no_issues", "off_track"]);
+
+function projectSpecials(scope: WorkspaceScope): Record<ProjectSpecial, Term> {
+  return {
+    ...sharedSpecials(scope, { active: "started", updates: "project_id" }),
+    due_month: dueThis("month"),
+    // No project change, then no issue change (an index-only probe of the project's issues).
+    stale: `${OPEN} and h.updated_at < now() - interval '14 days'
+                    and not exists (select 1 from issues si where si.project_id = h.id
+                                       and si.updated_at >= now() - interval '14 days')`,
+    no_initiative: "h.initiative_id is null",
+    no_issues: "h.issue_count = 0",
+    uncounted: "h.status in ('paused', 'canceled')",
+  };
+}
 
 /** Compiles every filter, special filter and sort to one SQL statement (fetching one row past the page). */
 export async function projectListQuery(
@@ -130,119 +143,33 @@ export async function projectListQuery(
   q: ProjectQuery,
 ): Promise<{ text: string; params: unknown[] }> {
   const vis = visibleProjectCondition(scope, "h");
-  const where: string[] = [vis.sql];
-  const params: unknown[] = [scope.workspace.id, ...vis.params];
-  /** Whether a filter or the sort reads a computed column (else only the page's metrics are computed). */
-  let computed = false;
+  const conditions = new PlanningConditions(vis.sql, [scope.workspace.id, ...vis.params]);
+  const { where, params } = conditions;
 
-  if (q.ids) {
-    where.push("h.id = any(?::uuid[])");
-    params.push(q.ids);
-  }
-  if (q.initiativeIds) {
-    where.push("h.initiative_id = any(?::uuid[])");
-    params.push(q.initiativeIds);
-  }
+  if (q.ids) conditions.add({ sql: "h.id = any(?::uuid[])", params: [q.ids] });
+  if (q.initiativeIds) conditions.add({ sql: "h.initiative_id = any(?::uuid[])", params: [q.initiativeIds] });
   if (q.initiative !== undefined) {
     const initiative = await resolveInitiative(scope, q.initiative);
-    where.push("h.initiative_id = ?");
-    params.push(initiative.id);
+    conditions.add({ sql: "h.initiative_id = ?", params: [initiative.id] });
   }
-  if (q.status?.length) {
-    where.push("h.status = any(?::text[])");
-    params.push(q.status);
-  }
-  if (q.lead?.length) {
-    const none = q.lead.includes("none");
-    const refs = q.lead.filter((l) => l !== "none").map((l) => (l === "me" ? scope.caller.userId : l));
-    const ids = refs.filter(isUuid);
-    const emails = refs.filter((r) => !isUuid(r)).map((r) => r.toLowerCase());
-    const alts: string[] = [];
-    if (none) alts.push("h.lead_id is null");
-    if (ids.length) {
-      alts.push("h.lead_id = any(?::uuid[])");
-      params.push(ids);
-    }
-    if (emails.length) {
-      alts.push("lu.email = any(?::text[])");
-      params.push(emails);
-    }
-    where.push(`(${alts.join(" or ")})`);
-  }
+  conditions.anyOf("h.status", "text", q.status);
+  conditions.lead(scope, q.lead);
   if (q.team?.length) {
     // Overlap with the row's team_ids: the same plan whichever teams are named (no join per value).
-    where.push(`h.team_ids && array(select ftt.id from teams ftt where ftt.workspace_id = ?
-                                       and (ftt.id::text = any(?::text[]) or ftt.key = any(?::text[])))`);
-    params.push(scope.workspace.id, q.team, q.team);
+    conditions.add({
+      sql: `h.team_ids && array(select ftt.id from teams ftt where ftt.workspace_id = ?
+                                       and (ftt.id::text = any(?::text[]) or ftt.key = any(?::text[])))`,
+      params: [scope.workspace.id, q.team, q.team],
+    });
   }
-  if (q.health?.length) {
-    computed = true;
-    where.push("h.health = any(?::text[])");
-    params.push(q.health);
-  }
-  const open = "h.status not in ('completed', 'canceled')";
-  for (const special of new Set(q.special ?? [])) {
-    switch (special) {
-      case "overdue":
-        where.push(`${open} and h.target_date < ${TODAY}`);
-        break;
-      case "due_month":
-        where.push(`${open} and date_trunc('month', h.target_date) = date_trunc('month', ${TODAY})`);
-        break;
-      case "no_target_date":
-        where.push("h.target_date is null");
-        break;
-      case "stale":
-        computed = true;
-        // No project change, then no issue change (an index-only probe of the project's issues).
-        where.push(`${open} and h.updated_at < now() - interval '14 days'
-                    and not exists (select 1 from issues si where si.project_id = h.id
-                                       and si.updated_at >= now() - interval '14 days')`);
-        break;
-      case "no_lead":
-        where.push("h.lead_id is null");
-        break;
-      case "no_initiative":
-        where.push("h.initiative_id is null");
-        break;
-      case "no_issues":
-        computed = true;
-        where.push("h.issue_count = 0");
-        break;
-      case "update_overdue":
-        // Never updated: counted from the project's creation, so a new project is not overdue at once.
-        where.push(`h.status = 'started' and coalesce(
-                      (select max(su.created_at) from status_updates su where su.project_id = h.id),
-                      h.created_at) < now() - interval '7 days'`);
-        break;
-      case "off_track":
-        computed = true;
-        where.push("h.health = 'off_track'");
-        break;
-      case "uncounted":
-        where.push("h.status in ('paused', 'canceled')");
-        break;
-      case "led_by_me":
-        where.push("h.lead_id = ?");
-        params.push(scope.caller.userId);
-        break;
-    }
-  }
+  conditions.anyOf("h.health", "text", q.health);
+  conditions.specials(q.special, projectSpecials(scope));
 
-  const sort = q.sort ?? "-updated";
-  const descending = sort.startsWith("-");
-  const sortKey = descending ? sort.slice(1) : sort;
-  const sortExpr = SORTS[sortKey]!;
-  if (sortKey === "health" || sortKey === "progress" || sortKey === "scope") computed = true;
-  const order = [orderTerm(sortExpr, descending), "lower(h.name) asc", "h.id asc"].join(", ");
-
-  let page = "";
-  const limit = q.limit;
-  const offset = q.offset ?? 0;
-  if (limit !== undefined) {
-    page = " limit ? offset ?";
-    params.push(limit + 1, offset);
-  }
+  const { key: sortKey, sql: order } = orderBy(SORTS, q.sort ?? "-updated");
+  /** Whether a filter or the sort reads a computed column (else only the page's metrics are computed). */
+  const computed =
+    !!q.health?.length || COMPUTED_SORTS.has(sortKey) || !!q.special?.some((s) => COMPUTED_SPECIALS.has(s));
+  const page = conditions.page(q.limit, q.offset ?? 0);
 
   // The page's visible team ids come with each row and their names from the server's cache, checked
   // against the workspace's names version read in this statement's snapshot.
@@ -315,11 +242,7 @@ export async function queryProjects(
   const rows = await sql<ProjectRow>(scope.em, query.text, query.params, {
     prepare: genericPlanWhenOnly(q, PLAN_FREE_KEYS),
   });
-  const limit = q.limit;
-  const offset = q.offset ?? 0;
-
-  const more = limit !== undefined && rows.length > limit;
-  const pageRows = more ? rows.slice(0, limit) : rows;
+  const { rows: pageRows, nextOffset } = pageOf(rows, q.limit, q.offset ?? 0);
   const teams = await pageTeams(scope, pageRows);
   return {
     projects: pageRows.map((r) => ({
@@ -337,7 +260,7 @@ export async function queryProjects(
       progress: { done: r.done, total: r.total, percent: r.percent, excludedProjects: 0 },
       health: r.health,
     })),
-    nextOffset: more ? offset + limit! : null,
+    nextOffset,
   };
 }
 

@@ -1,15 +1,15 @@
 import type { EntityManager } from "@mikro-orm/postgresql";
-import { iso, sql, sqlOne } from "../../db/sql.js";
+import { holdInWorkspace, lockIssues } from "../../db/locks.js";
+import { sql, sqlOne } from "../../db/sql.js";
+import { iso } from "../../db/sql-time.js";
 import { recordChanges } from "../../events/record-change.js";
 import type { WorkspaceScope } from "../../http/handler.js";
 import { Forbidden, Invalid, NotFound } from "../../http/problem.js";
 import { queryInitiatives } from "../initiatives/initiative.query.js";
 import { findInitiative } from "../initiatives/initiative.service.js";
-import { lockIssues } from "../issues/in-transaction.js";
-import { healthSql, percentSql } from "../projects/progress.js";
+import { healthSql, percentSql } from "../planning/progress.js";
 import { projectById } from "../projects/project.query.js";
 import { findProject } from "../projects/project.service.js";
-import { holdInWorkspace } from "../shared/hold.js";
 import { resolveIssues, resolveTeam, visibleTeamCondition } from "../shared/resolve.js";
 import type { HEALTH_VALUES } from "./status-update.entity.js";
 

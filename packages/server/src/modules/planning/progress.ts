@@ -1,10 +1,9 @@
 /**
- * Progress and health as SQL expressions (decisions.md, "Progress and health"), shared by the project and
+ * Progress and health as SQL expressions (the contract's `Progress` and `Health` schemas), shared by the project and
  * initiative lists so both compute them the same way, in the database, for a whole page at once.
  */
 
-/** "Today" is the UTC date. */
-export const TODAY = "((now() at time zone 'utc')::date)";
+import { TODAY } from "../../db/sql-time.js";
 
 /** floor(100 x done / total), 0 when total is 0 (integer division floors non-negative integers). */
 export function percentSql(done: string, total: string): string {
