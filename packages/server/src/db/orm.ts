@@ -1,7 +1,7 @@
 import { Migrator } from "@mikro-orm/migrations";
 import { MikroORM, type Options } from "@mikro-orm/postgresql";
 import pg from "pg";
-import { entities } from "./entities.js";
+import { entities } from "../entities.js";
 import { migrationsList } from "./migrations/index.js";
 
 export type Orm = MikroORM;

@@ -1,7 +1,7 @@
 import { createHash } from "node:crypto";
 import type { EntityManager, Knex } from "@mikro-orm/postgresql";
 import pg from "pg";
-import { pgArray } from "../modules/shared/pg-array.js";
+import { pgArray } from "./pg-array.js";
 
 /** The driver connection underneath the ORM: node-postgres's `Client#query` with a query config. */
 interface PgConnection {
@@ -149,10 +149,4 @@ export async function closeGenericPlanPool(em: EntityManager): Promise<void> {
   const pool = genericPools.get(connection);
   genericPools.delete(connection);
   await pool?.end();
-}
-
-/** Timestamps go out as ISO 8601 strings; the driver gives Date objects. */
-export function iso(value: Date | string | null | undefined): string | null {
-  if (value == null) return null;
-  return (value instanceof Date ? value : new Date(value)).toISOString();
 }

@@ -1,7 +1,8 @@
 import { randomUUID } from "node:crypto";
 import type { EntityManager } from "@mikro-orm/postgresql";
 import type { components } from "@tracker/sdk/schema";
-import { iso, sql } from "../../db/sql.js";
+import { sql } from "../../db/sql.js";
+import { iso } from "../../db/sql-time.js";
 import type { WorkspaceScope } from "../../http/handler.js";
 import { visibleTeamCondition } from "../shared/resolve.js";
 import type { StateType } from "../teams/team.entity.js";

@@ -1,6 +1,7 @@
 import { randomUUID } from "node:crypto";
 import type { EntityManager } from "@mikro-orm/postgresql";
-import { iso, sql } from "../../db/sql.js";
+import { sql } from "../../db/sql.js";
+import { iso } from "../../db/sql-time.js";
 import { notifyKeyDeleted } from "../../events/record-change.js";
 import { hashToken, newToken } from "../../http/auth.js";
 import type { WorkspaceScope } from "../../http/handler.js";

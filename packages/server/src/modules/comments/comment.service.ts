@@ -1,13 +1,14 @@
 import { randomUUID } from "node:crypto";
 import type { EntityManager } from "@mikro-orm/postgresql";
 import type { components } from "@tracker/sdk/schema";
+import { lockIssues } from "../../db/locks.js";
 import { sql, sqlOne } from "../../db/sql.js";
+import { isoSql } from "../../db/sql-time.js";
+import { inTransaction } from "../../db/transaction.js";
 import { recordChanges } from "../../events/record-change.js";
 import type { WorkspaceScope } from "../../http/handler.js";
 import { Forbidden, NotFound } from "../../http/problem.js";
 import { commentAddedPayload, recordActivity } from "../activity/activity.service.js";
-import { inTransaction, lockIssues } from "../issues/in-transaction.js";
-import { isoSql } from "../issues/issue.serialize.js";
 import { findById, type IssueKey, resolveIssue } from "../shared/resolve.js";
 
 export type CommentOut = components["schemas"]["Comment"];

@@ -1,7 +1,8 @@
 import { randomUUID } from "node:crypto";
 import type { EntityManager } from "@mikro-orm/postgresql";
 import type { components } from "@tracker/sdk/schema";
-import { iso, sql, sqlOne } from "../../db/sql.js";
+import { sql, sqlOne } from "../../db/sql.js";
+import { iso } from "../../db/sql-time.js";
 import { type Change, issueRowChange, recordChanges } from "../../events/record-change.js";
 import type { WorkspaceScope } from "../../http/handler.js";
 import { Conflict, Forbidden, Invalid } from "../../http/problem.js";

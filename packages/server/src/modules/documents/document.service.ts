@@ -1,10 +1,10 @@
 import type { EntityManager } from "@mikro-orm/postgresql";
-import { iso, sql, sqlOne } from "../../db/sql.js";
+import { holdInWorkspace, lockIssues } from "../../db/locks.js";
+import { sql, sqlOne } from "../../db/sql.js";
+import { iso } from "../../db/sql-time.js";
 import { type Change, recordChanges } from "../../events/record-change.js";
 import type { WorkspaceScope } from "../../http/handler.js";
 import { Forbidden } from "../../http/problem.js";
-import { lockIssues } from "../issues/in-transaction.js";
-import { holdInWorkspace } from "../shared/hold.js";
 import {
   findById,
   resolveIssue,

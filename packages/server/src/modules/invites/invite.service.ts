@@ -1,6 +1,7 @@
 import { randomBytes, randomUUID } from "node:crypto";
 import type { EntityManager } from "@mikro-orm/postgresql";
-import { iso, sql, sqlOne } from "../../db/sql.js";
+import { sql, sqlOne } from "../../db/sql.js";
+import { iso } from "../../db/sql-time.js";
 import { recordChanges } from "../../events/record-change.js";
 import { hashToken, requireAdmin } from "../../http/auth.js";
 import type { WorkspaceScope } from "../../http/handler.js";

@@ -1,4 +1,5 @@
 import type { operations } from "@tracker/sdk/schema";
+import { TODAY } from "../../db/sql-time.js";
 import type { WorkspaceScope } from "../../http/handler.js";
 import { HttpProblem, Invalid } from "../../http/problem.js";
 import {
@@ -117,8 +118,6 @@ export interface CompiledIssueFilter {
   check(): Promise<void>;
 }
 
-/** "today" is the UTC date (decisions.md), whatever the session time zone. */
-const TODAY = "(now() at time zone 'UTC')::date";
 /** Spelled as the predicate of `issues_open_updated_index`, so the planner can prove the partial index applies. */
 const OPEN = `i.state_type in ${OPEN_STATE_TYPES_SQL}`;
 

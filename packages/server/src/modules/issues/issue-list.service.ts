@@ -1,8 +1,9 @@
 import { genericPlanWhenOnly, sql } from "../../db/sql.js";
+import { dateFromJson, isoFromJson, jsonTimeSql } from "../../db/sql-time.js";
 import { JsonText, type WorkspaceScope } from "../../http/handler.js";
 import { visibleTeamIdCondition } from "../shared/resolve.js";
 import { namesAt, type WorkspaceNames } from "../shared/workspace-names.js";
-import { dateFromJson, type IssueOut, type IssueRow, isoFromJson, jsonTimeSql } from "./issue.serialize.js";
+import type { IssueOut, IssueRow } from "./issue.serialize.js";
 import {
   compileIssueFilter,
   type IssueFilter,

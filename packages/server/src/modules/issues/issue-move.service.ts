@@ -1,13 +1,14 @@
 import { randomUUID } from "node:crypto";
 import type { components } from "@tracker/sdk/schema";
+import { lockIssues } from "../../db/locks.js";
 import { sql, sqlOne } from "../../db/sql.js";
+import { inTransaction } from "../../db/transaction.js";
 import { recordChanges } from "../../events/record-change.js";
 import type { WorkspaceScope } from "../../http/handler.js";
 import { NotFound } from "../../http/problem.js";
 import { type ActivityInput, recordActivities } from "../activity/activity.service.js";
 import { resolveIssues, resolveTeam } from "../shared/resolve.js";
 import type { StateType } from "../teams/team.entity.js";
-import { inTransaction, lockIssues } from "./in-transaction.js";
 
 export type MovedIssueOut = components["schemas"]["MovedIssue"];
 

@@ -1,7 +1,8 @@
 import { randomUUID } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { dateFromJson, isoFromJson, isoSql, jsonTimeSql } from "../../db/sql-time.js";
 import { startTestServer, type TestServer } from "../../test/harness.js";
-import { dateFromJson, isoFromJson, isoSql, jsonTimeSql, loadIssues } from "./issue.serialize.js";
+import { loadIssues } from "./issue.serialize.js";
 
 let srv: TestServer;
 beforeAll(async () => {

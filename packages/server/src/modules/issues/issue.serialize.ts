@@ -1,37 +1,12 @@
 import type { EntityManager } from "@mikro-orm/postgresql";
 import type { components } from "@tracker/sdk/schema";
 import { sql } from "../../db/sql.js";
-import { q, raw, type SqlFragment } from "./sql-fragment.js";
+import { q, raw, type SqlFragment } from "../../db/sql-fragment.js";
+import { isoSql } from "../../db/sql-time.js";
 
 export type IssueOut = components["schemas"]["Issue"];
 type StateType = components["schemas"]["StateType"];
 type Priority = components["schemas"]["Priority"];
-
-/** Timestamps formatted by PostgreSQL exactly like `Date.prototype.toISOString()` (UTC, milliseconds). */
-export const isoSql = (col: string) => `to_char(${col} at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`;
-
-/**
- * A timestamp or date as the text of its JSON value, in UTC for a timestamp (`"2026-11-24T15:10:03.5564"`):
- * ISO 8601 whatever the session's DateStyle, at about half the cost of `isoSql` and `to_char` for dates,
- * which were a quarter of a list page's statement. `isoFromJson` and `dateFromJson` read it back.
- */
-export const jsonTimeSql = (col: string, timestamp = true) =>
-  `to_json(${col}${timestamp ? " at time zone 'UTC'" : ""})::text`;
-
-/** `jsonTimeSql`'s timestamp as `isoSql` writes it: milliseconds (truncated, like to_char's MS) and `Z`. */
-export function isoFromJson(json: string | null): string | null {
-  if (json === null) return null;
-  const dot = json.indexOf(".");
-  if (dot < 0) return `${json.slice(1, -1)}.000Z`;
-  return `${json.slice(1, dot)}.${json
-    .slice(dot + 1, dot + 4)
-    .replace('"', "")
-    .padEnd(3, "0")}Z`;
-}
-
-/** `jsonTimeSql`'s date as its `YYYY-MM-DD` text. */
-export const dateFromJson = (json: string | null): string | null =>
-  json === null ? null : json.slice(1, -1);
 
 /** The issue's label names, sorted as the contract shows them. */
 const LABELS_OF_ISSUE = `(select array_agg(sl.name order by lower(sl.name), sl.name) from issue_labels sil

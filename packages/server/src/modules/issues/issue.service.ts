@@ -1,6 +1,10 @@
 import { randomUUID } from "node:crypto";
 import type { components } from "@tracker/sdk/schema";
+import { lockIssues } from "../../db/locks.js";
 import { sql, sqlOne } from "../../db/sql.js";
+import { joinSql, q, raw, type SqlFragment } from "../../db/sql-fragment.js";
+import { isoSql } from "../../db/sql-time.js";
+import { inTransaction } from "../../db/transaction.js";
 import { type Change, changeEventsSql, changeValues, recordChanges } from "../../events/record-change.js";
 import type { WorkspaceScope } from "../../http/handler.js";
 import { Conflict, Invalid, NotFound } from "../../http/problem.js";
@@ -24,11 +28,9 @@ import {
   visibleTeamCondition,
 } from "../shared/resolve.js";
 import type { StateType } from "../teams/team.entity.js";
-import { inTransaction, lockIssues } from "./in-transaction.js";
 import {
   type IssueOut,
   type IssueRow,
-  isoSql,
   issueColumns,
   issueFromRow,
   labelNamesSql,
@@ -59,7 +61,6 @@ import {
   type RelationOut,
   relationsJsonSql,
 } from "./relation.service.js";
-import { joinSql, q, raw, type SqlFragment } from "./sql-fragment.js";
 
 export { DEFAULT_LABEL_COLOR } from "./issue-refs.js";
 

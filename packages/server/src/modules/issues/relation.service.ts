@@ -1,12 +1,13 @@
 import { randomUUID } from "node:crypto";
 import type { components } from "@tracker/sdk/schema";
+import { lockIssues } from "../../db/locks.js";
 import { sql, sqlOne } from "../../db/sql.js";
+import { q, raw, type SqlFragment } from "../../db/sql-fragment.js";
+import { inTransaction } from "../../db/transaction.js";
 import { recordChanges } from "../../events/record-change.js";
 import type { WorkspaceScope } from "../../http/handler.js";
 import { Conflict, Invalid } from "../../http/problem.js";
 import { findById, resolveIssue, visibleTeamCondition } from "../shared/resolve.js";
-import { inTransaction, lockIssues } from "./in-transaction.js";
-import { q, raw, type SqlFragment } from "./sql-fragment.js";
 
 export type RelationOut = components["schemas"]["IssueRelation"];
 export type RelatedIssueOut = components["schemas"]["RelatedIssue"];

@@ -1,11 +1,11 @@
 import { randomUUID } from "node:crypto";
 import type { EntityManager } from "@mikro-orm/postgresql";
 import type { components } from "@tracker/sdk/schema";
+import { holdInWorkspace } from "../../db/locks.js";
 import { sql, sqlOne } from "../../db/sql.js";
 import { type Change, recordChanges } from "../../events/record-change.js";
 import type { WorkspaceScope } from "../../http/handler.js";
 import { Conflict, Forbidden, Invalid, NotFound } from "../../http/problem.js";
-import { holdInWorkspace } from "../shared/hold.js";
 import {
   findById,
   isUuid,

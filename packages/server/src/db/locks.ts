@@ -1,5 +1,6 @@
 import type { EntityManager } from "@mikro-orm/postgresql";
-import { sql } from "../../db/sql.js";
+import { NotFound } from "../http/problem.js";
+import { sql } from "./sql.js";
 
 /** The workspace-owned tables a write may lock rows of. */
 export type HeldTable = "issues" | "projects" | "initiatives" | "teams" | "documents";
@@ -29,4 +30,26 @@ export async function holdInWorkspace(
     [[...new Set(ids)], workspaceId],
   );
   return new Set(rows.map((r) => r.id));
+}
+
+/**
+ * {@link holdInWorkspace} for resolved issues, 404 naming the first that left the workspace: writing to it
+ * would put this workspace's labels, comments or links into the other. `key share` for writes that only
+ * point at issues (document links, status update citations).
+ */
+export async function lockIssues(
+  em: EntityManager,
+  workspaceId: string,
+  issues: { id: string; identifier: string }[],
+  mode: "update" | "key share" = "update",
+): Promise<void> {
+  const held = await holdInWorkspace(
+    em,
+    "issues",
+    workspaceId,
+    issues.map((i) => i.id),
+    mode,
+  );
+  const gone = issues.find((i) => !held.has(i.id));
+  if (gone) throw new NotFound(`No issue "${gone.identifier}" in this workspace.`);
 }

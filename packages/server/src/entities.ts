@@ -1,0 +1,69 @@
+import type { EntitySchema } from "@mikro-orm/core";
+import { ChangeEvent } from "./events/change-event.entity.js";
+import { IdempotentRequest } from "./http/idempotent-request.entity.js";
+import { ApiKey } from "./modules/api-keys/api-key.entity.js";
+import { Cycle, CycleCounter } from "./modules/cycles/cycle.entity.js";
+import { Document, DocumentIssue } from "./modules/documents/document.entity.js";
+import { Initiative } from "./modules/initiatives/initiative.entity.js";
+import { Invite } from "./modules/invites/invite.entity.js";
+import {
+  ActivityEvent,
+  Comment,
+  Issue,
+  IssueLabel,
+  IssueLink,
+  IssueRedirect,
+  IssueRelation,
+  IssueSearchRecent,
+  IssueSearchRecentSince,
+} from "./modules/issues/issue.entity.js";
+import { Label } from "./modules/labels/label.entity.js";
+import {
+  Project,
+  ProjectIssueCounts,
+  ProjectMember,
+  ProjectTeam,
+} from "./modules/projects/project.entity.js";
+import { Team, TeamMember, WorkflowRule, WorkflowState } from "./modules/teams/team.entity.js";
+import { StatusUpdate, StatusUpdateIssue } from "./modules/updates/status-update.entity.js";
+import { User } from "./modules/users/user.entity.js";
+import { SavedView, ViewDefault } from "./modules/views/view.entity.js";
+import { Membership, Workspace } from "./modules/workspaces/workspace.entity.js";
+
+/** Every entity the ORM knows. Listed by hand: ESM builds have no folder discovery to rely on. */
+export const entities: EntitySchema[] = [
+  User,
+  Workspace,
+  Membership,
+  ApiKey,
+  Invite,
+  Team,
+  WorkflowState,
+  TeamMember,
+  WorkflowRule,
+  Label,
+  Initiative,
+  Project,
+  ProjectTeam,
+  ProjectMember,
+  ProjectIssueCounts,
+  Cycle,
+  CycleCounter,
+  Issue,
+  IssueLabel,
+  IssueRelation,
+  IssueLink,
+  IssueRedirect,
+  IssueSearchRecent,
+  IssueSearchRecentSince,
+  Comment,
+  ActivityEvent,
+  Document,
+  DocumentIssue,
+  StatusUpdate,
+  StatusUpdateIssue,
+  SavedView,
+  ViewDefault,
+  ChangeEvent,
+  IdempotentRequest,
+];
