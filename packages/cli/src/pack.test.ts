@@ -1,9 +1,10 @@
-import { spawn, spawnSync } from "node:child_process";
+import { spawn } from "node:child_process";
 import { mkdtempSync, readdirSync, rmSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { fileURLToPath } from "node:url";
-import { afterAll, describe, expect, it } from "vitest";
+import { freePort, packAndInstall, withDatabase } from "@tracker/server/testing";
+import pg from "pg";
+import { afterAll, describe, expect, inject, it } from "vitest";
 import { useSession } from "./test/binary.js";
 
 // What a person installs: `npm pack` of the CLI and the SDK, installed into an empty prefix from those
@@ -12,23 +13,18 @@ const s = useSession();
 const work = mkdtempSync(path.join(os.tmpdir(), "tracker-cli-pack-"));
 afterAll(() => rmSync(work, { recursive: true, force: true }));
 
-const packages = fileURLToPath(new URL("../../", import.meta.url));
-
-function npm(args: string[], cwd: string) {
-  const result = spawnSync("npm", args, {
-    cwd,
-    encoding: "utf8",
-    env: { ...process.env, npm_config_audit: "false", npm_config_fund: "false" },
-  });
-  if (result.status !== 0)
-    throw new Error(`npm ${args.join(" ")} failed:\n${result.stdout}\n${result.stderr}`);
-  return result.stdout;
-}
-
-function run(bin: string, args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
+function run(
+  bin: string,
+  args: string[],
+  env: Record<string, string> = {},
+): Promise<{ code: number | null; stdout: string; stderr: string }> {
   return new Promise((resolve, reject) => {
     const child = spawn(bin, args, {
-      env: { PATH: `${path.dirname(process.execPath)}:/usr/bin:/bin`, ...s.env() } as NodeJS.ProcessEnv,
+      env: {
+        PATH: `${path.dirname(process.execPath)}:/usr/bin:/bin`,
+        ...s.env(),
+        ...env,
+      } as NodeJS.ProcessEnv,
     });
     let stdout = "";
     let stderr = "";
@@ -47,17 +43,9 @@ describe("npm pack and install (real binary from the tarballs, real server)", ()
   it("installs the CLI and the SDK into an empty prefix, and the installed tracker runs", {
     timeout: 180_000,
   }, async () => {
-    for (const pkg of ["sdk", "cli"]) npm(["pack", "--pack-destination", work], path.join(packages, pkg));
-    const tarballs = readdirSync(work)
-      .filter((f) => f.endsWith(".tgz"))
-      .map((f) => path.join(work, f));
-    expect(tarballs.map((t) => path.basename(t)).sort()).toEqual([
-      "tracker-cli-0.1.0.tgz",
-      "tracker-sdk-0.1.0.tgz",
-    ]);
-
     const prefix = path.join(work, "prefix");
-    npm(["install", "-g", "--prefix", prefix, "--prefer-offline", ...tarballs], work);
+    const tarballs = packAndInstall(["sdk", "cli"], work, ["-g", "--prefix", prefix]);
+    expect(tarballs).toEqual(["tracker-cli-0.1.0.tgz", "tracker-sdk-0.1.0.tgz"]);
     const tracker = path.join(prefix, "bin", "tracker");
     // Only the CLI's runtime dependencies came along: no test tools, no server.
     const installed = readdirSync(path.join(prefix, "lib", "node_modules", "@tracker"));
@@ -73,5 +61,55 @@ describe("npm pack and install (real binary from the tarballs, real server)", ()
     const serverless = await run(tracker, ["server", "start"]);
     expect(serverless.code).toBe(1);
     expect(serverless.stderr).toContain("the Tracker server is not installed beside this CLI");
+  });
+});
+
+describe("npm pack and install with the server (real binaries from the tarballs, real PostgreSQL)", () => {
+  it("tracker server start runs the installed server, whose demo key the installed tracker then uses", {
+    timeout: 300_000,
+  }, async () => {
+    const withServer = mkdtempSync(path.join(work, "with-server-"));
+    const prefix = path.join(withServer, "prefix");
+    const tarballs = packAndInstall(["sdk", "cli", "server", "web"], withServer, ["-g", "--prefix", prefix]);
+    expect(tarballs).toHaveLength(4);
+    const tracker = path.join(prefix, "bin", "tracker");
+
+    const database = `cli_pack_${process.pid}`;
+    const admin = new pg.Client({ connectionString: inject("databaseUrl") });
+    await admin.connect();
+    await admin.query(`drop database if exists ${database}`);
+    await admin.query(`create database ${database}`);
+    await admin.end();
+    const port = await freePort();
+    const server = spawn(tracker, ["server", "start", "--port", String(port)], {
+      env: {
+        PATH: `${path.dirname(process.execPath)}:/usr/bin:/bin`,
+        HOME: withServer,
+        DATABASE_URL: withDatabase(inject("databaseUrl"), database),
+      },
+    });
+    let log = "";
+    server.stdout.setEncoding("utf8").on("data", (d: string) => {
+      log += d;
+    });
+    server.stderr.setEncoding("utf8").on("data", (d: string) => {
+      log += d;
+    });
+    const exited = new Promise<number | null>((resolve) => server.on("close", resolve));
+    try {
+      // Development mode: the empty database is migrated and gets a demo workspace whose key is printed.
+      await expect.poll(() => log, { timeout: 120_000, interval: 250 }).toMatch(/API key: trk_\S+/);
+      const key = /API key: (trk_\S+)/.exec(log)?.[1] ?? "";
+      const teams = await run(tracker, ["teams", "list", "--jq", ".[].key"], {
+        TRACKER_URL: `http://127.0.0.1:${port}`,
+        TRACKER_API_KEY: key,
+      });
+      expect(teams.code).toBe(0);
+      expect(teams.stdout.trim().split("\n").length).toBeGreaterThan(0);
+    } finally {
+      server.kill("SIGTERM");
+    }
+    expect(await exited).toBe(0);
+    expect(log).toContain('"msg":"shutting down"');
   });
 });

@@ -4,6 +4,7 @@
  * names). Only for this repository's tests: the published package carries `dist` alone.
  */
 
+export { freePort } from "./free-port.js";
 export { withDatabase } from "./global-setup.js";
 export { type ApiClient, startTestServer, type TestServer } from "./harness.js";
 export { npm, packAndInstall } from "./pack.js";

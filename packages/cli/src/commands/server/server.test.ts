@@ -1,9 +1,8 @@
 import { spawn } from "node:child_process";
 import { mkdtempSync, rmSync } from "node:fs";
-import net from "node:net";
 import os from "node:os";
 import path from "node:path";
-import { withDatabase } from "@tracker/server/testing";
+import { freePort, withDatabase } from "@tracker/server/testing";
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { BIN, runBinary } from "../../test/binary.js";
@@ -23,14 +22,6 @@ beforeAll(async () => {
   databaseUrl = withDatabase(inject("databaseUrl"), name);
 });
 afterAll(() => rmSync(home, { recursive: true, force: true }));
-
-async function freePort(): Promise<number> {
-  const server = net.createServer();
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  const { port } = server.address() as net.AddressInfo;
-  await new Promise((resolve) => server.close(resolve));
-  return port;
-}
 
 describe("tracker server (real binary, real server)", () => {
   it("sets up the first workspace and logs in with its key, then starts the server that serves it", {
