@@ -211,7 +211,30 @@ describe("tracker exit codes 3 and 4, --version, help and completion (real binar
 
     const zsh = await runBinary(["completion", "zsh"]);
     expect(zsh.stdout).toMatch(/^#compdef tracker\n/);
-    expect(zsh.stdout).toContain("compadd -- list view create edit close reopen");
+    // In a real zsh, with the completion system's `_describe` and `compadd` standing in to print what
+    // they are offered (`word:description`), as a terminal would list them.
+    const zshOffers = (words: string[]) => {
+      const file = path.join(s.configHome, "zsh-complete.zsh");
+      writeFileSync(
+        file,
+        `${zsh.stdout}\n_describe() { print -rl -- "\${(@P)\${@[-1]}}" }\ncompadd() { shift; print -rl -- "$@" }\n` +
+          `words=(${words.map((w) => `'${w}'`).join(" ")}); CURRENT=${words.length}; _tracker\n`,
+      );
+      return spawnSync("zsh", ["-f", file], { encoding: "utf8" }).stdout.split("\n");
+    };
+    if (spawnSync("zsh", ["--version"]).status === 0) {
+      expect(zshOffers(["tracker", "iss"])).toContain(
+        "issues:List, view, create, edit, close, relate and move issues",
+      );
+      expect(zshOffers(["tracker", "issues", "li"]).filter((l) => l.startsWith("li"))).toEqual([
+        "list:List issues, with the same filters as the app's views",
+        "link:Attach a web link to an issue",
+      ]);
+      expect(zshOffers(["tracker", "issues", "list", "--sta"])).toContain(
+        '--state:Workflow state name, e.g. "In Progress" (needs --team)',
+      );
+      expect(zshOffers(["tracker", "issues", "list", "--sort", ""])).toContain("-priority");
+    }
     // The shells themselves check the syntax where they are installed (bash always is).
     const parses = (shell: string, script: string) => {
       if (spawnSync(shell, ["--version"]).status !== 0) return true;
