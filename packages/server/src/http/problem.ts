@@ -1,7 +1,12 @@
 /**
  * Domain errors. Thrown anywhere, turned into one RFC 9457 `application/problem+json` body by
- * `problemMiddleware`. `code` is the stable string clients switch on (see the contract's Problem schema).
+ * `problemMiddleware`. `code` is the stable string clients switch on: one of the contract's `ProblemCode`s,
+ * checked at compile time.
  */
+import type { components } from "@tracker/sdk/schema";
+
+export type ProblemCode = components["schemas"]["ProblemCode"];
+
 export interface FieldError {
   path: string;
   message: string;
@@ -10,6 +15,10 @@ export interface FieldError {
 export class HttpProblem extends Error {
   constructor(
     readonly status: number,
+    /**
+     * A `ProblemCode`, but `string` until the event stream's 503 `unavailable` (not a code the contract
+     * lists; it has `service_unavailable`) is settled; the subclasses take only the contract's codes.
+     */
     readonly code: string,
     readonly title: string,
     detail?: string,
@@ -32,7 +41,10 @@ export class Unauthenticated extends HttpProblem {
 }
 
 export class Forbidden extends HttpProblem {
-  constructor(code: "forbidden" | "workspace_forbidden" | "admin_required", detail: string) {
+  constructor(
+    code: Extract<ProblemCode, "forbidden" | "workspace_forbidden" | "admin_required">,
+    detail: string,
+  ) {
     super(403, code, code === "admin_required" ? "Admin required" : "Forbidden", detail);
   }
 }
@@ -44,13 +56,13 @@ export class NotFound extends HttpProblem {
 }
 
 export class Conflict extends HttpProblem {
-  constructor(code: string, detail: string) {
+  constructor(code: ProblemCode, detail: string) {
     super(409, code, "Conflict", detail);
   }
 }
 
 export class Gone extends HttpProblem {
-  constructor(code: string, detail: string) {
+  constructor(code: ProblemCode, detail: string) {
     super(410, code, "Gone", detail);
   }
 }

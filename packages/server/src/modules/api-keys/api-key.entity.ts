@@ -1,10 +1,10 @@
 import { randomUUID } from "node:crypto";
 import { defineEntity, type InferEntity, p } from "@mikro-orm/core";
+import { apiKeyScopeValues, type components } from "@tracker/sdk/schema";
 import { User } from "../users/user.entity.js";
 import { Workspace } from "../workspaces/workspace.entity.js";
 
-export const API_KEY_SCOPES = ["workspace", "account"] as const;
-export type ApiKeyScope = (typeof API_KEY_SCOPES)[number];
+export type ApiKeyScope = components["schemas"]["ApiKeyScope"];
 
 export const ApiKey = defineEntity({
   name: "ApiKey",
@@ -16,7 +16,7 @@ export const ApiKey = defineEntity({
       .primary()
       .onCreate(() => randomUUID()),
     user: () => p.manyToOne(User).deleteRule("cascade"),
-    scope: p.enum([...API_KEY_SCOPES]),
+    scope: p.enum([...apiKeyScopeValues]),
     /** The workspace a workspace key is pinned to; null for account keys. */
     workspace: () => p.manyToOne(Workspace).nullable().deleteRule("cascade"),
     /** An account key's session-active workspace (PUT /workspaces/active). */

@@ -1,9 +1,8 @@
 import { randomUUID } from "node:crypto";
 import { defineEntity, type InferEntity, p } from "@mikro-orm/core";
+import { initiativeStatusValues } from "@tracker/sdk/schema";
 import { User } from "../users/user.entity.js";
 import { Workspace } from "../workspaces/workspace.entity.js";
-
-export const INITIATIVE_STATUSES = ["planned", "active", "completed", "canceled"] as const;
 
 export const Initiative = defineEntity({
   name: "Initiative",
@@ -22,7 +21,7 @@ export const Initiative = defineEntity({
     workspace: () => p.manyToOne(Workspace).deleteRule("cascade"),
     name: p.text(),
     description: p.text().nullable(),
-    status: p.enum([...INITIATIVE_STATUSES]).default("planned"),
+    status: p.enum([...initiativeStatusValues]).default("planned"),
     lead: () => p.manyToOne(User).nullable().deleteRule("set null"),
     startDate: p.date().nullable(),
     targetDate: p.date().nullable(),

@@ -1,7 +1,8 @@
 import { randomUUID } from "node:crypto";
 import { defineEntity, type InferEntity, p } from "@mikro-orm/core";
+import { memberRoleValues } from "@tracker/sdk/schema";
 import { User } from "../users/user.entity.js";
-import { MEMBER_ROLES, Workspace } from "../workspaces/workspace.entity.js";
+import { Workspace } from "../workspaces/workspace.entity.js";
 
 export const Invite = defineEntity({
   name: "Invite",
@@ -14,7 +15,7 @@ export const Invite = defineEntity({
       .onCreate(() => randomUUID()),
     workspace: () => p.manyToOne(Workspace).deleteRule("cascade"),
     email: p.text(),
-    role: p.enum([...MEMBER_ROLES]),
+    role: p.enum([...memberRoleValues]),
     tokenHash: p.text().unique(),
     invitedBy: () => p.manyToOne(User).nullable().deleteRule("set null"),
     expiresAt: p.datetime(),

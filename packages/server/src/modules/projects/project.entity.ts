@@ -1,11 +1,10 @@
 import { randomUUID } from "node:crypto";
 import { defineEntity, type InferEntity, p } from "@mikro-orm/core";
+import { projectStatusValues } from "@tracker/sdk/schema";
 import { Initiative } from "../initiatives/initiative.entity.js";
 import { Team } from "../teams/team.entity.js";
 import { User } from "../users/user.entity.js";
 import { Workspace } from "../workspaces/workspace.entity.js";
-
-export const PROJECT_STATUSES = ["backlog", "planned", "started", "paused", "completed", "canceled"] as const;
 
 export const Project = defineEntity({
   name: "Project",
@@ -30,7 +29,7 @@ export const Project = defineEntity({
     workspace: () => p.manyToOne(Workspace).deleteRule("cascade"),
     name: p.text(),
     description: p.text().nullable(),
-    status: p.enum([...PROJECT_STATUSES]).default("backlog"),
+    status: p.enum([...projectStatusValues]).default("backlog"),
     initiative: () => p.manyToOne(Initiative).nullable().deleteRule("set null"),
     lead: () => p.manyToOne(User).nullable().deleteRule("set null"),
     startDate: p.date().nullable(),

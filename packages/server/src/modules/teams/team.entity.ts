@@ -1,11 +1,17 @@
 import { randomUUID } from "node:crypto";
 import { defineEntity, type InferEntity, p } from "@mikro-orm/core";
+import {
+  type components,
+  estimateScaleValues,
+  stateTypeValues,
+  workflowTriggerValues,
+} from "@tracker/sdk/schema";
 import { User } from "../users/user.entity.js";
 import { Workspace } from "../workspaces/workspace.entity.js";
 
-export const STATE_TYPES = ["backlog", "unstarted", "started", "completed", "canceled"] as const;
-export type StateType = (typeof STATE_TYPES)[number];
-export const ESTIMATE_SCALES = ["none", "linear", "fibonacci", "exponential", "tshirt"] as const;
+/** The contract's workflow state kinds (`StateType`), in its order. */
+export const STATE_TYPES = stateTypeValues;
+export type StateType = components["schemas"]["StateType"];
 
 export const Team = defineEntity({
   name: "Team",
@@ -31,7 +37,7 @@ export const Team = defineEntity({
     owner: () => p.manyToOne(User).nullable().deleteRule("set null"),
     cyclesEnabled: p.boolean().default(false),
     cycleLengthWeeks: p.integer().default(2),
-    estimateScale: p.enum([...ESTIMATE_SCALES]).default("none"),
+    estimateScale: p.enum([...estimateScaleValues]).default("none"),
     /** Last issue number handed out; bumped under the row lock so numbers are never reused or duplicated. */
     issueCounter: p.integer().default(0),
     createdAt: p.datetime().onCreate(() => new Date()),
@@ -78,7 +84,7 @@ export const TeamMember = defineEntity({
 });
 export type ITeamMember = InferEntity<typeof TeamMember>;
 
-/** The workflow every new team starts with (decisions.md). */
+/** The workflow every new team starts with (the contract's `createTeam`). */
 export const DEFAULT_STATES: { name: string; type: StateType; color: string }[] = [
   { name: "Backlog", type: "backlog", color: "#bec2c8" },
   { name: "Todo", type: "unstarted", color: "#e2e2e2" },
@@ -87,8 +93,6 @@ export const DEFAULT_STATES: { name: string; type: StateType; color: string }[] 
   { name: "Done", type: "completed", color: "#5e6ad2" },
   { name: "Canceled", type: "canceled", color: "#95a2b3" },
 ];
-
-export const WORKFLOW_TRIGGERS = ["pr_opened", "pr_review_requested", "pr_merged"] as const;
 
 /** Moves issues to `targetState` when `trigger` fires; unique per (team, trigger, project), project may be null. */
 export const WorkflowRule = defineEntity({
@@ -106,7 +110,7 @@ export const WorkflowRule = defineEntity({
       .primary()
       .onCreate(() => randomUUID()),
     team: () => p.manyToOne(Team).deleteRule("cascade"),
-    trigger: p.enum([...WORKFLOW_TRIGGERS]),
+    trigger: p.enum([...workflowTriggerValues]),
     /** Plain id (no foreign key to keep teams independent of projects); cleared when the project goes. */
     projectId: p.uuid().nullable(),
     targetState: () => p.manyToOne(WorkflowState).deleteRule("cascade"),

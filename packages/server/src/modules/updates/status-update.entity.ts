@@ -1,13 +1,12 @@
 import { randomUUID } from "node:crypto";
 import { defineEntity, p } from "@mikro-orm/core";
+import { healthValues } from "@tracker/sdk/schema";
 import { Initiative } from "../initiatives/initiative.entity.js";
 import { Issue } from "../issues/issue.entity.js";
 import { Project } from "../projects/project.entity.js";
 import { Team } from "../teams/team.entity.js";
 import { User } from "../users/user.entity.js";
 import { Workspace } from "../workspaces/workspace.entity.js";
-
-export const HEALTH_VALUES = ["on_track", "at_risk", "off_track"] as const;
 
 /** A status update about exactly one of a team, a project or an initiative (a check constraint holds it). */
 export const StatusUpdate = defineEntity({
@@ -35,7 +34,7 @@ export const StatusUpdate = defineEntity({
     initiative: () => p.manyToOne(Initiative).nullable().deleteRule("cascade"),
     title: p.text(),
     content: p.text(),
-    health: p.enum([...HEALTH_VALUES]),
+    health: p.enum([...healthValues]),
     creator: () => p.manyToOne(User).nullable().deleteRule("set null"),
     createdAt: p.datetime().onCreate(() => new Date()),
   },

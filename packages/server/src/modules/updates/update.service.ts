@@ -1,4 +1,5 @@
 import type { EntityManager } from "@mikro-orm/postgresql";
+import type { components } from "@tracker/sdk/schema";
 import { holdInWorkspace, lockIssues } from "../../db/locks.js";
 import { sql, sqlOne } from "../../db/sql.js";
 import { iso } from "../../db/sql-time.js";
@@ -11,9 +12,8 @@ import { healthSql, percentSql } from "../planning/progress.js";
 import { projectById } from "../projects/project.query.js";
 import { findProject } from "../projects/project.service.js";
 import { resolveIssues, resolveTeam, visibleTeamCondition } from "../shared/resolve.js";
-import type { HEALTH_VALUES } from "./status-update.entity.js";
 
-export type Health = (typeof HEALTH_VALUES)[number];
+export type Health = components["schemas"]["Health"];
 
 export interface SubjectQuery {
   team?: string;

@@ -1,21 +1,33 @@
-import type { components, operations } from "@tracker/sdk/schema";
+import {
+  type components,
+  healthValues,
+  initiativeSortValues,
+  initiativeSpecialFilterValues,
+  initiativeStatusValues,
+  issueSortValues,
+  issueSpecialFilterValues,
+  type operations,
+  projectSortValues,
+  projectSpecialFilterValues,
+  projectStatusValues,
+  stateTypeValues,
+} from "@tracker/sdk/schema";
 import { Invalid } from "../../http/problem.js";
 import {
-  ISSUE_SPECIALS,
   ISSUE_TIME_BOUNDS,
   type IssueFilter,
   type IssueTimeBound,
   TIME_BOUND_FORMAT,
   timeBoundInstant,
 } from "../issues/issue-filter.js";
-import { STATE_TYPES } from "../teams/team.entity.js";
 
 /**
  * What a saved view may store in `filters` and `sort`, per kind. `filters` are stored as given, but only
  * with the keys (and value shapes) of the kind's list query, so a saved view always means something the
- * list endpoint understands. The key and value sets below are checked against the contract's generated
- * types at compile time (`satisfies Record<...>` is exhaustive and admits no extra key), so a filter added
- * to the issue filter engine or a list query fails the build here until views accept it.
+ * list endpoint understands. The keys below are checked against the contract's generated types at compile
+ * time (`satisfies Record<...>` is exhaustive and admits no extra key), so a filter added to the issue
+ * filter engine or a list query fails the build here until views accept it; the values are the contract's
+ * generated enum lists.
  */
 
 type Schemas = components["schemas"];
@@ -30,53 +42,6 @@ type Spec =
   /** A time bound of the issue list (`ISSUE_TIME_BOUNDS`): a date or a date-time with an offset. */
   | { type: "instant" };
 
-const keysOf = <T extends string>(record: Record<T, true>) => Object.keys(record) as T[];
-
-const PROJECT_STATUSES = keysOf({
-  backlog: true,
-  planned: true,
-  started: true,
-  paused: true,
-  completed: true,
-  canceled: true,
-} satisfies Record<Schemas["ProjectStatus"], true>);
-const INITIATIVE_STATUSES = keysOf({
-  planned: true,
-  active: true,
-  completed: true,
-  canceled: true,
-} satisfies Record<Schemas["InitiativeStatus"], true>);
-const HEALTH = keysOf({ on_track: true, at_risk: true, off_track: true } satisfies Record<
-  Schemas["Health"],
-  true
->);
-const PROJECT_SPECIALS = keysOf({
-  overdue: true,
-  due_month: true,
-  no_target_date: true,
-  stale: true,
-  no_lead: true,
-  no_initiative: true,
-  no_issues: true,
-  update_overdue: true,
-  off_track: true,
-  uncounted: true,
-  led_by_me: true,
-} satisfies Record<Schemas["ProjectSpecialFilter"], true>);
-const INITIATIVE_SPECIALS = keysOf({
-  overdue: true,
-  due_quarter: true,
-  no_target_date: true,
-  stale: true,
-  no_lead: true,
-  no_projects: true,
-  no_counted_work: true,
-  update_overdue: true,
-  off_track: true,
-  has_excluded: true,
-  led_by_me: true,
-} satisfies Record<Schemas["InitiativeSpecialFilter"], true>);
-
 /** Paging and order are not filters: a view has its own `sort`, and pages are the reader's business. */
 type NotFilters = "workspace" | "sort" | "limit" | "offset";
 type ProjectFilter = NonNullable<operations["listProjects"]["parameters"]["query"]>;
@@ -86,13 +51,13 @@ const FILTER_SPECS: Record<ViewKind, Record<string, Spec>> = {
   issues: {
     team: { type: "string" },
     state: { type: "string" },
-    stateType: { type: "list", values: STATE_TYPES },
+    stateType: { type: "list", values: stateTypeValues },
     assignee: { type: "string" },
     project: { type: "string" },
     cycle: { type: "cycle" },
     label: { type: "list" },
     q: { type: "string" },
-    special: { type: "list", values: ISSUE_SPECIALS },
+    special: { type: "list", values: issueSpecialFilterValues },
     ...(Object.fromEntries(Object.keys(ISSUE_TIME_BOUNDS).map((key) => [key, { type: "instant" }])) as Record<
       IssueTimeBound,
       Spec
@@ -100,52 +65,24 @@ const FILTER_SPECS: Record<ViewKind, Record<string, Spec>> = {
   } satisfies Record<Exclude<keyof IssueFilter, NotFilters>, Spec>,
   projects: {
     initiative: { type: "string" },
-    status: { type: "list", values: PROJECT_STATUSES },
+    status: { type: "list", values: projectStatusValues },
     lead: { type: "list" },
     team: { type: "list" },
-    health: { type: "list", values: HEALTH },
-    special: { type: "list", values: PROJECT_SPECIALS },
+    health: { type: "list", values: healthValues },
+    special: { type: "list", values: projectSpecialFilterValues },
   } satisfies Record<Exclude<keyof ProjectFilter, NotFilters>, Spec>,
   initiatives: {
-    status: { type: "list", values: INITIATIVE_STATUSES },
+    status: { type: "list", values: initiativeStatusValues },
     lead: { type: "list" },
-    health: { type: "list", values: HEALTH },
-    special: { type: "list", values: INITIATIVE_SPECIALS },
+    health: { type: "list", values: healthValues },
+    special: { type: "list", values: initiativeSpecialFilterValues },
   } satisfies Record<Exclude<keyof InitiativeFilter, NotFilters>, Spec>,
 };
 
-const sortKeys = <T extends string>(record: Record<T, true>) =>
-  keysOf(record).flatMap((k) => [k, `-${k}`]) as string[];
-const SORTS: Record<ViewKind, string[]> = {
-  issues: sortKeys({
-    priority: true,
-    due: true,
-    created: true,
-    updated: true,
-    title: true,
-    estimate: true,
-    state: true,
-    assignee: true,
-  } satisfies Record<Exclude<Schemas["IssueSort"], `-${string}`>, true>),
-  projects: sortKeys({
-    name: true,
-    target: true,
-    health: true,
-    status: true,
-    updated: true,
-    progress: true,
-    scope: true,
-    lead: true,
-  } satisfies Record<Exclude<Schemas["ProjectSort"], `-${string}`>, true>),
-  initiatives: sortKeys({
-    name: true,
-    target: true,
-    health: true,
-    status: true,
-    updated: true,
-    progress: true,
-    projects: true,
-  } satisfies Record<Exclude<Schemas["InitiativeSort"], `-${string}`>, true>),
+const SORTS: Record<ViewKind, readonly string[]> = {
+  issues: issueSortValues,
+  projects: projectSortValues,
+  initiatives: initiativeSortValues,
 };
 
 /** 400 unless `filters` uses only the kind's list-query keys with values of the right shape. */

@@ -1,9 +1,9 @@
 import { randomUUID } from "node:crypto";
 import { defineEntity, type InferEntity, p } from "@mikro-orm/core";
+import { type components, memberRoleValues } from "@tracker/sdk/schema";
 import { User } from "../users/user.entity.js";
 
-export const MEMBER_ROLES = ["admin", "member", "guest"] as const;
-export type MemberRole = (typeof MEMBER_ROLES)[number];
+export type MemberRole = components["schemas"]["MemberRole"];
 
 export const Workspace = defineEntity({
   name: "Workspace",
@@ -39,7 +39,7 @@ export const Membership = defineEntity({
       .onCreate(() => randomUUID()),
     workspace: () => p.manyToOne(Workspace).deleteRule("cascade"),
     user: () => p.manyToOne(User).deleteRule("cascade"),
-    role: p.enum([...MEMBER_ROLES]),
+    role: p.enum([...memberRoleValues]),
     createdAt: p.datetime().onCreate(() => new Date()),
   },
 });
