@@ -77,6 +77,33 @@ describe("prompts in a terminal (real pseudo-terminal, real binary)", () => {
     expect(run.plain()).toContain("Updated ENG-2 [");
   });
 
+  it("counts the pages of --limit all on the terminal's stderr, clears the line, then prints every row", {
+    timeout: 180_000,
+  }, async () => {
+    const tracker = createTracker({ baseUrl: s.server.url, apiKey: s.token });
+    const before = (await tracker.issues.list({ team: "ENG", limit: 200 })).items.length;
+    // More than one page (the contract's limit is 200 at most), created ten at a time.
+    const wanted = 201 - before;
+    for (let i = 0; i < wanted; i += 10) {
+      await Promise.all(
+        Array.from({ length: Math.min(10, wanted - i) }, (_, k) =>
+          tracker.issues.create({ team: "ENG", title: `Paged ${i + k}` }),
+        ),
+      );
+    }
+    const run = terminal(["issues", "list", "--limit", "all", "--sort", "-created"], { COLUMNS: "100" });
+    expect(await run.exited).toBe(0);
+    expect(run.raw()).toContain("Fetched 200 issues…\r\x1b[K"); // then the line is cleared for the table
+    const rows = run
+      .plain()
+      .split("\n")
+      .filter((line) => /^\s*ENG-\d+\s/.test(line));
+    expect(rows).toHaveLength(201);
+    const piped = await s.run(["issues", "list", "--limit", "all"]);
+    expect(piped.stderr).toBe("");
+    expect(piped.stdout.trim().split("\n")).toHaveLength(201);
+  });
+
   it("logs in by asking for the URL and the key, which is not echoed", async () => {
     const home = mkdtempSync(path.join(os.tmpdir(), "tracker-cli-login-"));
     try {
