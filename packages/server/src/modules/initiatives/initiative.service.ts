@@ -1,5 +1,5 @@
 import { randomUUID } from "node:crypto";
-import type { EntityManager } from "@mikro-orm/postgresql";
+import { type EntityManager, LockMode } from "@mikro-orm/postgresql";
 import type { components } from "@tracker/sdk/schema";
 import { sql, sqlOne } from "../../db/sql.js";
 import { recordChanges } from "../../events/record-change.js";
@@ -13,6 +13,7 @@ import {
   type WorkspaceMoveReport,
 } from "../projects/project-move.service.js";
 import { isUuid, resolveUser } from "../shared/resolve.js";
+import { type IInitiative, Initiative } from "./initiative.entity.js";
 import { visibleInitiativeCondition } from "./initiative.query.js";
 
 type Schemas = components["schemas"];
@@ -50,14 +51,23 @@ export async function findInitiative(scope: WorkspaceScope, ref: string, em: Ent
   return row;
 }
 
-async function record(em: EntityManager, id: string): Promise<InitiativeRecord> {
-  const row = await sqlOne<InitiativeRecord>(
-    em,
-    `select id, name, status, description, lead_id as "leadId", to_char(target_date, 'YYYY-MM-DD') as "targetDate"
-       from initiatives where id = ?`,
-    [id],
-  );
-  return row!;
+/** A resolved initiative's entity; 404 when it went meanwhile (moved to another workspace). */
+async function loadInitiative(em: EntityManager, id: string, ref: string, lockMode?: LockMode) {
+  const initiative = await em.findOne(Initiative, id, { lockMode });
+  if (!initiative) throw new NotFound(`No initiative "${ref}" in this workspace.`);
+  return initiative;
+}
+
+/** The contract's `InitiativeRecord` of an initiative entity. */
+function initiativeRecord(initiative: IInitiative): InitiativeRecord {
+  return {
+    id: initiative.id,
+    name: initiative.name,
+    status: initiative.status,
+    description: initiative.description ?? null,
+    leadId: initiative.lead?.id ?? null,
+    targetDate: initiative.targetDate ?? null,
+  };
 }
 
 export async function createInitiative(
@@ -66,26 +76,20 @@ export async function createInitiative(
 ): Promise<InitiativeRecord> {
   refuseGuests(scope, "create initiatives");
   const lead = input.lead ? await resolveUser(scope, input.lead) : null;
-  const id = randomUUID();
   return scope.em.transactional(async (em) => {
-    await guardName(input.name, "this workspace", () =>
-      sql(
-        em,
-        `insert into initiatives (id, workspace_id, name, description, status, lead_id, target_date, created_at, updated_at)
-         values (?, ?, ?, ?, ?, ?, ?, now(), now())`,
-        [
-          id,
-          scope.workspace.id,
-          input.name,
-          input.description ?? null,
-          input.status ?? "planned",
-          lead?.id ?? null,
-          input.targetDate ?? null,
-        ],
-      ),
-    );
-    await recordChanges(em, scope.workspace.id, [{ entity: "initiative", action: "created", id }]);
-    return record(em, id);
+    const initiative = em.create(Initiative, {
+      workspace: scope.workspace.id,
+      name: input.name,
+      description: input.description ?? null,
+      status: input.status ?? "planned",
+      lead: lead?.id ?? null,
+      targetDate: input.targetDate ?? null,
+    });
+    await guardName(input.name, "this workspace", () => em.flush());
+    await recordChanges(em, scope.workspace.id, [
+      { entity: "initiative", action: "created", id: initiative.id },
+    ]);
+    return initiativeRecord(initiative);
   });
 }
 
@@ -95,31 +99,25 @@ export async function updateInitiative(
   input: Schemas["InitiativeUpdate"],
 ): Promise<InitiativeRecord> {
   refuseGuests(scope, "change initiatives");
-  const initiative = await findInitiative(scope, ref);
+  const found = await findInitiative(scope, ref);
   const lead = typeof input.lead === "string" ? await resolveUser(scope, input.lead) : input.lead;
-  const sets: string[] = [];
-  const params: unknown[] = [];
-  const set = (column: string, value: unknown) => {
-    sets.push(`${column} = ?`);
-    params.push(value);
+  const changes = {
+    name: input.name,
+    description: input.description,
+    status: input.status,
+    lead: lead === undefined ? undefined : (lead?.id ?? null),
+    targetDate: input.targetDate,
   };
-  if (input.name !== undefined) set("name", input.name);
-  if (input.description !== undefined) set("description", input.description);
-  if (input.status !== undefined) set("status", input.status);
-  if (lead !== undefined) set("lead_id", lead?.id ?? null);
-  if (input.targetDate !== undefined) set("target_date", input.targetDate);
-  if (sets.length === 0) return record(scope.em, initiative.id);
+  if (Object.values(changes).every((v) => v === undefined)) {
+    return initiativeRecord(await loadInitiative(scope.em, found.id, ref));
+  }
   return scope.em.transactional(async (em) => {
-    await guardName(input.name ?? initiative.name, "this workspace", () =>
-      sql(em, `update initiatives set ${sets.join(", ")}, updated_at = now() where id = ?`, [
-        ...params,
-        initiative.id,
-      ]),
-    );
-    await recordChanges(em, scope.workspace.id, [
-      { entity: "initiative", action: "updated", id: initiative.id },
-    ]);
-    return record(em, initiative.id);
+    // Locked as the update would lock it, so the answer is the row as this change leaves it.
+    const initiative = await loadInitiative(em, found.id, ref, LockMode.PESSIMISTIC_WRITE);
+    em.assign(initiative, { ...changes, updatedAt: new Date() }, { ignoreUndefined: true });
+    await guardName(input.name ?? found.name, "this workspace", () => em.flush());
+    await recordChanges(em, scope.workspace.id, [{ entity: "initiative", action: "updated", id: found.id }]);
+    return initiativeRecord(initiative);
   });
 }
 
