@@ -1,5 +1,6 @@
-import { CommandError, type Deps, defineCommand, type Opts } from "../../command.js";
+import { type Deps, defineCommand, type Opts } from "../../command.js";
 import { healthStyle, palette, printFields, printJson, printTable, progressBar } from "../../output.js";
+import { findListed } from "../../planning.js";
 
 export const spec = defineCommand({
   summary: "Show an initiative: status, health, progress, lead, target and its projects",
@@ -9,16 +10,9 @@ export const spec = defineCommand({
 });
 
 export async function run(opts: Opts<typeof spec>, deps: Deps): Promise<void> {
-  // The contract has no read of one initiative: its page data gives the id, the list the rest.
   const { initiative: page } = await deps.tracker.initiatives.pageData(opts.initiative, deps.call);
-  let initiative: Awaited<ReturnType<Deps["tracker"]["initiatives"]["list"]>>["items"][number] | undefined;
-  for await (const i of deps.tracker.initiatives.iterate({ limit: 200 }, deps.call)) {
-    if (i.id === page.id) {
-      initiative = i;
-      break;
-    }
-  }
-  if (!initiative) throw new CommandError(`initiative "${opts.initiative}" is not in the list you can see`);
+  const listed = deps.tracker.initiatives.iterate({ limit: 200 }, deps.call);
+  const initiative = await findListed(page.id, listed, `initiative "${opts.initiative}"`);
   if (opts.json) return printJson(deps, initiative);
   const c = palette(deps);
   const { progress } = initiative;

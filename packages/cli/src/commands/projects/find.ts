@@ -1,17 +1,13 @@
 import type { Schemas } from "@tracker/sdk";
-import { CommandError, type Deps } from "../../command.js";
+import type { Deps } from "../../command.js";
+import { findListed } from "../../planning.js";
 
-/**
- * A project with its progress and health, by name or id. The contract has no read of one project, so its
- * page data gives the id and the list gives the rest.
- */
+/** A project with its progress and health, by name or id, and its description from its page data. */
 export async function findProject(
   deps: Deps,
   ref: string,
 ): Promise<Schemas["Project"] & { description: string | null }> {
   const { project } = await deps.tracker.projects.pageData(ref, deps.call);
-  for await (const p of deps.tracker.projects.iterate({ limit: 200 }, deps.call)) {
-    if (p.id === project.id) return { ...p, description: project.description };
-  }
-  throw new CommandError(`project "${ref}" is not in the project list you can see`);
+  const listed = deps.tracker.projects.iterate({ limit: 200 }, deps.call);
+  return { ...(await findListed(project.id, listed, `project "${ref}"`)), description: project.description };
 }

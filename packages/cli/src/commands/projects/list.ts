@@ -1,8 +1,7 @@
-import type { QueryOf, Schemas } from "@tracker/sdk";
-import { HEALTH_VALUES, PROJECT_SORTS, PROJECT_SPECIAL_FILTERS, PROJECT_STATUSES } from "@tracker/sdk";
+import type { QueryOf } from "@tracker/sdk";
+import { PROJECT_SORTS, PROJECT_SPECIAL_FILTERS, PROJECT_STATUSES } from "@tracker/sdk";
 import { type Deps, defineCommand, type Opts, splitList } from "../../command.js";
-import { printList, say } from "../../output.js";
-import { collectPages, parseLimit } from "../../paging.js";
+import { listPlanning, planningListOptions } from "../../planning.js";
 import { projectColumns } from "./columns.js";
 
 export const spec = defineCommand({
@@ -11,19 +10,6 @@ export const spec = defineCommand({
   args: [],
   options: {
     initiative: { type: "string", short: "i", value: "NAME", description: "Initiative name or id" },
-    status: {
-      type: "string",
-      short: "s",
-      value: "LIST",
-      description: "Comma-separated statuses",
-      choices: PROJECT_STATUSES,
-      list: true,
-    },
-    lead: {
-      type: "string",
-      value: "USERS",
-      description: "Comma-separated leads (email, id, `me`, or `none`)",
-    },
     team: {
       type: "string",
       short: "t",
@@ -31,33 +17,11 @@ export const spec = defineCommand({
       description: "Comma-separated team keys",
       complete: "teams",
     },
-    health: {
-      type: "string",
-      value: "LIST",
-      description: "Comma-separated health values",
-      choices: HEALTH_VALUES,
-      list: true,
-    },
-    special: {
-      type: "string",
-      value: "FILTERS",
-      description: "Comma-separated computed filters",
-      choices: PROJECT_SPECIAL_FILTERS,
-      list: true,
-    },
-    sort: {
-      type: "string",
-      value: "KEY",
-      description: "Sort key; prefix - to reverse (default -updated)",
-      choices: PROJECT_SORTS,
-    },
-    limit: {
-      type: "string",
-      short: "L",
-      value: "N",
-      description: 'Most projects to list (default 50), or "all"',
-    },
-    all: { type: "boolean", description: "List every matching project" },
+    ...planningListOptions("projects", {
+      statuses: PROJECT_STATUSES,
+      specials: PROJECT_SPECIAL_FILTERS,
+      sorts: PROJECT_SORTS,
+    }),
   },
   examples: [
     "tracker projects list --status started --health off_track,at_risk",
@@ -67,26 +31,16 @@ export const spec = defineCommand({
 });
 
 export async function run(opts: Opts<typeof spec>, deps: Deps): Promise<void> {
-  type Query = QueryOf<"listProjects">;
-  const query: Query = {};
-  if (opts.initiative) query.initiative = opts.initiative;
-  const list = <K extends keyof Query>(key: K, value: string | undefined) => {
-    const items = splitList(value);
-    if (items) query[key] = items as Query[K];
-  };
-  list("status", opts.status);
-  list("lead", opts.lead);
-  list("team", opts.team);
-  list("health", opts.health);
-  list("special", opts.special);
-  if (opts.sort) query.sort = opts.sort as Query["sort"];
-  const { items, more } = await collectPages<Schemas["Project"]>(
+  const extra: Record<string, string | string[]> = {};
+  if (opts.initiative) extra.initiative = opts.initiative;
+  const teams = splitList(opts.team);
+  if (teams) extra.team = teams;
+  await listPlanning(
     deps,
-    parseLimit(opts.limit, opts.all),
-    (page) => deps.tracker.projects.list({ ...query, ...page }, deps.call),
+    opts,
     "projects",
+    extra,
+    (query) => deps.tracker.projects.list(query as QueryOf<"listProjects">, deps.call),
+    projectColumns,
   );
-  await printList(deps, opts, items, projectColumns, "No projects match.");
-  if (deps.isTTY && !opts.json && more)
-    say(deps, `Showing ${items.length} projects; there are more (use --limit all).`);
 }
