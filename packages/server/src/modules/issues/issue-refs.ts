@@ -6,7 +6,7 @@ import { q, raw, type SqlFragment } from "../../db/sql-fragment.js";
 import type { WorkspaceScope } from "../../http/handler.js";
 import { Invalid, NotFound } from "../../http/problem.js";
 import type { UserBrief } from "../activity/activity.service.js";
-import { type CycleRow, isUuid, type NamedRow, type StateRow } from "../shared/resolve.js";
+import { type CycleRow, isUuid, memberSeesTeamSql, type NamedRow, type StateRow } from "../shared/resolve.js";
 
 /**
  * The references an issue write names (state, assignee, project, cycle, labels), resolved in SQL as
@@ -79,10 +79,7 @@ export function assigneeColumn(scope: WorkspaceScope, ref: string): SqlFragment 
     ref === "me" ? ["u.id = ?", scope.caller.userId] : [isUuid(ref) ? "u.id = ?" : "u.email = lower(?)", ref];
   return withParams(
     `(select json_build_object('id', u.id, 'name', u.name, 'email', u.email, 'allowed',
-               case when t.personal then t.owner_id is not distinct from u.id
-                    else m.role <> 'guest'
-                         or exists (select 1 from team_members tm where tm.team_id = t.id and tm.user_id = u.id)
-               end)
+               ${memberSeesTeamSql("t", "u", "m")})
         from users u join memberships m on m.user_id = u.id and m.workspace_id = ?
        where ${match}) as "newAssignee"`,
     [scope.workspace.id, value],

@@ -1,4 +1,5 @@
 import { sql, sqlOne } from "../../db/sql.js";
+import type { SqlFragment } from "../../db/sql-fragment.js";
 import type { WorkspaceScope } from "../../http/handler.js";
 import { NotFound } from "../../http/problem.js";
 import type { StateType } from "../teams/team.entity.js";
@@ -28,11 +29,15 @@ export async function findById<T>(
   return found;
 }
 
-/**
- * SQL condition (on a teams alias) for the teams the caller may see: members and admins see every team
- * except other people's personal spaces; guests see only teams they belong to. Params: [userId, userId].
- */
-export function visibleTeamCondition(scope: WorkspaceScope, alias = "t"): { sql: string; params: unknown[] } {
+// ---- Who sees a team ----------------------------------------------------------------------------
+// The one rule, in its three forms. Members and admins see every team except other people's personal
+// spaces; guests see only the teams they belong to (a personal space takes no member but its owner).
+// Everything a team holds (issues, cycles, documents, ...) is seen with its team; what the caller may not
+// see is "not found", exactly like something that does not exist. The event stream applies the same rule
+// to each change (`isVisible` in events/change-row.ts).
+
+/** SQL condition on a teams alias: the caller sees the team. */
+export function visibleTeamCondition(scope: WorkspaceScope, alias = "t"): SqlFragment {
   if (scope.workspace.role === "guest") {
     return {
       sql: `exists (select 1 from team_members vtm where vtm.team_id = ${alias}.id and vtm.user_id = ?)`,
@@ -43,15 +48,23 @@ export function visibleTeamCondition(scope: WorkspaceScope, alias = "t"): { sql:
 }
 
 /**
+ * SQL condition on a teams alias `team`: the workspace member `user` (a users alias), whose membership is
+ * `membership` (a memberships alias), sees the team. For someone other than the caller: who may be
+ * assigned a team's issues, who a page offers as assignees.
+ */
+export function memberSeesTeamSql(team: string, user: string, membership: string): string {
+  return `case when ${team}.personal then ${team}.owner_id is not distinct from ${user}.id
+                    else ${membership}.role <> 'guest'
+                         or exists (select 1 from team_members tm where tm.team_id = ${team}.id and tm.user_id = ${user}.id)
+               end`;
+}
+
+/**
  * The team ids that decide which teams the caller sees, as an SQL array evaluated once per statement:
  * for guests the teams they belong to (`visible`), for members and admins other people's personal spaces
  * (`hidden`, usually none).
  */
-export function teamVisibilityIds(scope: WorkspaceScope): {
-  kind: "visible" | "hidden";
-  sql: string;
-  params: unknown[];
-} {
+export function teamVisibilityIds(scope: WorkspaceScope): SqlFragment & { kind: "visible" | "hidden" } {
   if (scope.workspace.role === "guest") {
     return {
       kind: "visible",
@@ -73,10 +86,7 @@ export function teamVisibilityIds(scope: WorkspaceScope): {
  * team is not someone else's personal space, written as an exclusion over the (usually empty) list of such
  * spaces so it never competes with the indexes that serve the rest of the query.
  */
-export function visibleTeamIdCondition(
-  scope: WorkspaceScope,
-  column: string,
-): { sql: string; params: unknown[] } {
+export function visibleTeamIdCondition(scope: WorkspaceScope, column: string): SqlFragment {
   const ids = teamVisibilityIds(scope);
   return { sql: `${column} ${ids.kind === "visible" ? "= any" : "<> all"}(${ids.sql})`, params: ids.params };
 }
@@ -92,12 +102,16 @@ export interface TeamRow {
   estimate_scale: string;
 }
 
+/** The {@link TeamRow} columns of a teams alias `t`. */
+export const TEAM_ROW_COLUMNS =
+  "t.id, t.key, t.name, t.personal, t.owner_id, t.cycles_enabled, t.cycle_length_weeks, t.estimate_scale";
+
 /** A team by key (case-sensitive, keys are uppercase) or id. */
 export async function resolveTeam(scope: WorkspaceScope, ref: string): Promise<TeamRow> {
   const vis = visibleTeamCondition(scope);
   const team = await sqlOne<TeamRow>(
     scope.em,
-    `select t.id, t.key, t.name, t.personal, t.owner_id, t.cycles_enabled, t.cycle_length_weeks, t.estimate_scale
+    `select ${TEAM_ROW_COLUMNS}
        from teams t
       where t.workspace_id = ? and ${isUuid(ref) ? "t.id = ?" : "t.key = ?"} and ${vis.sql}`,
     [scope.workspace.id, ref, ...vis.params],
@@ -133,7 +147,8 @@ export interface IssueKey {
   number: number;
 }
 
-const IDENTIFIER = /^([A-Za-z][A-Za-z0-9]{0,6})-(\d{1,9})$/;
+/** An issue identifier, `ENG-123`: team key and number. */
+export const ISSUE_IDENTIFIER = /^([A-Za-z][A-Za-z0-9]{0,6})-(\d{1,9})$/;
 
 /**
  * The SELECT behind {@link resolveIssue}, to embed (e.g. as a CTE) where resolving and reading in one
@@ -155,7 +170,7 @@ export function issueKeyQuery(
       params: [scope.workspace.id, ref, ...vis.params],
     };
   }
-  const m = IDENTIFIER.exec(ref.trim());
+  const m = ISSUE_IDENTIFIER.exec(ref.trim());
   if (!m) return undefined;
   const key = m[1]!.toUpperCase();
   const number = Number(m[2]);
@@ -276,7 +291,7 @@ export async function resolveCycle(
 export async function resolveIssues(scope: WorkspaceScope, refs: string[]): Promise<IssueKey[]> {
   if (refs.length === 0) return [];
   const parsed = refs.map((ref, pos) => {
-    const m = /^([A-Za-z][A-Za-z0-9]{0,6})-(\d{1,9})$/.exec(ref.trim());
+    const m = ISSUE_IDENTIFIER.exec(ref.trim());
     return {
       pos,
       id: isUuid(ref) ? ref : null,
