@@ -1,48 +1,30 @@
 import { networkInterfaces } from "node:os";
-import { createTracker, type Tracker } from "@tracker/sdk";
-import { startTestServer, type TestServer } from "@tracker/server/testing";
+import type { Tracker } from "@tracker/sdk";
 import type { Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
-import { type Chromium, ensureWebBuild, launchChromium } from "./test/browser.js";
+import { type BoardSession, openBoardSession, recordApiRequests, signIn } from "./test/session.js";
 
 // The board in a real Chromium against a real server: what a person does, checked through the API.
-let server: TestServer;
-let browser: Chromium;
+let session: BoardSession;
 let tracker: Tracker;
 let token: string;
 let ws: string;
 let page: Page;
+let server: BoardSession["server"];
+let browser: BoardSession["browser"];
 
 beforeAll(async () => {
-  ensureWebBuild();
-  server = await startTestServer();
-  const boot = await server.bootstrap({
-    workspaceName: "Acme Web",
-    name: "Ada Lovelace",
-    team: { key: "ENG", name: "Engineering" },
-  });
-  token = boot.apiKey.token;
-  ws = boot.workspace.slug;
-  tracker = createTracker({ baseUrl: server.url, apiKey: token, workspace: ws });
+  session = await openBoardSession("Acme Web");
+  ({ tracker, token, ws, page, server, browser } = session);
   await tracker.issues.create({ team: "ENG", title: "Fix the login form", state: "Todo", priority: 2 });
   await tracker.issues.create({ team: "ENG", title: "Write the release notes", state: "Todo" });
   await tracker.issues.create({ team: "ENG", title: "Ship dark mode", state: "In Progress" });
-  browser = await launchChromium();
-  page = await browser.context.newPage();
-  await signIn(page);
+  await signIn(session);
 }, 120_000);
 
 afterAll(async () => {
-  await browser?.close();
-  await server?.close();
+  await session?.close();
 });
-
-async function signIn(p: Page) {
-  await p.goto(server.url);
-  await p.getByLabel("API key").fill(token);
-  await p.getByRole("button", { name: "Sign in" }).click();
-  await p.waitForURL(`${server.url}/${ws}/team/ENG/board`);
-}
 
 const column = (p: Page, state: string) => p.locator(`section.column[data-state="${state}"]`);
 const stateOf = async (identifier: string) => (await tracker.issues.get(identifier)).state.name;
@@ -287,6 +269,75 @@ describe("the web board", () => {
         .toBe(1);
     } finally {
       await lan.close();
+    }
+  });
+
+  test("a change made through the API is applied to the board in place: no list is fetched again", async () => {
+    await page.goto(`${server.url}/${ws}/team/ENG/board`);
+    await expect.poll(() => page.locator(".live-live").count()).toBe(1);
+    await expect
+      .poll(() =>
+        column(page, "Done")
+          .getByRole("link", { name: /Ship dark mode everywhere/ })
+          .count(),
+      )
+      .toBe(1);
+    const requests = recordApiRequests(page);
+    try {
+      // Changed: the card moves to its new column.
+      await tracker.issues.update("ENG-3", { state: "In Review" });
+      await expect
+        .poll(
+          () =>
+            column(page, "In Review")
+              .getByRole("link", { name: /Ship dark mode everywhere/ })
+              .count(),
+          {
+            timeout: 10_000,
+          },
+        )
+        .toBe(1);
+      // Created elsewhere: the card appears.
+      const created = await tracker.issues.create({
+        team: "ENG",
+        title: "Made by a script",
+        state: "Backlog",
+      });
+      await expect
+        .poll(
+          () =>
+            column(page, "Backlog")
+              .getByRole("link", { name: /Made by a script/ })
+              .count(),
+          {
+            timeout: 10_000,
+          },
+        )
+        .toBe(1);
+      // Only the changed issues were read, one request each; the board's list was not asked for again.
+      const lists = requests.sent.filter((r) => r.startsWith("GET /api/v1/issues?"));
+      expect(lists).toEqual([]);
+      const reads = requests.sent.filter((r) => /^GET \/api\/v1\/issues\/[A-Z]+-\d+$/.test(r));
+      expect(reads).toEqual(["GET /api/v1/issues/ENG-3", `GET /api/v1/issues/${created.identifier}`]);
+    } finally {
+      requests.stop();
+    }
+  });
+
+  test("a list drops an issue that stops matching its filters, and takes in one that starts to", async () => {
+    await page.goto(`${server.url}/${ws}/team/ENG/list?stateType=backlog`);
+    const row = page.locator("table.issues tbody tr", { hasText: "Made by a script" });
+    await expect.poll(() => row.count()).toBe(1);
+    const identifier = (await row.getByRole("link").textContent()) ?? "";
+    const requests = recordApiRequests(page);
+    try {
+      await tracker.issues.update(identifier, { state: "Todo" });
+      await expect.poll(() => row.count(), { timeout: 10_000 }).toBe(0);
+      await tracker.issues.update(identifier, { state: "Backlog" });
+      await expect.poll(() => row.count(), { timeout: 10_000 }).toBe(1);
+      expect(requests.sent.filter((r) => r.startsWith("GET /api/v1/issues?"))).toEqual([]);
+    } finally {
+      requests.stop();
     }
   });
 

@@ -1,4 +1,5 @@
-import { BOARD_PAGE, issuesQuery } from "./pages/filters.js";
+import { issuesFetcher } from "./issue-lists.js";
+import { issuesQuery } from "./pages/filters.js";
 import { storedKey, trackerFor } from "./session.js";
 import { store } from "./store.js";
 import "./styles.css";
@@ -12,8 +13,8 @@ if (apiKey && ws) {
   const tracker = trackerFor(apiKey, ws);
   store.ensure("teams", () => tracker.teams.list());
   if (section === "team" && team && view !== "cycle") {
-    const { key, query } = issuesQuery(team, new URLSearchParams(window.location.search), BOARD_PAGE);
-    store.ensure(key, () => tracker.issues.list(query));
+    const { key, query } = issuesQuery(team, new URLSearchParams(window.location.search));
+    store.ensure(key, issuesFetcher(tracker, key, query));
   }
 }
 

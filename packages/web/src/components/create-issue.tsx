@@ -1,6 +1,7 @@
 import { PRIORITY_NAMES, type Schemas } from "@tracker/sdk";
 import { type FormEvent, useEffect, useRef, useState } from "react";
 import { type NewIssueDefaults, useApp } from "../app-context.js";
+import { applyIssue } from "../issue-lists.js";
 import { navigate } from "../router.js";
 import { store } from "../store.js";
 import { ErrorNote, priorityLabel } from "./widgets.js";
@@ -35,7 +36,8 @@ export function CreateIssueDialog({ defaults, onClose }: { defaults: NewIssueDef
         ...(state ? { state } : {}),
         ...(defaults.parent ? { parent: defaults.parent } : {}),
       });
-      store.invalidate(["issues:", "page:"]);
+      applyIssue(issue);
+      if (defaults.parent) store.invalidate([`page:${defaults.parent}`]);
       notify(`Created ${issue.identifier}.`);
       onClose();
       navigate(`/${ws}/issue/${issue.identifier}`);

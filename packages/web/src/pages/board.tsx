@@ -10,37 +10,34 @@ import {
   useState,
 } from "react";
 import { type Issue, type Team, useApp } from "../app-context.js";
+import { LoadMore } from "../components/load-more.js";
 import { ErrorNote, priorityLabel, StateIcon } from "../components/widgets.js";
+import { applyIssue, type IssuePages, issuesFetcher } from "../issue-lists.js";
 import { Link, navigate, useLocation } from "../router.js";
 import { describeError } from "../session.js";
 import { store, useData } from "../store.js";
-import { BOARD_PAGE, type IssueQuery, issuesQuery, searchFromQuery } from "./filters.js";
+import { type IssueQuery, issuesQuery, searchFromQuery } from "./filters.js";
 import { prefetchIssue } from "./issue.js";
-
-type IssuePage = { items: Issue[]; nextOffset: number | null };
 
 /** A team's issues as a board (columns by workflow state) or a list, with the API's filters in the URL. */
 export function BoardPage({ teamKey, display }: { teamKey: string | undefined; display: "board" | "list" }) {
   const { tracker, teams, ws, notify } = useApp();
   const { search } = useLocation();
   const team = teams.find((t) => t.key.toLowerCase() === teamKey?.toLowerCase());
-  const { key, filters, query } = issuesQuery(teamKey, search, BOARD_PAGE);
-  const issues = useData<IssuePage>(key, () => tracker.issues.list(query));
+  const { key, filters, query } = issuesQuery(teamKey, search);
+  const issues = useData<IssuePages>(key, issuesFetcher(tracker, key, query));
 
   const moveTo = async (issue: Issue, state: Schemas["StateRef"]) => {
     if (issue.state.id === state.id) return;
     // Shown at once; the cache is put back (refetched) if the server refuses.
     store.set(key, (page) => ({
-      ...(page as IssuePage),
-      items: (page as IssuePage).items.map((i) => (i.id === issue.id ? { ...i, state } : i)),
+      ...(page as IssuePages),
+      items: (page as IssuePages).items.map((i) => (i.id === issue.id ? { ...i, state } : i)),
     }));
     try {
       const saved = await tracker.issues.update(issue.identifier, { state: state.name });
-      store.set(key, (page) => ({
-        ...(page as IssuePage),
-        items: (page as IssuePage).items.map((i) => (i.id === saved.id ? saved : i)),
-      }));
-      store.invalidate(["page:", "issues:"]);
+      applyIssue(saved);
+      store.invalidate([`page:${saved.identifier}`, `issue:${saved.identifier}`]);
     } catch (error) {
       notify(`${issue.identifier} stays in ${issue.state.name}: ${describeError(error)}`, "error");
       store.invalidate([key]);
@@ -81,9 +78,7 @@ export function BoardPage({ teamKey, display }: { teamKey: string | undefined; d
         ) : (
           <IssueList issues={issues.data.items} />
         ))}
-      {issues.data?.nextOffset != null && (
-        <p className="muted">Showing the first {BOARD_PAGE}; narrow the filters to see the rest.</p>
-      )}
+      {issues.data && <LoadMore listKey={key} pages={issues.data} />}
       {!issues.data && issues.loading && <p className="muted">Loading…</p>}
     </div>
   );
@@ -247,7 +242,7 @@ const FIRST_CARDS = 10;
 /** Rows a list renders before its first paint; the rest follow right after, without holding up the screen. */
 const FIRST_ROWS = 30;
 
-function IssueList({ issues }: { issues: Issue[] }) {
+export function IssueList({ issues }: { issues: Issue[] }) {
   const { ws } = useApp();
   const [all, setAll] = useState(issues.length <= FIRST_ROWS);
   useEffect(() => {

@@ -1,7 +1,9 @@
 import { useApp } from "../app-context.js";
 import { ErrorNote, ProgressBar, StateIcon } from "../components/widgets.js";
+import { type IssuePages, issuesFetcher } from "../issue-lists.js";
 import { Link } from "../router.js";
 import { useData } from "../store.js";
+import { issuesQuery } from "./filters.js";
 
 /** A team's current cycle: its dates, its issues by state and how much of it is done. */
 export function CyclePage({ teamKey }: { teamKey: string }) {
@@ -9,9 +11,8 @@ export function CyclePage({ teamKey }: { teamKey: string }) {
   const team = teams.find((t) => t.key === teamKey);
   const cycles = useData(`cycles:${teamKey}`, () => tracker.cycles.list(teamKey));
   const current = cycles.data?.find((c) => c.isActive);
-  const issues = useData(current ? `issues:${teamKey}:cycle=current` : null, () =>
-    tracker.issues.list({ team: teamKey, cycle: "current", limit: 200 }),
-  );
+  const { key, query } = issuesQuery(teamKey, new URLSearchParams({ cycle: "current" }));
+  const issues = useData<IssuePages>(current ? key : null, issuesFetcher(tracker, key, query));
   const items = issues.data?.items ?? [];
   const done = items.filter((i) => i.state.type === "completed").length;
   const counted = items.filter((i) => i.state.type !== "canceled").length;

@@ -2,7 +2,7 @@ import { ISSUE_SORTS, ISSUE_SPECIAL_FILTERS, type QueryOf, STATE_TYPES } from "@
 
 export type IssueQuery = QueryOf<"listIssues">;
 
-/** The first page of a team's issues is what the board shows; the API caps a page at 200. */
+/** A board or list loads its issues a page at a time, the largest page the API gives (200). */
 export const BOARD_PAGE = 200;
 
 /** The list filters of the contract's `listIssues` that the board keeps in its URL, so a link reproduces a view. */
@@ -67,12 +67,11 @@ export function searchFromQuery(query: Record<string, unknown>): string {
 export function issuesQuery(
   teamKey: string | undefined,
   search: URLSearchParams,
-  limit: number,
 ): { key: string; filters: IssueQuery; query: IssueQuery } {
   const filters = queryFromSearch(search);
   return {
     key: `issues:${teamKey ?? "*"}:${searchFromQuery(filters)}`,
     filters,
-    query: { ...filters, ...(teamKey ? { team: teamKey } : {}), limit },
+    query: { ...filters, ...(teamKey ? { team: teamKey } : {}) },
   };
 }

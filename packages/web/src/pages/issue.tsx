@@ -9,6 +9,7 @@ import { type FormEvent, type ReactNode, useEffect, useState } from "react";
 import { useApp } from "../app-context.js";
 import { Markdown } from "../components/markdown.js";
 import { ErrorNote, priorityLabel, StateIcon } from "../components/widgets.js";
+import { applyIssue } from "../issue-lists.js";
 import { Link, navigate } from "../router.js";
 import { describeError } from "../session.js";
 import { store, useData } from "../store.js";
@@ -82,8 +83,8 @@ function IssueView({ data, dueDate }: { data: PageData; dueDate: string | null |
   const save = async (change: Update): Promise<boolean> => {
     setError(null);
     try {
-      await tracker.issues.update(issue.identifier, change);
-      store.invalidate([`page:${issue.identifier}`, `issue:${issue.identifier}`, "issues:"]);
+      applyIssue(await tracker.issues.update(issue.identifier, change));
+      store.invalidate([`page:${issue.identifier}`, `issue:${issue.identifier}`]);
       return true;
     } catch (err) {
       setError(err);

@@ -1,0 +1,68 @@
+import { createTracker, type Tracker } from "@tracker/sdk";
+import { startTestServer, type TestServer } from "@tracker/server/testing";
+import type { Page, Request } from "playwright-core";
+import { vi } from "vitest";
+import { type Chromium, ensureWebBuild, launchChromium } from "./browser.js";
+
+/** A real server on a fresh database, a workspace with the team ENG, a Chromium, and the API beside it. */
+export interface BoardSession {
+  server: TestServer;
+  browser: Chromium;
+  /** The API as the signed-in person, to arrange data and to check what the board did. */
+  tracker: Tracker;
+  token: string;
+  ws: string;
+  page: Page;
+  /** The board's address of a path inside the workspace (`/team/ENG/board`). */
+  at(path: string): string;
+  close(): Promise<void>;
+}
+
+export async function openBoardSession(workspaceName: string): Promise<BoardSession> {
+  // What a page shows is polled for: generously, since the machine running the tests may be busy.
+  vi.setConfig({ testTimeout: 60_000, expect: { poll: { timeout: 15_000, interval: 50 } } });
+  ensureWebBuild();
+  const server = await startTestServer();
+  const boot = await server.bootstrap({
+    workspaceName,
+    name: "Ada Lovelace",
+    team: { key: "ENG", name: "Engineering" },
+  });
+  const token = boot.apiKey.token;
+  const ws = boot.workspace.slug;
+  const tracker = createTracker({ baseUrl: server.url, apiKey: token, workspace: ws });
+  const browser = await launchChromium();
+  const page = await browser.context.newPage();
+  return {
+    server,
+    browser,
+    tracker,
+    token,
+    ws,
+    page,
+    at: (path) => `${server.url}/${ws}${path}`,
+    close: async () => {
+      await browser.close();
+      await server.close();
+    },
+  };
+}
+
+/** Signs in as a person does: the key typed into the sign-in page, which opens the first team's board. */
+export async function signIn(session: BoardSession, page: Page = session.page): Promise<void> {
+  await page.goto(session.server.url);
+  await page.getByLabel("API key").fill(session.token);
+  await page.getByRole("button", { name: "Sign in" }).click();
+  await page.waitForURL(session.at("/team/ENG/board"));
+}
+
+/** Records the API requests a page sends from now on, as `METHOD /path?query`. */
+export function recordApiRequests(page: Page): { sent: string[]; stop(): void } {
+  const sent: string[] = [];
+  const onRequest = (request: Request) => {
+    const url = new URL(request.url());
+    if (url.pathname.startsWith("/api/")) sent.push(`${request.method()} ${url.pathname}${url.search}`);
+  };
+  page.on("request", onRequest);
+  return { sent, stop: () => page.off("request", onRequest) };
+}
