@@ -1,7 +1,8 @@
 import type { EntityManager } from "@mikro-orm/postgresql";
 import type { WorkspaceScope } from "../../http/handler.js";
 import { createComment } from "../comments/comment.service.js";
-import { createIssue, type IssueCreateInput } from "../issues/issue.service.js";
+import { createIssue } from "../issues/issue-create.service.js";
+import type { IssueCreateInput } from "../issues/issue-write.js";
 import { createRelation } from "../issues/relation.service.js";
 import { bootstrapWorkspace } from "./bootstrap.js";
 

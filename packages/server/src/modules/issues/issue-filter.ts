@@ -14,6 +14,7 @@ import {
 } from "../shared/resolve.js";
 import { STATE_TYPES } from "../teams/team.entity.js";
 import { OPEN_STATE_TYPES_SQL } from "./issue.entity.js";
+import { issueSearchCondition } from "./issue-search.js";
 
 /**
  * The issue list query (`listIssues`), which is also what a saved view stores in `filters`. References
@@ -196,51 +197,6 @@ async function asInvalid<T>(path: string, run: () => Promise<T>): Promise<T> {
 
 const asList = <T>(v: T[] | T | undefined | null): T[] => (v == null ? [] : Array.isArray(v) ? v : [v]);
 
-/** `ENG-123`: q may name an issue by its identifier. */
-const IDENTIFIER = /^([A-Za-z][A-Za-z0-9]{0,6})-(\d{1,9})$/;
-
-/** Whether a websearch query may have an `or` between its terms (a quoted or lone "or" is a stop word). */
-export function mayHaveOr(q: string): boolean {
-  return /(^|\s)or(\s|$)/i.test(q);
-}
-
-/**
- * The quoted phrases of a websearch query that every match must contain: none when the query has an `or`
- * (a phrase may be one side of it) or an unclosed quote, and not those negated by a `-` before the quote.
- * Leaving a phrase out only makes the search slower, never different.
- */
-export function requiredPhrases(q: string): string[] {
-  if (mayHaveOr(q) || (q.match(/"/g)?.length ?? 0) % 2 !== 0) return [];
-  const phrases: string[] = [];
-  for (const m of q.matchAll(/"([^"]*)"/g))
-    if (m[1]!.trim() && !/-\s*$/.test(q.slice(0, m.index))) phrases.push(m[1]!);
-  return phrases;
-}
-
-/** Rows of the default-sort index a recency-ordered search reads before it falls back to the GIN index. */
-export const SEARCH_SCAN_ROWS = 4000;
-/**
- * The same for a query with a quoted phrase: a phrase is rare among the rows holding its words, which is all
- * the search bits can tell, so the newest rows hold its page only when it is common; otherwise the GIN index,
- * which holds the phrase's word pairs, finds it directly.
- */
-export const PHRASE_SCAN_ROWS = 500;
-
-/**
- * Whether the list is a plain full-text search in `updated` order, which `issueListQuery` answers from the
- * recent issues, the default sort's covering index and its search bits, or the GIN index
- * (`searchFirstSource` in issue-list.service.ts): only `q` (not an identifier) with paging and sort
- * `updated` or `-updated`.
- */
-export function isRecentSearch(filter: IssueFilter): boolean {
-  const q = filter.q?.trim();
-  if (!q || IDENTIFIER.test(q)) return false;
-  if (filter.sort !== undefined && filter.sort !== "updated" && filter.sort !== "-updated") return false;
-  return Object.entries(filter).every(
-    ([key, value]) => value === undefined || ["q", "sort", "limit", "offset"].includes(key),
-  );
-}
-
 /**
  * Compiles a filter (the list query or a saved view's `filters`) to SQL for the caller: references are
  * resolved (404 for a team, assignee or project naming nothing; 400 for `state`/`cycle` without `team` or
@@ -372,27 +328,8 @@ export async function compileIssueFilter(
 
   const q = filter.q?.trim();
   if (q) {
-    // websearch syntax: "quoted phrase", -excluded, or. An exact identifier also matches its issue.
-    // The stored column, not the expression: rechecks and filters read the vector instead of re-parsing text.
-    // A quoted phrase also requires its adjacent word pairs, which the vector holds as lexemes, so the GIN
-    // index finds the issues where the words stand together (migration `issue_search_pairs`).
-    const phrases = requiredPhrases(q);
-    const query = phrases.length
-      ? "tracker_phrase_query(websearch_to_tsquery('english', ?), ?::text[])"
-      : "websearch_to_tsquery('english', ?)";
-    const search = `i.search_vector @@ ${options.genericPlan ? `(select ${query})` : query}`;
-    const terms = phrases.length ? [q, phrases] : [q];
-    const m = IDENTIFIER.exec(q);
-    if (m)
-      add(
-        `(${search} or i.id = (select si.id from issues si join teams st on st.id = si.team_id
-                                where st.workspace_id = ? and st.key = ? and si.number = ?))`,
-        ...terms,
-        scope.workspace.id,
-        m[1]!.toUpperCase(),
-        Number(m[2]),
-      );
-    else add(search, ...terms);
+    const search = issueSearchCondition(scope, q, options.genericPlan ?? false);
+    add(search.sql, ...search.params);
   }
 
   // Compared with the bound as a value, so a plan is made for it: how many issues a window holds decides

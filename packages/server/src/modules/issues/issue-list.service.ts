@@ -1,85 +1,21 @@
 import { genericPlanWhenOnly, sql } from "../../db/sql.js";
-import { dateFromJson, isoFromJson, jsonTimeSql } from "../../db/sql-time.js";
+import { jsonTimeSql } from "../../db/sql-time.js";
 import { JsonText, type WorkspaceScope } from "../../http/handler.js";
-import { visibleTeamIdCondition } from "../shared/resolve.js";
-import { namesAt, type WorkspaceNames } from "../shared/workspace-names.js";
-import type { IssueOut, IssueRow } from "./issue.serialize.js";
+import { namesAt } from "../shared/workspace-names.js";
+import type { IssueOut } from "./issue.serialize.js";
+import { compileIssueFilter, type IssueFilter, issuePage } from "./issue-filter.js";
 import {
-  compileIssueFilter,
-  type IssueFilter,
-  isRecentSearch,
-  issuePage,
-  mayHaveOr,
-  PHRASE_SCAN_ROWS,
-  requiredPhrases,
-  SEARCH_SCAN_ROWS,
-} from "./issue-filter.js";
+  type FullListRow,
+  ISSUE_OWN_JSON_SQL,
+  issuesFromRows,
+  type NamedListRow,
+  pageJson,
+} from "./issue-page-json.js";
+import { isRecentSearch, searchFirstSource } from "./issue-search.js";
 
 export interface IssuePage {
   issues: IssueOut[];
   nextOffset: number | null;
-}
-
-type Priority = IssueOut["priority"];
-type StateType = IssueOut["state"]["type"];
-
-/** A row of the list statement: the issue's own columns, and on the first row the page's references. */
-type ListRow = Pick<
-  IssueRow,
-  | "id"
-  | "number"
-  | "title"
-  | "description"
-  | "priority"
-  | "estimate"
-  | "dueDate"
-  | "parentId"
-  | "createdAt"
-  | "updatedAt"
-  | "completedAt"
-> & {
-  teamId: string;
-  stateId: string;
-  assigneeId: string | null;
-  projectId: string | null;
-  cycleId: string | null;
-};
-/**
- * A row of the statement that leaves the names to the server's cache: the issue's own fields as JSON text
- * (`own`), its references by id.
- */
-type NamedListRow = Pick<
-  ListRow,
-  | "id"
-  | "number"
-  | "teamId"
-  | "stateId"
-  | "assigneeId"
-  | "projectId"
-  | "cycleId"
-  | "parentId"
-  | "createdAt"
-  | "updatedAt"
-  | "completedAt"
-> & {
-  /** `"title":…,"description":…,"priority":…,"estimate":…,"dueDate":…` */
-  own: string;
-  /** The issue's label ids (`issues.label_ids`), comma-separated; empty without labels. */
-  labelIds: string | null;
-  /** On the first row: the workspace's names_version in the statement's snapshot. */
-  namesVersion: string | null;
-};
-/** A row of the statement that reads the names itself. */
-type FullListRow = ListRow & { refs: PageRefs | null };
-
-/** Everything the page's issues refer to, once each, keyed by id (labels: by issue id). */
-interface PageRefs {
-  teams: Record<string, [key: string, name: string]> | null;
-  states: Record<string, [name: string, type: StateType]> | null;
-  users: Record<string, [name: string, email: string]> | null;
-  projects: Record<string, string> | null;
-  cycles: Record<string, number> | null;
-  labels: Record<string, string[]> | null;
 }
 
 /** A list statement pair: `text` and, when the cached names cannot answer, `fullText` (`issueListQuery`). */
@@ -168,16 +104,11 @@ function pageStatement(
             ${jsonTimeSql(`${t}.updated_at`)} as "updatedAt", ${jsonTimeSql(`${t}.completed_at`)} as "completedAt"`;
   const columns = `${idColumns("page")}, page.title, page.description, page.priority, page.estimate,
             ${jsonTimeSql("page.due_date", false)} as "dueDate"`;
-  // The issue's own fields as JSON text, which the page's JSON takes as it is (`pageJson`).
-  const own = `'"title":' || to_json(i.title)::text
-            || ',"description":' || coalesce(to_json(i.description)::text, 'null')
-            || ',"priority":' || i.priority || ',"estimate":' || coalesce(i.estimate::text, 'null')
-            || ',"dueDate":' || coalesce(to_json(i.due_date)::text, 'null')`;
   return {
     // The page's rows straight from the join: `fullText` reads them several times and keeps them in a CTE,
     // whose wide rows cost 0.06 ms of a team page's 0.43 to write and read back.
     text: `select ${idColumns("i")},
-            ${own} as own,
+            ${ISSUE_OWN_JSON_SQL} as own,
             array_to_string(i.label_ids, ',') as "labelIds",
             case when p.ord = 1 then (select w.names_version::text from workspaces w where w.id = ?) end
               as "namesVersion"
@@ -205,265 +136,6 @@ function pageStatement(
     params: [scope.workspace.id, ...fullParams],
     fullParams,
   };
-}
-
-/**
- * Whether a search should first look among the workspace's recent issues: newest first, without `or` or a
- * quoted phrase, and with two words or more that every match must hold. A guess from the text (a stop word
- * counts here); the statement itself is right whatever the words.
- */
-function searchesRecentFirst(q: string, or: boolean, newestFirst: boolean): boolean {
-  if (!newestFirst || or || q.includes('"')) return false;
-  return q.split(/\s+/).filter((word) => !word.startsWith("-") && /[\p{L}\p{N}]/u.test(word)).length >= 2;
-}
-
-/**
- * The first source of a full-text search's page in `updated` order (`isRecentSearch`): a select of the first
- * `need` matching ids (the page, what it skips, and one more) in that order, or of none when it cannot tell
- * them; the list's own statement over every match (its GIN index: rare words, phrases) follows then. Each is
- * its own statement, whose plan does not depend on the words, so it is prepared once per connection; a
- * statement of all the sources at once spent a quarter of a millisecond just starting and stopping the parts
- * it did not use.
- *
- * - `recent`, newest first for two words or more that every match must hold, without `or`
- *   (`searchesRecentFirst`): the workspace's recent issues (`issue_search_recent`, migration
- *   `issue_search_recent`), through their own GIN index of workspace-prefixed lexemes, which match exactly
- *   when the query does; only those updated since the workspace's `since`, all of which are there. They
- *   tell the page when they hold `need` matches, or when the workspace has no `since` (every issue is
- *   there). Their cost grows with their matches, all sorted: few for words that must all be there. Not for
- *   phrases, whose positions the lexemes do not keep. When they cannot tell, the matches are rare among the
- *   newest issues, which a scan would read, so the GIN index follows directly.
- * - `scan`, otherwise: the first SEARCH_SCAN_ROWS visible issues of the default sort's covering index in
- *   order (PHRASE_SCAN_ROWS with a quoted phrase), skipping those whose search bits lack a bit that every
- *   branch of the query's `or` requires (`tracker_search_masks`, migration `issue_search_branch_masks`)
- *   and rechecking the rest against their stored vector. It tells the page when it finds `need` matches.
- */
-function searchFirstSource(
-  scope: WorkspaceScope,
-  q: string,
-  orderBy: string,
-  need: number,
-  newestFirst: boolean,
-): { text: string; params: unknown[] } {
-  const vis = visibleTeamIdCondition(scope, "i.team_id");
-  const ws = scope.workspace.id;
-  const or = mayHaveOr(q);
-  const outerOrder = orderBy.replace(/\bi\./g, "r.");
-  if (searchesRecentFirst(q, or, newestFirst)) {
-    return {
-      text: `select r.id from (
-        with s as materialized (select tracker_search_terms_query(?::uuid, websearch_to_tsquery('english', ?)) as rq),
-             cut as materialized (select rs.since from issue_search_recent_since rs where rs.workspace_id = ?)
-        select i.issue_id as id, i.updated_at, i.team_id, i.number, count(*) over () as found,
-               not exists (select 1 from cut) as everything
-          from (select i.issue_id, i.updated_at, i.team_id, i.number
-                  from issue_search_recent i
-                 where i.terms @@ (select rq from s) and i.workspace_id = ? and ${vis.sql}
-                   and i.updated_at >= coalesce((select since from cut), '-infinity')
-                 order by ${orderBy}
-                 limit ?) i
-      ) r
-      where r.found >= ? or r.everything
-      order by ${outerOrder}`,
-      params: [ws, q, ws, ws, ...vis.params, need, need],
-    };
-  }
-  /** The row holds the bits of the mask's words `first..first+3` (1-based) of `tracker_search_masks`. */
-  const holds = (first: number) =>
-    [0, 1, 2, 3]
-      .map((n) => {
-        const m = `(select m[${first + n}] from sm)`;
-        return `(i.search_bits_${n} & ${m}) = ${m}`;
-      })
-      .join(" and ");
-  // The bits every branch requires, or, with an `or`, those of either branch: a test less per row without.
-  const bits = or ? `(${holds(5)}\n                     or ${holds(9)})` : holds(1);
-  return {
-    text: `select r.id from (
-        with s as materialized (select websearch_to_tsquery('english', ?) as tq),
-             sm as materialized (select tracker_search_masks(tq) as m from s),
-             hits as materialized (
-               select i.id, i.updated_at, i.team_id, i.number
-                 from (select i.id, i.updated_at, i.team_id, i.number,
-                              i.search_bits_0, i.search_bits_1, i.search_bits_2, i.search_bits_3
-                         from issues i
-                        where i.workspace_id = ? and ${vis.sql}
-                        order by ${orderBy}
-                        limit ?) i
-                where numnode((select tq from s)) > 0
-                and ${bits}
-                and (select h.search_vector from issues h where h.id = i.id) @@ (select tq from s)
-                order by ${orderBy}
-                limit ?)
-        select * from hits where (select count(*) from hits) >= ?
-      ) r
-      order by ${outerOrder}`,
-    params: [
-      q,
-      ws,
-      ...vis.params,
-      requiredPhrases(q).length ? PHRASE_SCAN_ROWS : SEARCH_SCAN_ROWS,
-      need,
-      need,
-    ],
-  };
-}
-
-/**
- * Per cached names (one version of a workspace's), each reference's JSON as a page shows it, made the first
- * time a page needs it: a team, state, assignee, project and cycle by id, and the label names of each
- * `label_ids` text (pages repeat the same few combinations). Null for an id the names do not hold. Bounded
- * per version, as label combinations are many.
- */
-interface Fragments {
-  teams: Map<string, { key: string; json: string } | null>;
-  states: Map<string, string | null>;
-  users: Map<string, string | null>;
-  projects: Map<string, string | null>;
-  cycles: Map<string, string | null>;
-  labels: Map<string, string | null>;
-}
-const fragmentsOf = new WeakMap<WorkspaceNames, Fragments>();
-const FRAGMENTS_MAX = 4096;
-
-function fragments(names: WorkspaceNames): Fragments {
-  let f = fragmentsOf.get(names);
-  if (!f) {
-    f = {
-      teams: new Map(),
-      states: new Map(),
-      users: new Map(),
-      projects: new Map(),
-      cycles: new Map(),
-      labels: new Map(),
-    };
-    fragmentsOf.set(names, f);
-  }
-  return f;
-}
-
-/** `map`'s entry for `key`, made by `make` the first time. */
-function memo<V>(map: Map<string, V>, key: string, make: () => V): V {
-  let v = map.get(key);
-  if (v === undefined) {
-    v = make();
-    if (map.size >= FRAGMENTS_MAX) map.clear();
-    map.set(key, v);
-  }
-  return v;
-}
-
-/** The label names of comma-separated label ids, in the order the contract shows them; null if one is unknown. */
-function labelNames(names: WorkspaceNames, ids: string): string[] | null {
-  const named: [string, number][] = [];
-  for (const id of ids.split(",")) {
-    const label = names.labels[id];
-    if (!label) return null;
-    named.push(label);
-  }
-  return named.sort((a, b) => a[1] - b[1]).map(([name]) => name);
-}
-
-/**
- * The page's JSON text, as `JSON.stringify` of `IssuePage` would write it: each issue's own fields from its
- * row's `own` JSON text, its references from the cached names' fragments. Undefined when a row refers to
- * something the names do not hold. The page's rows are neither turned into objects nor serialised again:
- * those were a third of a list request's server time (bench/README.md).
- */
-function pageJson(
-  rows: NamedListRow[],
-  names: WorkspaceNames,
-  nextOffset: number | null,
-): string | undefined {
-  const f = fragments(names);
-  const parts: string[] = [];
-  for (const r of rows) {
-    const team = memo(f.teams, r.teamId, () => {
-      const t = names.teams[r.teamId];
-      return t ? { key: t[0], json: JSON.stringify({ id: r.teamId, key: t[0], name: t[1] }) } : null;
-    });
-    const state = memo(f.states, r.stateId, () => {
-      const s = names.states[r.stateId];
-      return s ? JSON.stringify({ id: r.stateId, name: s[0], type: s[1] }) : null;
-    });
-    const assignee = r.assigneeId
-      ? memo(f.users, r.assigneeId, () => {
-          const u = names.users[r.assigneeId!];
-          return u ? JSON.stringify({ id: r.assigneeId, name: u[0], email: u[1] }) : null;
-        })
-      : "null";
-    const project = r.projectId
-      ? memo(f.projects, r.projectId, () => {
-          const p = names.projects[r.projectId!];
-          return p === undefined ? null : JSON.stringify({ id: r.projectId, name: p });
-        })
-      : "null";
-    const cycle = r.cycleId
-      ? memo(f.cycles, r.cycleId, () => {
-          const c = names.cycles[r.cycleId!];
-          return c === undefined ? null : JSON.stringify({ id: r.cycleId, number: c });
-        })
-      : "null";
-    const labels = r.labelIds
-      ? memo(f.labels, r.labelIds, () => {
-          const named = labelNames(names, r.labelIds!);
-          return named && JSON.stringify(named);
-        })
-      : "[]";
-    if (!team || !state || !assignee || !project || !cycle || !labels) return undefined;
-    const completedAt = isoFromJson(r.completedAt);
-    parts.push(
-      `{"id":"${r.id}","identifier":${JSON.stringify(`${team.key}-${r.number}`)},${r.own},"team":${team.json},` +
-        `"state":${state},"assignee":${assignee},"project":${project},"cycle":${cycle},"labels":${labels},` +
-        `"parentId":${r.parentId ? `"${r.parentId}"` : "null"},"createdAt":"${isoFromJson(r.createdAt)}",` +
-        `"updatedAt":"${isoFromJson(r.updatedAt)}","completedAt":${completedAt ? `"${completedAt}"` : "null"}}`,
-    );
-  }
-  return `{"issues":[${parts.join(",")}],"nextOffset":${nextOffset ?? "null"}}`;
-}
-
-/**
- * Shapes the list rows as the contract's `Issue`, resolving references through `refs`; undefined when a row
- * refers to something `refs` does not know.
- */
-function issuesFromRows(rows: ListRow[], refs: PageRefs | null | undefined): IssueOut[] | undefined {
-  const out: IssueOut[] = [];
-  for (const r of rows) {
-    const team = refs?.teams?.[r.teamId];
-    const state = refs?.states?.[r.stateId];
-    const assignee = r.assigneeId ? refs?.users?.[r.assigneeId] : undefined;
-    const project = r.projectId ? refs?.projects?.[r.projectId] : undefined;
-    const cycle = r.cycleId ? refs?.cycles?.[r.cycleId] : undefined;
-    const labels = refs?.labels?.[r.id] ?? [];
-    if (
-      !team ||
-      !state ||
-      (r.assigneeId && !assignee) ||
-      (r.projectId && project === undefined) ||
-      (r.cycleId && cycle === undefined)
-    )
-      return undefined;
-    out.push({
-      id: r.id,
-      identifier: `${team[0]}-${r.number}`,
-      title: r.title,
-      description: r.description,
-      priority: r.priority as Priority,
-      estimate: r.estimate,
-      dueDate: dateFromJson(r.dueDate),
-      team: { id: r.teamId, key: team[0], name: team[1] },
-      state: { id: r.stateId, name: state[0], type: state[1] },
-      assignee: assignee ? { id: r.assigneeId!, name: assignee[0], email: assignee[1] } : null,
-      project: r.projectId ? { id: r.projectId, name: project! } : null,
-      cycle: r.cycleId ? { id: r.cycleId, number: cycle! } : null,
-      labels,
-      parentId: r.parentId,
-      createdAt: isoFromJson(r.createdAt)!,
-      updatedAt: isoFromJson(r.updatedAt)!,
-      completedAt: isoFromJson(r.completedAt),
-    });
-  }
-  return out;
 }
 
 /**

@@ -1,32 +1,36 @@
 import { handle, inWorkspace, OK } from "../../http/handler.js";
-import * as issues from "./issue.service.js";
+import { createIssue } from "./issue-create.service.js";
+import { createIssueLink } from "./issue-link.service.js";
 import { moveIssues } from "./issue-move.service.js";
+import { getIssuePageData } from "./issue-page-data.service.js";
+import { getIssueDetail } from "./issue-read.service.js";
+import { updateIssue } from "./issue-update.service.js";
 import * as relations from "./relation.service.js";
 
 export const issueHandlers = [
   handle("createIssue", async (s, { body }) => ({
     status: 201,
-    body: { issue: await issues.createIssue(inWorkspace(s), body) },
+    body: { issue: await createIssue(inWorkspace(s), body) },
   })),
 
   handle("getIssue", async (s, { params }) => ({
     status: 200,
-    body: { issue: await issues.getIssueDetail(inWorkspace(s), params.identifier) },
+    body: { issue: await getIssueDetail(inWorkspace(s), params.identifier) },
   })),
 
   handle("updateIssue", async (s, { params, body }) => ({
     status: 200,
-    body: { issue: await issues.updateIssue(inWorkspace(s), params.identifier, body) },
+    body: { issue: await updateIssue(inWorkspace(s), params.identifier, body) },
   })),
 
   handle("getIssuePageData", async (s, { params }) => ({
     status: 200,
-    body: await issues.getIssuePageData(inWorkspace(s), params.identifier),
+    body: await getIssuePageData(inWorkspace(s), params.identifier),
   })),
 
   handle("createIssueLink", async (s, { params, body }) => ({
     status: 201,
-    body: { link: await issues.createIssueLink(inWorkspace(s), params.identifier, body) },
+    body: { link: await createIssueLink(inWorkspace(s), params.identifier, body) },
   })),
 
   handle("listIssueRelations", async (s, { params }) => ({
