@@ -1,5 +1,4 @@
-import { randomUUID } from "node:crypto";
-import type { EntityManager } from "@mikro-orm/postgresql";
+import { type EntityManager, LockMode } from "@mikro-orm/postgresql";
 import type { components } from "@tracker/sdk/schema";
 import { holdInWorkspace } from "../../db/locks.js";
 import { sql, sqlOne } from "../../db/sql.js";
@@ -15,6 +14,7 @@ import {
   resolveUser,
   type TeamRow,
 } from "../shared/resolve.js";
+import { Project, ProjectMember, ProjectTeam } from "./project.entity.js";
 import { type ProjectOut, projectById, visibleProjectCondition } from "./project.query.js";
 
 type ProjectCreate = components["schemas"]["ProjectCreate"];
@@ -89,33 +89,21 @@ export async function createProject(scope: WorkspaceScope, input: ProjectCreate)
   const lead = input.lead ? await resolveUser(scope, input.lead) : null;
   const initiative = input.initiative ? await resolveInitiative(scope, input.initiative) : null;
   checkDates(input.startDate, input.targetDate);
-  const id = randomUUID();
-  await scope.em.transactional(async (em) => {
-    await guardProjectName(input.name, "this workspace", () =>
-      sql(
-        em,
-        `insert into projects (id, workspace_id, name, description, status, initiative_id, lead_id, start_date,
-                               target_date, created_at, updated_at)
-         values (?, ?, ?, ?, ?, ?, ?, ?, ?, now(), now())`,
-        [
-          id,
-          scope.workspace.id,
-          input.name,
-          input.description ?? null,
-          input.status ?? "backlog",
-          initiative?.id ?? null,
-          lead?.id ?? null,
-          input.startDate ?? null,
-          input.targetDate ?? null,
-        ],
-      ),
-    );
-    await sql(
-      em,
-      `insert into project_teams (project_id, team_id) values ${teams.map(() => "(?, ?)").join(", ")}`,
-      teams.flatMap((t) => [id, t.id]),
-    );
-    await recordChanges(em, scope.workspace.id, [{ entity: "project", action: "created", id }]);
+  const id = await scope.em.transactional(async (em) => {
+    const project = em.create(Project, {
+      workspace: scope.workspace.id,
+      name: input.name,
+      description: input.description ?? null,
+      status: input.status ?? "backlog",
+      initiative: initiative?.id ?? null,
+      lead: lead?.id ?? null,
+      startDate: input.startDate ?? null,
+      targetDate: input.targetDate ?? null,
+    });
+    for (const team of teams) em.create(ProjectTeam, { project, team: team.id });
+    await guardProjectName(input.name, "this workspace", () => em.flush());
+    await recordChanges(em, scope.workspace.id, [{ entity: "project", action: "created", id: project.id }]);
+    return project.id;
   });
   return projectById(scope, id);
 }
@@ -137,46 +125,37 @@ export async function updateProject(
     input.targetDate === undefined ? project.target_date : input.targetDate,
   );
 
-  const sets: string[] = [];
-  const params: unknown[] = [];
-  const set = (column: string, value: unknown) => {
-    sets.push(`${column} = ?`);
-    params.push(value);
+  const fields = {
+    name: input.name,
+    description: input.description,
+    status: input.status,
+    lead: lead === undefined ? undefined : (lead?.id ?? null),
+    initiative: initiative === undefined ? undefined : (initiative?.id ?? null),
+    startDate: input.startDate,
+    targetDate: input.targetDate,
   };
-  if (input.name !== undefined) set("name", input.name);
-  if (input.description !== undefined) set("description", input.description);
-  if (input.status !== undefined) set("status", input.status);
-  if (lead !== undefined) set("lead_id", lead?.id ?? null);
-  if (initiative !== undefined) set("initiative_id", initiative?.id ?? null);
-  if (input.startDate !== undefined) set("start_date", input.startDate);
-  if (input.targetDate !== undefined) set("target_date", input.targetDate);
-  if (sets.length === 0 && !teams) return projectById(scope, project.id);
+  if (Object.values(fields).every((v) => v === undefined) && !teams) return projectById(scope, project.id);
 
   await scope.em.transactional(async (em) => {
     // The row's lock, and a check that it is still here: a move to another workspace may have taken it
     // since it was resolved, and its teams, lead and initiative named above are this workspace's.
-    const updated = await guardProjectName(input.name ?? project.name, "this workspace", () =>
-      sql(
-        em,
-        `update projects set ${[...sets, "updated_at = now()"].join(", ")} where id = ? and workspace_id = ?
-         returning id`,
-        [...params, project.id, scope.workspace.id],
-      ),
+    const row = await em.findOne(
+      Project,
+      { id: project.id, workspace: scope.workspace.id },
+      { lockMode: LockMode.PESSIMISTIC_WRITE },
     );
-    if (updated.length === 0) throw new NotFound(`No project "${ref}" in this workspace.`);
+    if (!row) throw new NotFound(`No project "${ref}" in this workspace.`);
+    em.assign(row, { ...fields, updatedAt: new Date() }, { ignoreUndefined: true });
+    await guardProjectName(input.name ?? project.name, "this workspace", () => em.flush());
     const changes: Change[] = [{ entity: "project", action: "updated", id: project.id }];
     if (teams) {
       const teamIds = teams.map((t) => t.id);
-      await sql(em, "delete from project_teams where project_id = ? and not (team_id = any(?::uuid[]))", [
-        project.id,
-        teamIds,
-      ]);
-      await sql(
-        em,
-        `insert into project_teams (project_id, team_id) values ${teams.map(() => "(?, ?)").join(", ")}
-         on conflict do nothing`,
-        teams.flatMap((t) => [project.id, t.id]),
-      );
+      await em.nativeDelete(ProjectTeam, { project: project.id, team: { $nin: teamIds } });
+      await em
+        .createQueryBuilder(ProjectTeam)
+        .insert(teamIds.map((team) => ({ project: project.id, team })))
+        .onConflict()
+        .ignore();
       // Issues of a team taken off the project lose the project (contract), recorded per issue.
       const cleared = await sql<{ id: string; number: number; team_id: string; team_key: string }>(
         em,
@@ -264,10 +243,11 @@ export async function addProjectMember(scope: WorkspaceScope, ref: string, userR
   const user = await resolveUser(scope, userRef);
   await scope.em.transactional(async (em) => {
     await holdProject(scope, em, project.id, ref);
-    await sql(em, "insert into project_members (project_id, user_id) values (?, ?) on conflict do nothing", [
-      project.id,
-      user.id,
-    ]);
+    await em
+      .createQueryBuilder(ProjectMember)
+      .insert({ project: project.id, user: user.id })
+      .onConflict()
+      .ignore();
     await recordChanges(em, scope.workspace.id, [{ entity: "project", action: "updated", id: project.id }]);
   });
 }
@@ -279,14 +259,7 @@ export async function removeProjectMember(scope: WorkspaceScope, ref: string, us
     await findById(
       userId,
       `User ${userId} is not a direct member of ${project.name}.`,
-      async (id) =>
-        (
-          await sql(
-            em,
-            "delete from project_members where project_id = ? and user_id = ? returning user_id",
-            [project.id, id],
-          )
-        )[0],
+      async (id) => (await em.nativeDelete(ProjectMember, { project: project.id, user: id })) || undefined,
     );
     await recordChanges(em, scope.workspace.id, [{ entity: "project", action: "updated", id: project.id }]);
   });
