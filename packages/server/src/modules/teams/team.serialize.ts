@@ -1,39 +1,27 @@
 import type { components } from "@tracker/sdk/schema";
+import type { ITeam, IWorkflowState } from "./team.entity.js";
 
 type Schemas = components["schemas"];
 
-/** A teams row with its states aggregated as JSON (see TEAM_COLUMNS in team.service.ts). */
-export interface TeamDbRow {
-  id: string;
-  key: string;
-  name: string;
-  personal: boolean;
-  cycles_enabled: boolean;
-  cycle_length_weeks: number;
-  estimate_scale: Schemas["EstimateScale"];
-  states: Schemas["StateRef"][];
-}
+/** What the Team shape reads of a team: the entity, or a row selected with these names. */
+export type TeamFields = Pick<
+  ITeam,
+  "id" | "key" | "name" | "personal" | "cyclesEnabled" | "cycleLengthWeeks" | "estimateScale"
+>;
 
-export function teamOut(row: TeamDbRow): Schemas["Team"] {
+/** A team in the contract's shape, with its states in position order. */
+export function teamOut(
+  team: TeamFields,
+  states: Pick<IWorkflowState, "id" | "name" | "type">[],
+): Schemas["Team"] {
   return {
-    id: row.id,
-    key: row.key,
-    name: row.name,
-    personal: row.personal,
-    cyclesEnabled: row.cycles_enabled,
-    cycleLengthWeeks: row.cycle_length_weeks,
-    estimateScale: row.estimate_scale,
-    states: row.states.map((s) => ({ id: s.id, name: s.name, type: s.type })),
+    id: team.id,
+    key: team.key,
+    name: team.name,
+    personal: team.personal,
+    cyclesEnabled: team.cyclesEnabled,
+    cycleLengthWeeks: team.cycleLengthWeeks,
+    estimateScale: team.estimateScale,
+    states: states.map((s) => ({ id: s.id, name: s.name, type: s.type })),
   };
-}
-
-export interface WorkflowRuleDbRow {
-  id: string;
-  trigger: Schemas["WorkflowTrigger"];
-  project_id: string | null;
-  target_state_id: string;
-}
-
-export function workflowRuleOut(row: WorkflowRuleDbRow): Schemas["WorkflowRule"] {
-  return { id: row.id, trigger: row.trigger, projectId: row.project_id, targetStateId: row.target_state_id };
 }

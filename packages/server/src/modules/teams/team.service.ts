@@ -1,5 +1,5 @@
 import { randomUUID } from "node:crypto";
-import type { EntityManager } from "@mikro-orm/postgresql";
+import { type EntityManager, LockMode } from "@mikro-orm/postgresql";
 import type { components } from "@tracker/sdk/schema";
 import { holdInWorkspace } from "../../db/locks.js";
 import { sql, sqlOne } from "../../db/sql.js";
@@ -14,11 +14,12 @@ import {
   type TeamRow,
   visibleTeamCondition,
 } from "../shared/resolve.js";
-import { DEFAULT_STATES } from "./team.entity.js";
-import { type TeamDbRow, teamOut, type WorkflowRuleDbRow, workflowRuleOut } from "./team.serialize.js";
+import { DEFAULT_STATES, Team, TeamMember, WorkflowRule, WorkflowState } from "./team.entity.js";
+import { type TeamFields, teamOut } from "./team.serialize.js";
 
-type EstimateScale = components["schemas"]["EstimateScale"];
-type WorkflowTrigger = components["schemas"]["WorkflowTrigger"];
+type Schemas = components["schemas"];
+type EstimateScale = Schemas["EstimateScale"];
+type WorkflowTrigger = Schemas["WorkflowTrigger"];
 
 export interface NewTeam {
   key: string;
@@ -64,47 +65,40 @@ async function recordInChunks(em: EntityManager, workspaceId: string, changes: C
  * Inserts a team with the default workflow and its creator as a member, and records the change. Call
  * inside a transaction. A taken key is 409 `team_key_taken`; a second personal space 409 `personal_space`.
  */
-export async function insertTeam(em: EntityManager, workspaceId: string, team: NewTeam, creatorId: string) {
-  const id = randomUUID();
-  await guardTeamUniques(team.key, () =>
-    sql(
-      em,
-      `insert into teams (id, workspace_id, key, name, personal, owner_id, cycles_enabled, cycle_length_weeks,
-                          estimate_scale, issue_counter, created_at, updated_at)
-       values (?, ?, ?, ?, ?, ?, ?, ?, ?, 0, now(), now())`,
-      [
-        id,
-        workspaceId,
-        team.key,
-        team.name,
-        team.personal ?? false,
-        team.ownerId ?? null,
-        team.cyclesEnabled ?? false,
-        team.cycleLengthWeeks ?? 2,
-        team.estimateScale ?? "none",
-      ],
-    ),
-  );
-  const values = DEFAULT_STATES.map(() => "(?, ?, ?, ?, ?, ?)").join(", ");
-  await sql(
-    em,
-    `insert into workflow_states (id, team_id, name, type, color, position) values ${values}`,
-    DEFAULT_STATES.flatMap((s, i) => [randomUUID(), id, s.name, s.type, s.color, i]),
-  );
-  await sql(em, "insert into team_members (id, team_id, user_id, created_at) values (?, ?, ?, now())", [
-    randomUUID(),
-    id,
-    creatorId,
-  ]);
+export async function insertTeam(em: EntityManager, workspaceId: string, input: NewTeam, creatorId: string) {
+  return (await insertTeamWithStates(em, workspaceId, input, creatorId)).team;
+}
+
+async function insertTeamWithStates(
+  em: EntityManager,
+  workspaceId: string,
+  input: NewTeam,
+  creatorId: string,
+) {
+  const team = em.create(Team, {
+    workspace: workspaceId,
+    key: input.key,
+    name: input.name,
+    personal: input.personal ?? false,
+    owner: input.ownerId ?? null,
+    cyclesEnabled: input.cyclesEnabled ?? false,
+    cycleLengthWeeks: input.cycleLengthWeeks ?? 2,
+    estimateScale: input.estimateScale ?? "none",
+    issueCounter: 0,
+  });
+  const states = DEFAULT_STATES.map((s, position) => em.create(WorkflowState, { team, ...s, position }));
+  em.create(TeamMember, { team, user: creatorId });
+  await guardTeamUniques(input.key, () => em.flush());
   await recordChanges(em, workspaceId, [
-    { entity: "team", action: "created", id, teamKey: team.key, teamId: id },
-    { entity: "member", action: "created", id: creatorId, teamKey: team.key, teamId: id },
+    { entity: "team", action: "created", id: team.id, teamKey: team.key, teamId: team.id },
+    { entity: "member", action: "created", id: creatorId, teamKey: team.key, teamId: team.id },
   ]);
-  return { id, key: team.key, name: team.name };
+  return { team, states };
 }
 
 /** Columns of the Team shape, with the states in position order aggregated in the same query. */
-const TEAM_COLUMNS = `t.id, t.key, t.name, t.personal, t.cycles_enabled, t.cycle_length_weeks, t.estimate_scale,
+const TEAM_COLUMNS = `t.id, t.key, t.name, t.personal, t.cycles_enabled as "cyclesEnabled",
+  t.cycle_length_weeks as "cycleLengthWeeks", t.estimate_scale as "estimateScale",
   (select coalesce(json_agg(json_build_object('id', s.id, 'name', s.name, 'type', s.type)
                             order by s.position, s.name), '[]'::json)
      from workflow_states s where s.team_id = t.id) as states`;
@@ -112,7 +106,7 @@ const TEAM_COLUMNS = `t.id, t.key, t.name, t.personal, t.cycles_enabled, t.cycle
 /** The teams the caller has joined, personal space first, then by name. */
 export async function listJoinedTeams(scope: WorkspaceScope) {
   const vis = visibleTeamCondition(scope);
-  const rows = await sql<TeamDbRow>(
+  const rows = await sql<TeamFields & { states: Schemas["StateRef"][] }>(
     scope.em,
     `select ${TEAM_COLUMNS}
        from teams t join team_members tm on tm.team_id = t.id and tm.user_id = ?
@@ -120,7 +114,7 @@ export async function listJoinedTeams(scope: WorkspaceScope) {
       order by t.personal desc, lower(t.name), t.key`,
     [scope.caller.userId, scope.workspace.id, ...vis.params],
   );
-  return rows.map(teamOut);
+  return rows.map((row) => teamOut(row, row.states));
 }
 
 /** Every team the caller may see, with `joined`. */
@@ -137,12 +131,6 @@ export async function listVisibleTeams(scope: WorkspaceScope) {
   );
 }
 
-async function loadTeam(em: EntityManager, teamId: string) {
-  const row = await sqlOne<TeamDbRow>(em, `select ${TEAM_COLUMNS} from teams t where t.id = ?`, [teamId]);
-  if (!row) throw new NotFound("The team is gone.");
-  return teamOut(row);
-}
-
 export async function createTeam(scope: WorkspaceScope, input: components["schemas"]["TeamCreate"]) {
   if (scope.workspace.role === "guest") throw new Forbidden("forbidden", "Guests may not create teams.");
   const personal = input.personal ?? false;
@@ -150,7 +138,7 @@ export async function createTeam(scope: WorkspaceScope, input: components["schem
   if (!name)
     throw new Invalid("A team needs a name.", [{ path: "/body/name", message: "must not be blank" }]);
   return scope.em.transactional(async (em) => {
-    const team = await insertTeam(
+    const { team, states } = await insertTeamWithStates(
       em,
       scope.workspace.id,
       {
@@ -164,19 +152,15 @@ export async function createTeam(scope: WorkspaceScope, input: components["schem
       },
       scope.caller.userId,
     );
-    return loadTeam(em, team.id);
+    return teamOut(team, states);
   });
 }
 
 /** Locks a team row for the rest of the transaction; issue creation takes the same lock to number issues. */
 async function lockTeam(em: EntityManager, teamId: string) {
-  const row = await sqlOne<{ key: string; personal: boolean; owner_id: string | null }>(
-    em,
-    "select key, personal, owner_id from teams where id = ? for update",
-    [teamId],
-  );
-  if (!row) throw new NotFound("The team is gone.");
-  return row;
+  const team = await em.findOne(Team, teamId, { lockMode: LockMode.PESSIMISTIC_WRITE });
+  if (!team) throw new NotFound("The team is gone.");
+  return team;
 }
 
 export async function updateTeam(
@@ -192,35 +176,29 @@ export async function updateTeam(
       "Only workspace admins may change a team (the owner may change their personal space).",
     );
   }
-  const sets: string[] = [];
-  const params: unknown[] = [];
-  const set = (column: string, value: unknown) => {
-    sets.push(`${column} = ?`);
-    params.push(value);
+  const name = input.name?.trim();
+  if (name === "")
+    throw new Invalid("A team needs a name.", [{ path: "/body/name", message: "must not be blank" }]);
+  const fields = {
+    name,
+    key: input.key,
+    cyclesEnabled: input.cyclesEnabled,
+    cycleLengthWeeks: input.cycleLengthWeeks,
+    estimateScale: input.estimateScale,
   };
-  if (input.name !== undefined) {
-    const name = input.name.trim();
-    if (!name)
-      throw new Invalid("A team needs a name.", [{ path: "/body/name", message: "must not be blank" }]);
-    set("name", name);
-  }
-  if (input.key !== undefined) set("key", input.key);
-  if (input.cyclesEnabled !== undefined) set("cycles_enabled", input.cyclesEnabled);
-  if (input.cycleLengthWeeks !== undefined) set("cycle_length_weeks", input.cycleLengthWeeks);
-  if (input.estimateScale !== undefined) set("estimate_scale", input.estimateScale);
-  if (sets.length === 0) return;
+  if (Object.values(fields).every((v) => v === undefined)) return;
 
   const ws = scope.workspace.id;
   await scope.em.transactional(async (em) => {
     const current = await lockTeam(em, team.id);
-    const newKey = input.key ?? current.key;
-    await guardTeamUniques(newKey, () =>
-      sql(em, `update teams set ${sets.join(", ")}, updated_at = now() where id = ?`, [...params, team.id]),
-    );
+    const oldKey = current.key;
+    em.assign(current, { ...fields, updatedAt: new Date() }, { ignoreUndefined: true });
+    const newKey = current.key;
+    await guardTeamUniques(newKey, () => em.flush());
     const changes: Change[] = [
       { entity: "team", action: "updated", id: team.id, teamKey: newKey, teamId: team.id },
     ];
-    if (newKey !== current.key) {
+    if (newKey !== oldKey) {
       // Old identifiers keep resolving. A newer redirect for the same old identifier replaces an older one:
       // the old key's current issue is what that identifier showed until now.
       await sql(
@@ -229,7 +207,7 @@ export async function updateTeam(
          select gen_random_uuid(), ?, ?, i.number, i.id, now() from issues i where i.team_id = ?
          on conflict (workspace_id, team_key, number)
          do update set issue_id = excluded.issue_id, created_at = excluded.created_at`,
-        [ws, current.key, team.id],
+        [ws, oldKey, team.id],
       );
       const issues = await sql<{ id: string; number: number }>(
         em,
@@ -288,7 +266,7 @@ export async function deleteTeam(scope: WorkspaceScope, ref: string, deleteProje
     for (const id of detached) changes.push({ entity: "project", action: "updated", id });
     // Cascades take the issues (with comments, links, relations, redirects), cycles, workflow states and
     // rules, documents, team status updates, memberships and project links; saved views lose the team.
-    await sql(em, "delete from teams where id = ?", [team.id]);
+    await em.nativeDelete(Team, team.id);
     for (const i of issues) {
       changes.push({
         entity: "issue",
@@ -310,10 +288,7 @@ export async function deleteTeam(scope: WorkspaceScope, ref: string, deleteProje
 }
 
 async function isTeamMember(em: EntityManager, teamId: string, userId: string) {
-  return !!(await sqlOne(em, "select 1 from team_members where team_id = ? and user_id = ?", [
-    teamId,
-    userId,
-  ]));
+  return (await em.count(TeamMember, { team: teamId, user: userId })) > 0;
 }
 
 /** Admins, and non-guest members of the team, may manage its members and workflow rules. */
@@ -325,13 +300,14 @@ async function requireTeamManager(scope: WorkspaceScope, team: TeamRow, what: st
 }
 
 async function addToTeam(em: EntityManager, ws: string, team: TeamRow, userId: string) {
-  const inserted = await sql(
-    em,
-    `insert into team_members (id, team_id, user_id, created_at) values (?, ?, ?, now())
-     on conflict (team_id, user_id) do nothing returning id`,
-    [randomUUID(), team.id, userId],
-  );
-  if (inserted.length) {
+  // A query builder insert runs no onCreate hooks: id and createdAt are given here.
+  const inserted = await em
+    .createQueryBuilder(TeamMember)
+    .insert({ id: randomUUID(), team: team.id, user: userId, createdAt: new Date() })
+    .onConflict(["team", "user"])
+    .ignore()
+    .execute("run");
+  if (inserted.affectedRows > 0) {
     await recordChanges(em, ws, [
       { entity: "member", action: "created", id: userId, teamKey: team.key, teamId: team.id },
     ]);
@@ -387,13 +363,7 @@ export async function removeTeamMember(scope: WorkspaceScope, ref: string, userR
     await findById(
       userId,
       `No member "${userRef}" in ${team.key}.`,
-      async (id) =>
-        (
-          await sql(em, "delete from team_members where team_id = ? and user_id = ? returning id", [
-            team.id,
-            id,
-          ])
-        )[0],
+      async (id) => (await em.nativeDelete(TeamMember, { team: team.id, user: id })) || undefined,
     );
     await recordChanges(em, scope.workspace.id, [
       { entity: "member", action: "deleted", id: userId, teamKey: team.key, teamId: team.id },
@@ -401,11 +371,12 @@ export async function removeTeamMember(scope: WorkspaceScope, ref: string, userR
   });
 }
 
-const RULE_COLUMNS = `r.id, r.trigger, r.project_id, r.target_state_id`;
+/** The contract's WorkflowRule shape, as columns of `workflow_rules r`. */
+const RULE_COLUMNS = `r.id, r.trigger, r.project_id as "projectId", r.target_state_id as "targetStateId"`;
 
 export async function listWorkflows(scope: WorkspaceScope, ref: string) {
   const team = await resolveTeam(scope, ref);
-  const workflows = await sql<WorkflowRuleDbRow>(
+  const workflows = await sql<Schemas["WorkflowRule"]>(
     scope.em,
     `select ${RULE_COLUMNS} from workflow_rules r
         where r.team_id = ? order by r.trigger, r.project_id nulls first, r.created_at, r.id`,
@@ -428,7 +399,7 @@ export async function listWorkflows(scope: WorkspaceScope, ref: string) {
         where pt.team_id = ? order by lower(p.name), p.id`,
     [team.id],
   );
-  return { workflows: workflows.map(workflowRuleOut), states, projects };
+  return { workflows, states, projects };
 }
 
 export async function upsertWorkflow(
@@ -440,10 +411,7 @@ export async function upsertWorkflow(
   await requireTeamManager(scope, team, "change workflow rules");
   const state =
     isUuid(input.targetStateId) &&
-    (await sqlOne(scope.em, "select 1 from workflow_states where id = ? and team_id = ?", [
-      input.targetStateId,
-      team.id,
-    ]));
+    (await scope.em.count(WorkflowState, { id: input.targetStateId, team: team.id })) > 0;
   if (!state) {
     throw new Invalid(`targetStateId is not a workflow state of ${team.key}.`, [
       { path: "/body/targetStateId", message: `not a state of ${team.key}` },
@@ -470,7 +438,7 @@ export async function upsertWorkflow(
       }
     }
     // The unique index on (team, trigger, project) treats nulls as equal, so the team-wide rule upserts too.
-    const row = await sqlOne<WorkflowRuleDbRow & { created: boolean }>(
+    const row = await sqlOne<Schemas["WorkflowRule"] & { created: boolean }>(
       em,
       `insert into workflow_rules as r (id, team_id, trigger, project_id, target_state_id, created_at)
        values (?, ?, ?, ?, ?, now())
@@ -488,7 +456,8 @@ export async function upsertWorkflow(
         teamId: team.id,
       },
     ]);
-    return { created: row.created, rule: workflowRuleOut(row) };
+    const { created, ...rule } = row;
+    return { created, rule };
   });
 }
 
@@ -499,10 +468,7 @@ export async function deleteWorkflow(scope: WorkspaceScope, ref: string, ruleId:
     await findById(
       ruleId,
       `No workflow rule "${ruleId}" in ${team.key}.`,
-      async (id) =>
-        (
-          await sql(em, "delete from workflow_rules where id = ? and team_id = ? returning id", [id, team.id])
-        )[0],
+      async (id) => (await em.nativeDelete(WorkflowRule, { id, team: team.id })) || undefined,
     );
     await recordChanges(em, scope.workspace.id, [
       { entity: "workflow", action: "deleted", id: ruleId, teamKey: team.key, teamId: team.id },
