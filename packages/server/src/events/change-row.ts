@@ -49,10 +49,11 @@ export interface StreamAccess {
 const GUEST_WORKSPACE_ENTITIES = new Set(["workspace", "member", "label"]);
 
 /**
- * Whether a change reaches a stream (decisions.md "visibility"): nobody sees other people's personal
- * spaces; guests see changes of the teams they belong to and the team-less entities above; members and
- * admins see everything else. A change to one's own membership always reaches the member it concerns, so
- * a guest hears that they joined or left a team.
+ * Whether a change reaches a stream, by the rule of who sees a team (openapi.yaml, "Authentication"; its
+ * SQL forms are in modules/shared/resolve.ts): nobody sees other people's personal spaces; guests see
+ * changes of the teams they belong to and the team-less entities above; members and admins see everything
+ * else. A change to one's own membership always reaches the member it concerns, so a guest hears that they
+ * joined or left a team.
  */
 export function isVisible(row: ChangeRow, access: StreamAccess): boolean {
   if (row.teamId && row.personal && row.ownerId !== access.userId) return false;

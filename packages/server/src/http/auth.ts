@@ -120,7 +120,7 @@ export function reachableWorkspace(caller: Caller, ref: string): WorkspaceAccess
 }
 
 /**
- * Resolves the workspace a request acts in (decisions.md, "Authentication" in the contract):
+ * Resolves the workspace a request acts in (openapi.yaml, "Authentication"):
  * header, then query parameter, then the key's active workspace, then the owner's only workspace.
  * Membership is checked on every call (the memberships are read with the key, per request), so losing
  * access cuts a key off at once.

@@ -1,4 +1,12 @@
 import { Migration } from "@mikro-orm/migrations";
+import {
+  ISSUES_PROJECT_COUNTS_DELETE_TRIGGER,
+  ISSUES_PROJECT_COUNTS_INSERT_TRIGGER,
+  ISSUES_PROJECT_COUNTS_UPDATE_TRIGGER,
+  PROJECT_ISSUE_COUNTS_ON_ISSUE,
+  PROJECT_ISSUE_COUNTS_ON_PROJECT,
+  PROJECTS_ISSUE_COUNTS_TRIGGER,
+} from "../functions/project-issue-counts.js";
 
 /**
  * Per-project issue counts kept by the database itself, so project and initiative lists read one row per
@@ -14,48 +22,13 @@ export class Migration20261121074305_project_issue_counts extends Migration {
     this.addSql(
       'alter table "project_issue_counts" add constraint "project_issue_counts_project_id_foreign" foreign key ("project_id") references "projects" ("id") on update cascade on delete cascade',
     );
-    this.addSql(`
-      create function project_issue_counts_on_project() returns trigger language plpgsql as $$
-      begin
-        insert into project_issue_counts (project_id) select id from new_projects on conflict do nothing;
-        return null;
-      end $$`);
-    this.addSql(`
-      create trigger projects_issue_counts after insert on projects
-        referencing new table as new_projects
-        for each statement execute function project_issue_counts_on_project()`);
-    // done: completed; total: not canceled; issue_count: all (the same rules as the progress of decisions.md).
-    this.addSql(`
-      create function project_issue_counts_on_issue() returns trigger language plpgsql as $$
-      begin
-        if tg_op <> 'INSERT' and old.project_id is not null then
-          update project_issue_counts
-             set done = done - (old.state_type = 'completed')::int,
-                 total = total - (old.state_type <> 'canceled')::int,
-                 issue_count = issue_count - 1
-           where project_id = old.project_id;
-        end if;
-        if tg_op <> 'DELETE' and new.project_id is not null then
-          update project_issue_counts
-             set done = done + (new.state_type = 'completed')::int,
-                 total = total + (new.state_type <> 'canceled')::int,
-                 issue_count = issue_count + 1
-           where project_id = new.project_id;
-        end if;
-        return null;
-      end $$`);
-    this.addSql(`
-      create trigger issues_project_counts_insert after insert on issues
-        for each row when (new.project_id is not null)
-        execute function project_issue_counts_on_issue()`);
-    this.addSql(`
-      create trigger issues_project_counts_update after update of project_id, state_type on issues
-        for each row when (old.project_id is distinct from new.project_id or old.state_type is distinct from new.state_type)
-        execute function project_issue_counts_on_issue()`);
-    this.addSql(`
-      create trigger issues_project_counts_delete after delete on issues
-        for each row when (old.project_id is not null)
-        execute function project_issue_counts_on_issue()`);
+    this.addSql(PROJECT_ISSUE_COUNTS_ON_PROJECT);
+    this.addSql(PROJECTS_ISSUE_COUNTS_TRIGGER);
+    // done: completed; total: not canceled; issue_count: all (the progress of openapi.yaml, `listProjects`).
+    this.addSql(PROJECT_ISSUE_COUNTS_ON_ISSUE);
+    this.addSql(ISSUES_PROJECT_COUNTS_INSERT_TRIGGER);
+    this.addSql(ISSUES_PROJECT_COUNTS_UPDATE_TRIGGER);
+    this.addSql(ISSUES_PROJECT_COUNTS_DELETE_TRIGGER);
     this.addSql(`
       insert into project_issue_counts (project_id, done, total, issue_count)
       select p.id,

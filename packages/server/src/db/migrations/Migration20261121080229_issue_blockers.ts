@@ -1,6 +1,14 @@
 import { Migration } from "@mikro-orm/migrations";
+import {
+  ISSUE_BLOCKERS_ON_RELATION,
+  ISSUE_BLOCKERS_ON_STATE,
+  ISSUE_RELATIONS_BLOCKERS_TRIGGER,
+  ISSUES_BLOCKERS_DELETE_TRIGGER,
+  ISSUES_BLOCKERS_STATE_TRIGGER,
+  OPEN_STATE_TYPES_SQL,
+} from "../functions/issue-blockers.js";
 
-const OPEN = "('backlog', 'unstarted', 'started')";
+const OPEN = OPEN_STATE_TYPES_SQL;
 
 /**
  * `blocked` (an open issue blocks it) and `blocking` (it blocks an open issue) as counters on the issue,
@@ -19,59 +27,11 @@ export class Migration20261121080229_issue_blockers extends Migration {
     this.addSql(
       'alter table "issues" add column "open_blockers" int not null default 0, add column "open_blocking" int not null default 0',
     );
-    this.addSql(`
-      create function issue_blockers_on_relation() returns trigger language plpgsql as $$
-      begin
-        if tg_op <> 'INSERT' and old.type = 'blocks' then
-          update issues set open_blockers = open_blockers - 1
-           where id = old.related_issue_id
-             and exists (select 1 from issues b where b.id = old.issue_id and b.state_type in ${OPEN});
-          update issues set open_blocking = open_blocking - 1
-           where id = old.issue_id
-             and exists (select 1 from issues t where t.id = old.related_issue_id and t.state_type in ${OPEN});
-        end if;
-        if tg_op <> 'DELETE' and new.type = 'blocks' then
-          update issues set open_blockers = open_blockers + 1
-           where id = new.related_issue_id
-             and exists (select 1 from issues b where b.id = new.issue_id and b.state_type in ${OPEN});
-          update issues set open_blocking = open_blocking + 1
-           where id = new.issue_id
-             and exists (select 1 from issues t where t.id = new.related_issue_id and t.state_type in ${OPEN});
-        end if;
-        return null;
-      end $$`);
-    this.addSql(`
-      create trigger issue_relations_blockers after insert or update or delete on issue_relations
-        for each row execute function issue_blockers_on_relation()`);
-    this.addSql(`
-      create function issue_blockers_on_state() returns trigger language plpgsql as $$
-      declare
-        subject uuid;
-        delta int;
-      begin
-        if tg_op = 'DELETE' then
-          subject := old.id;
-          delta := -1;
-        else
-          subject := new.id;
-          delta := case when new.state_type in ${OPEN} then 1 else -1 end;
-        end if;
-        update issues t set open_blockers = t.open_blockers + delta
-          from issue_relations r
-         where r.issue_id = subject and r.type = 'blocks' and t.id = r.related_issue_id;
-        update issues b set open_blocking = b.open_blocking + delta
-          from issue_relations r
-         where r.related_issue_id = subject and r.type = 'blocks' and b.id = r.issue_id;
-        return null;
-      end $$`);
-    this.addSql(`
-      create trigger issues_blockers_state after update of state_type on issues
-        for each row when ((old.state_type in ${OPEN}) is distinct from (new.state_type in ${OPEN}))
-        execute function issue_blockers_on_state()`);
-    this.addSql(`
-      create trigger "A_issues_blockers_delete" after delete on issues
-        for each row when (old.state_type in ${OPEN})
-        execute function issue_blockers_on_state()`);
+    this.addSql(ISSUE_BLOCKERS_ON_RELATION);
+    this.addSql(ISSUE_RELATIONS_BLOCKERS_TRIGGER);
+    this.addSql(ISSUE_BLOCKERS_ON_STATE);
+    this.addSql(ISSUES_BLOCKERS_STATE_TRIGGER);
+    this.addSql(ISSUES_BLOCKERS_DELETE_TRIGGER);
     this.addSql(`
       update issues i set open_blockers = s.n
         from (select r.related_issue_id as id, count(*)::int as n

@@ -1,4 +1,12 @@
 import { Migration } from "@mikro-orm/migrations";
+import {
+  USERS_NAMES_CHANGED_TRIGGER,
+  WORKSPACE_NAMES_CHANGED,
+  WORKSPACE_NAMES_ON_ROW,
+  WORKSPACE_NAMES_ON_TEAM_ROW,
+  WORKSPACE_NAMES_ON_USER,
+  WORKSPACE_NAMES_TRIGGERS,
+} from "../functions/workspace-names-version.js";
 
 /**
  * `workspaces.names_version`: bumped in the same transaction as any change to a name an issue list shows,
@@ -13,56 +21,13 @@ import { Migration } from "@mikro-orm/migrations";
 export class Migration20261121120000_workspace_names_version extends Migration {
   override async up(): Promise<void> {
     this.addSql('alter table "workspaces" add column "names_version" bigint not null default 0');
-    this.addSql(`
-      create function workspace_names_changed(a uuid, b uuid) returns void language sql as $$
-        update workspaces set names_version = names_version + 1 where id = least(a, b);
-        update workspaces set names_version = names_version + 1 where id = greatest(a, b) and a <> b;
-      $$`);
+    this.addSql(WORKSPACE_NAMES_CHANGED);
     // Tables with their own workspace_id.
-    this.addSql(`
-      create function workspace_names_on_row() returns trigger language plpgsql as $$
-      begin
-        perform workspace_names_changed(
-          case when tg_op <> 'INSERT' then old.workspace_id end,
-          case when tg_op <> 'DELETE' then new.workspace_id end);
-        return null;
-      end $$`);
+    this.addSql(WORKSPACE_NAMES_ON_ROW);
     // Tables reached through their team.
-    this.addSql(`
-      create function workspace_names_on_team_row() returns trigger language plpgsql as $$
-      begin
-        perform workspace_names_changed(
-          case when tg_op <> 'INSERT' then (select workspace_id from teams where id = old.team_id) end,
-          case when tg_op <> 'DELETE' then (select workspace_id from teams where id = new.team_id) end);
-        return null;
-      end $$`);
-    this.addSql(`
-      create function workspace_names_on_user() returns trigger language plpgsql as $$
-      begin
-        update workspaces set names_version = names_version + 1
-         where id in (select workspace_id from memberships where user_id = new.id);
-        return null;
-      end $$`);
-    const tables: { table: string; columns: string[]; fn: string }[] = [
-      { table: "teams", columns: ["workspace_id", "key", "name"], fn: "workspace_names_on_row" },
-      { table: "memberships", columns: ["workspace_id", "user_id"], fn: "workspace_names_on_row" },
-      { table: "projects", columns: ["workspace_id", "name"], fn: "workspace_names_on_row" },
-      { table: "labels", columns: ["workspace_id", "name"], fn: "workspace_names_on_row" },
-      { table: "workflow_states", columns: ["team_id", "name", "type"], fn: "workspace_names_on_team_row" },
-      { table: "cycles", columns: ["team_id", "number"], fn: "workspace_names_on_team_row" },
-    ];
-    for (const { table, columns, fn } of tables) {
-      const row = (side: string) => `(${columns.map((c) => `${side}.${c}`).join(", ")})`;
-      this.addSql(`
-        create trigger ${table}_names_added_removed after insert or delete on ${table}
-          for each row execute function ${fn}()`);
-      this.addSql(`
-        create trigger ${table}_names_changed after update on ${table}
-          for each row when (${row("old")} is distinct from ${row("new")}) execute function ${fn}()`);
-    }
-    this.addSql(`
-      create trigger users_names_changed after update on users
-        for each row when ((old.name, old.email) is distinct from (new.name, new.email))
-        execute function workspace_names_on_user()`);
+    this.addSql(WORKSPACE_NAMES_ON_TEAM_ROW);
+    this.addSql(WORKSPACE_NAMES_ON_USER);
+    for (const trigger of WORKSPACE_NAMES_TRIGGERS) this.addSql(trigger);
+    this.addSql(USERS_NAMES_CHANGED_TRIGGER);
   }
 }

@@ -1,4 +1,11 @@
 import { Migration } from "@mikro-orm/migrations";
+import {
+  ISSUE_LABEL_IDS_DELETE_TRIGGER,
+  ISSUE_LABEL_IDS_INSERT_TRIGGER,
+  ISSUE_LABEL_IDS_REFRESH,
+  ISSUE_LABEL_IDS_REFRESH_MOVED,
+  ISSUE_LABEL_IDS_UPDATE_TRIGGER,
+} from "../functions/issue-label-ids.js";
 
 /**
  * `issues.label_ids`: the issue's label ids, kept equal to its `issue_labels` rows by statement triggers
@@ -14,31 +21,10 @@ export class Migration20261121123000_issue_label_ids extends Migration {
       update issues i set label_ids = l.ids
         from (select issue_id, array_agg(label_id order by label_id) as ids from issue_labels group by issue_id) l
        where l.issue_id = i.id`);
-    const refresh = (touched: string) => `
-        update issues i
-           set label_ids = coalesce((select array_agg(il.label_id order by il.label_id)
-                                       from issue_labels il where il.issue_id = i.id), '{}')
-         where i.id in (${touched});
-        return null;`;
-    this.addSql(`
-      create function issue_label_ids_refresh() returns trigger language plpgsql as $$
-      begin${refresh("select issue_id from touched_labels")}
-      end $$`);
-    this.addSql(`
-      create function issue_label_ids_refresh_moved() returns trigger language plpgsql as $$
-      begin${refresh("select issue_id from touched_labels union select issue_id from touched_labels_before")}
-      end $$`);
-    this.addSql(`
-      create trigger issue_labels_ids_insert after insert on issue_labels
-        referencing new table as touched_labels
-        for each statement execute function issue_label_ids_refresh()`);
-    this.addSql(`
-      create trigger issue_labels_ids_delete after delete on issue_labels
-        referencing old table as touched_labels
-        for each statement execute function issue_label_ids_refresh()`);
-    this.addSql(`
-      create trigger issue_labels_ids_update after update on issue_labels
-        referencing old table as touched_labels_before new table as touched_labels
-        for each statement execute function issue_label_ids_refresh_moved()`);
+    this.addSql(ISSUE_LABEL_IDS_REFRESH);
+    this.addSql(ISSUE_LABEL_IDS_REFRESH_MOVED);
+    this.addSql(ISSUE_LABEL_IDS_INSERT_TRIGGER);
+    this.addSql(ISSUE_LABEL_IDS_DELETE_TRIGGER);
+    this.addSql(ISSUE_LABEL_IDS_UPDATE_TRIGGER);
   }
 }

@@ -1,4 +1,11 @@
 import { Migration } from "@mikro-orm/migrations";
+import {
+  PROJECT_TEAM_IDS_DELETE_TRIGGER,
+  PROJECT_TEAM_IDS_INSERT_TRIGGER,
+  PROJECT_TEAM_IDS_REFRESH,
+  PROJECT_TEAM_IDS_REFRESH_MOVED,
+  PROJECT_TEAM_IDS_UPDATE_TRIGGER,
+} from "../functions/project-team-ids.js";
 
 /**
  * `projects.team_ids`: the project's team ids, kept equal to its `project_teams` rows by statement triggers
@@ -15,31 +22,10 @@ export class Migration20261121140000_project_team_ids extends Migration {
       update projects p set team_ids = t.ids
         from (select project_id, array_agg(team_id order by team_id) as ids from project_teams group by project_id) t
        where t.project_id = p.id`);
-    const refresh = (touched: string) => `
-        update projects p
-           set team_ids = coalesce((select array_agg(pt.team_id order by pt.team_id)
-                                      from project_teams pt where pt.project_id = p.id), '{}')
-         where p.id in (${touched});
-        return null;`;
-    this.addSql(`
-      create function project_team_ids_refresh() returns trigger language plpgsql as $$
-      begin${refresh("select project_id from touched_teams")}
-      end $$`);
-    this.addSql(`
-      create function project_team_ids_refresh_moved() returns trigger language plpgsql as $$
-      begin${refresh("select project_id from touched_teams union select project_id from touched_teams_before")}
-      end $$`);
-    this.addSql(`
-      create trigger project_teams_ids_insert after insert on project_teams
-        referencing new table as touched_teams
-        for each statement execute function project_team_ids_refresh()`);
-    this.addSql(`
-      create trigger project_teams_ids_delete after delete on project_teams
-        referencing old table as touched_teams
-        for each statement execute function project_team_ids_refresh()`);
-    this.addSql(`
-      create trigger project_teams_ids_update after update on project_teams
-        referencing old table as touched_teams_before new table as touched_teams
-        for each statement execute function project_team_ids_refresh_moved()`);
+    this.addSql(PROJECT_TEAM_IDS_REFRESH);
+    this.addSql(PROJECT_TEAM_IDS_REFRESH_MOVED);
+    this.addSql(PROJECT_TEAM_IDS_INSERT_TRIGGER);
+    this.addSql(PROJECT_TEAM_IDS_DELETE_TRIGGER);
+    this.addSql(PROJECT_TEAM_IDS_UPDATE_TRIGGER);
   }
 }

@@ -1,4 +1,9 @@
 import { Migration } from "@mikro-orm/migrations";
+import {
+  ISSUES_SEARCH_BITS,
+  ISSUES_SEARCH_BITS_TRIGGER,
+  TRACKER_SEARCH_BITS,
+} from "../functions/issue-search-bits.js";
 
 /** `tracker_search_mask`, after `create`: replaced by `tracker_search_masks` (migration `issue_search_branch_masks`), whose down restores it. */
 export const TRACKER_SEARCH_MASK = `function tracker_search_mask(query tsquery) returns bigint[]
@@ -26,39 +31,12 @@ export const TRACKER_SEARCH_MASK = `function tracker_search_mask(query tsquery) 
  */
 export class Migration20261121160000_issue_search_bits extends Migration {
   override async up(): Promise<void> {
-    this.addSql(`
-      create function tracker_search_bits(lexemes text[]) returns bigint[]
-      language sql immutable parallel safe strict as $$
-        select array[coalesce(bit_or(1::bigint << (b & 63)) filter (where b >> 6 = 0), 0),
-                     coalesce(bit_or(1::bigint << (b & 63)) filter (where b >> 6 = 1), 0),
-                     coalesce(bit_or(1::bigint << (b & 63)) filter (where b >> 6 = 2), 0),
-                     coalesce(bit_or(1::bigint << (b & 63)) filter (where b >> 6 = 3), 0)]
-          from (select get_byte(decode(md5(l), 'hex'), 0) as b from unnest(lexemes) l) x
-      $$`);
+    this.addSql(TRACKER_SEARCH_BITS);
     this.addSql(`create ${TRACKER_SEARCH_MASK}`);
     for (const n of [0, 1, 2, 3])
       this.addSql(`alter table "issues" add column "search_bits_${n}" bigint not null default 0`);
-    this.addSql(`
-      create function issues_search_bits() returns trigger language plpgsql as $$
-      declare
-        lexeme text;
-        b int;
-        bits bigint[] := '{0, 0, 0, 0}';
-      begin
-        -- tracker_search_bits over the lexemes of ISSUE_SEARCH_VECTOR (the generated column is not computed
-        -- yet in a before trigger), as a loop: a third of the time of calling the SQL function per row.
-        foreach lexeme in array tsvector_to_array(
-            to_tsvector('english', new.title) || to_tsvector('english', coalesce(new.description, ''))) loop
-          b := get_byte(decode(md5(lexeme), 'hex'), 0);
-          bits[(b >> 6) + 1] := bits[(b >> 6) + 1] | (1::bigint << (b & 63));
-        end loop;
-        new.search_bits_0 := bits[1]; new.search_bits_1 := bits[2];
-        new.search_bits_2 := bits[3]; new.search_bits_3 := bits[4];
-        return new;
-      end $$`);
-    this.addSql(`
-      create trigger issues_search_bits before insert or update of title, description on issues
-        for each row execute function issues_search_bits()`);
+    this.addSql(ISSUES_SEARCH_BITS);
+    this.addSql(ISSUES_SEARCH_BITS_TRIGGER);
     this.addSql(`
       update issues i set search_bits_0 = b[1], search_bits_1 = b[2], search_bits_2 = b[3], search_bits_3 = b[4]
         from (select id, tracker_search_bits(tsvector_to_array(search_vector)) as b from issues) x

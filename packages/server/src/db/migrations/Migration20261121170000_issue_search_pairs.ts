@@ -1,4 +1,9 @@
 import { Migration } from "@mikro-orm/migrations";
+import {
+  TRACKER_ADJACENT_PAIRS,
+  TRACKER_ISSUE_SEARCH_VECTOR,
+  TRACKER_PHRASE_QUERY,
+} from "../functions/issue-search-vector.js";
 
 /**
  * Phrases from the GIN index. An issue's search vector also holds each pair of adjacent lexemes as one
@@ -12,38 +17,12 @@ import { Migration } from "@mikro-orm/migrations";
  */
 export class Migration20261121170000_issue_search_pairs extends Migration {
   override async up(): Promise<void> {
-    this.addSql(`
-      create function tracker_adjacent_pairs(v tsvector) returns tsvector
-      language sql immutable parallel safe strict as $$
-        with u as materialized (select u.lexeme, unnest(u.positions) as p from unnest(v) u)
-        select coalesce(array_to_tsvector(array_agg(distinct a.lexeme || ' ' || b.lexeme)), ''::tsvector)
-          from u a join u b on b.p = a.p + 1
-      $$`);
-    this.addSql(`
-      create function tracker_issue_search_vector(title text, description text) returns tsvector
-      language plpgsql immutable parallel safe as $$
-      declare
-        v tsvector := setweight(to_tsvector('english', title), 'A')
-                      || setweight(to_tsvector('english', coalesce(description, '')), 'B');
-      begin
-        return v || tracker_adjacent_pairs(v);
-      end $$`);
+    this.addSql(TRACKER_ADJACENT_PAIRS);
+    this.addSql(TRACKER_ISSUE_SEARCH_VECTOR);
     // The pairs every quoted phrase requires, ANDed to the query; the query alone when there are none. A
     // phrase with two lexemes at one position (no such output from the english configuration) gives none,
     // and so does a pair that the tsquery syntax would need escaping for.
-    this.addSql(`
-      create function tracker_phrase_query(query tsquery, phrases text[]) returns tsquery
-      language sql immutable parallel safe as $$
-        select case when count(pair) = 0 then query
-                    else query && string_agg('''' || replace(pair, '''', '''''') || '''', ' & ')::tsquery end
-          from (select distinct pair
-                  from unnest(phrases) phrase,
-                       lateral (select to_tsvector('english', phrase) as v) t,
-                       lateral unnest(tsvector_to_array(tracker_adjacent_pairs(t.v))) pair
-                 where pair !~ '[\\\\:]'
-                   and not exists (select 1 from unnest(t.v) u, unnest(u.positions) p
-                                    group by p having count(*) > 1)) x
-      $$`);
+    this.addSql(TRACKER_PHRASE_QUERY);
     this.addSql('alter table "issues" drop column "search_vector"');
     this.addSql(
       `alter table "issues" add column "search_vector" tsvector generated always as (tracker_issue_search_vector(title, description)) stored null`,

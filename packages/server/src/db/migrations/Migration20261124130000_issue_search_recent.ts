@@ -1,4 +1,11 @@
 import { Migration } from "@mikro-orm/migrations";
+import {
+  ISSUES_SEARCH_RECENT,
+  ISSUES_SEARCH_RECENT_TRIGGER,
+  TRACKER_SEARCH_RECENT_PRUNE,
+  TRACKER_SEARCH_TERMS,
+  TRACKER_SEARCH_TERMS_QUERY,
+} from "../functions/issue-search-recent.js";
 
 /**
  * `issue_search_recent`: each workspace's recently updated issues with their full-text lexemes, under a GIN
@@ -24,21 +31,8 @@ import { Migration } from "@mikro-orm/migrations";
  */
 export class Migration20261124130000_issue_search_recent extends Migration {
   override async up(): Promise<void> {
-    this.addSql(`
-      create function tracker_search_terms(workspace uuid, v tsvector) returns tsvector
-      language sql immutable parallel safe strict as $$
-        select array_to_tsvector(array(
-          select left(workspace::text, 8) || ':' || l from unnest(tsvector_to_array(v)) l where l !~ ' '))
-      $$`);
-    this.addSql(`
-      create function tracker_search_terms_query(workspace uuid, query tsquery) returns tsquery
-      language sql immutable parallel safe strict as $$
-        select case when regexp_replace(t.text, '''(([^''\\\\]|''''|\\\\.)*)''', '', 'g') ~ '<'
-                    then null
-                    else regexp_replace(t.text, '''(([^''\\\\]|''''|\\\\.)*)''',
-                                        '''' || left(workspace::text, 8) || ':\\1''', 'g')::tsquery end
-          from (select query::text as text) t
-      $$`);
+    this.addSql(TRACKER_SEARCH_TERMS);
+    this.addSql(TRACKER_SEARCH_TERMS_QUERY);
     this.addSql(`
       create table "issue_search_recent" (
         "issue_id" uuid not null, "workspace_id" uuid not null, "team_id" uuid not null, "number" int not null,
@@ -54,51 +48,9 @@ export class Migration20261124130000_issue_search_recent extends Migration {
     this.addSql(
       `alter table "issue_search_recent_since" add constraint "issue_search_recent_since_workspace_id_foreign" foreign key ("workspace_id") references "workspaces" ("id") on update cascade on delete cascade`,
     );
-    this.addSql(`
-      create function issues_search_recent() returns trigger language plpgsql as $$
-      begin
-        if tg_op = 'UPDATE' and new.search_vector is not distinct from old.search_vector
-           and new.workspace_id = old.workspace_id then
-          update issue_search_recent
-             set team_id = new.team_id, number = new.number, updated_at = new.updated_at
-           where issue_id = new.id;
-          if found then
-            return null;
-          end if;
-        end if;
-        insert into issue_search_recent (issue_id, workspace_id, team_id, number, updated_at, terms)
-        values (new.id, new.workspace_id, new.team_id, new.number, new.updated_at,
-                tracker_search_terms(new.workspace_id, new.search_vector))
-        on conflict (issue_id) do update
-          set workspace_id = excluded.workspace_id, team_id = excluded.team_id, number = excluded.number,
-              updated_at = excluded.updated_at, terms = excluded.terms;
-        return null;
-      end $$`);
-    this.addSql(`
-      create trigger issues_search_recent
-        after insert or update of title, description, updated_at, team_id, number, workspace_id on issues
-        for each row execute function issues_search_recent()`);
-    this.addSql(`
-      create function tracker_search_recent_prune(keep int) returns bigint language sql volatile as $$
-        with over as (
-          select workspace_id from issue_search_recent group by workspace_id having count(*) > 2 * keep),
-        cut as (
-          select o.workspace_id,
-                 (select r.updated_at from issue_search_recent r where r.workspace_id = o.workspace_id
-                   order by r.updated_at desc offset keep - 1 limit 1) as since
-            from over o),
-        raised as (
-          insert into issue_search_recent_since (workspace_id, since)
-          select cut.workspace_id, cut.since from cut join workspaces w on w.id = cut.workspace_id
-          on conflict (workspace_id) do update
-            set since = greatest(issue_search_recent_since.since, excluded.since)
-          returning workspace_id, since),
-        gone as (
-          delete from issue_search_recent r using raised
-           where r.workspace_id = raised.workspace_id and r.updated_at < raised.since
-          returning 1)
-        select count(*) from gone
-      $$`);
+    this.addSql(ISSUES_SEARCH_RECENT);
+    this.addSql(ISSUES_SEARCH_RECENT_TRIGGER);
+    this.addSql(TRACKER_SEARCH_RECENT_PRUNE);
     this.addSql(`
       insert into issue_search_recent (issue_id, workspace_id, team_id, number, updated_at, terms)
       select id, workspace_id, team_id, number, updated_at, tracker_search_terms(workspace_id, search_vector)

@@ -1,4 +1,5 @@
 import type { operations } from "@tracker/sdk/schema";
+import { OPEN_STATE_TYPES_SQL } from "../../db/functions/issue-blockers.js";
 import { TODAY } from "../../db/sql-time.js";
 import type { WorkspaceScope } from "../../http/handler.js";
 import { HttpProblem, Invalid } from "../../http/problem.js";
@@ -13,7 +14,6 @@ import {
   visibleTeamIdCondition,
 } from "../shared/resolve.js";
 import { STATE_TYPES } from "../teams/team.entity.js";
-import { OPEN_STATE_TYPES_SQL } from "./issue.entity.js";
 import { issueSearchCondition } from "./issue-search.js";
 
 /**

@@ -1,5 +1,6 @@
 import { randomUUID } from "node:crypto";
 import { defineEntity, type InferEntity, p } from "@mikro-orm/core";
+import { OPEN_STATE_TYPES_SQL } from "../../db/functions/issue-blockers.js";
 import { Cycle } from "../cycles/cycle.entity.js";
 import { Label } from "../labels/label.entity.js";
 import { Project } from "../projects/project.entity.js";
@@ -15,9 +16,6 @@ import { Workspace } from "../workspaces/workspace.entity.js";
  * phrase query or a filtered ordered scan would pay for every row it reads (bench/README.md).
  */
 export const ISSUE_SEARCH_VECTOR = "tracker_issue_search_vector(title, description)";
-
-/** The open state types, as the partial index `issues_open_updated_index` and the filters spell them. */
-export const OPEN_STATE_TYPES_SQL = "('backlog', 'unstarted', 'started')";
 
 export const Issue = defineEntity({
   name: "Issue",
