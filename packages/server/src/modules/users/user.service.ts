@@ -1,29 +1,26 @@
 import { randomUUID } from "node:crypto";
 import type { EntityManager } from "@mikro-orm/postgresql";
-import { sqlOne } from "../../db/sql.js";
+import { type IUser, User } from "./user.entity.js";
 
-export interface UserRow {
-  id: string;
-  name: string;
-  email: string;
-}
+export type UserRef = Pick<IUser, "id" | "name" | "email">;
 
 /** Finds a user by email, or creates one when a name is given; undefined when neither is possible. */
 export async function findOrCreateUser(
   em: EntityManager,
   email: string,
   name: string | undefined,
-): Promise<UserRow | undefined> {
+): Promise<UserRef | undefined> {
   const address = email.trim().toLowerCase();
-  const existing = await sqlOne<UserRow>(em, "select id, name, email from users where email = ?", [address]);
-  if (existing) return existing;
+  const existing = await em.findOne(User, { email: address });
+  if (existing) return { id: existing.id, name: existing.name, email: existing.email };
   if (!name?.trim()) return undefined;
-  const created = await sqlOne<UserRow>(
-    em,
-    `insert into users (id, email, name, created_at) values (?, ?, ?, now())
-     on conflict (email) do update set email = excluded.email
-     returning id, name, email`,
-    [randomUUID(), address, name.trim()],
-  );
+  // Created meanwhile by a concurrent request: the upsert answers that user instead of failing.
+  const [created] = await em
+    .createQueryBuilder(User)
+    .insert({ id: randomUUID(), email: address, name: name.trim(), createdAt: new Date() })
+    .onConflict("email")
+    .merge(["email"])
+    .returning(["id", "name", "email"])
+    .execute<UserRef[]>("all");
   return created;
 }

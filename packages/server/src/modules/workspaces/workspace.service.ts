@@ -1,16 +1,11 @@
-import { randomUUID } from "node:crypto";
 import type { EntityManager } from "@mikro-orm/postgresql";
-import { sql, sqlOne } from "../../db/sql.js";
 import { recordChanges } from "../../events/record-change.js";
 import { type Caller, reachableWorkspace } from "../../http/auth.js";
 import { Conflict, Forbidden, Invalid } from "../../http/problem.js";
-import type { MemberRole } from "./workspace.entity.js";
+import { ApiKey } from "../api-keys/api-key.entity.js";
+import { type IWorkspace, type MemberRole, Membership, Workspace } from "./workspace.entity.js";
 
-export interface WorkspaceRow {
-  id: string;
-  name: string;
-  slug: string;
-}
+export type WorkspaceRef = Pick<IWorkspace, "id" | "name" | "slug">;
 
 export function slugify(name: string): string {
   const slug = name
@@ -34,34 +29,27 @@ export async function insertWorkspace(
   ownerId: string,
   name: string,
   explicitSlug?: string,
-): Promise<WorkspaceRow> {
+): Promise<WorkspaceRef> {
   const trimmed = name.trim();
   if (!trimmed)
     throw new Invalid("A workspace needs a name.", [{ path: "body.name", message: "must not be empty" }]);
   const base = explicitSlug ?? slugify(trimmed);
   let slug = base;
   for (let n = 2; ; n++) {
-    const taken = await sqlOne(em, "select 1 from workspaces where slug = ?", [slug]);
-    if (!taken) break;
+    if ((await em.count(Workspace, { slug })) === 0) break;
     if (explicitSlug) throw new Conflict("conflict", `The workspace slug "${slug}" is taken.`);
     slug = `${base.slice(0, 36)}-${n}`;
   }
-  const id = randomUUID();
-  await sql(em, "insert into workspaces (id, name, slug, created_at) values (?, ?, ?, now())", [
-    id,
-    trimmed,
-    slug,
-  ]);
-  await addMember(em, id, ownerId, "admin");
-  return { id, name: trimmed, slug };
+  const workspace = em.create(Workspace, { name: trimmed, slug });
+  em.create(Membership, { workspace, user: ownerId, role: "admin" });
+  await em.flush();
+  return { id: workspace.id, name: workspace.name, slug: workspace.slug };
 }
 
+/** Makes `userId` a member with `role`; written at once (with anything else pending in `em`). */
 export async function addMember(em: EntityManager, workspaceId: string, userId: string, role: MemberRole) {
-  await sql(
-    em,
-    "insert into memberships (id, workspace_id, user_id, role, created_at) values (?, ?, ?, ?, now())",
-    [randomUUID(), workspaceId, userId, role],
-  );
+  em.create(Membership, { workspace: workspaceId, user: userId, role });
+  await em.flush();
 }
 
 /** The workspace a request would act in when it names none (active one, else the only one), if any. */
@@ -94,7 +82,7 @@ export async function createWorkspace(em: EntityManager, caller: Caller, name: s
   }
   return em.transactional(async (tem) => {
     const ws = await insertWorkspace(tem, caller.userId, name, slug);
-    await sql(tem, "update api_keys set active_workspace_id = ? where id = ?", [ws.id, caller.keyId]);
+    await tem.nativeUpdate(ApiKey, caller.keyId, { activeWorkspace: ws.id });
     return ws;
   });
 }
@@ -102,7 +90,7 @@ export async function createWorkspace(em: EntityManager, caller: Caller, name: s
 export async function setActiveWorkspace(em: EntityManager, caller: Caller, ref: string) {
   const ws = reachableWorkspace(caller, ref);
   if (caller.keyScope === "account") {
-    await sql(em, "update api_keys set active_workspace_id = ? where id = ?", [ws.id, caller.keyId]);
+    await em.nativeUpdate(ApiKey, caller.keyId, { activeWorkspace: ws.id });
   }
   return { id: ws.id, name: ws.name, slug: ws.slug };
 }
@@ -113,7 +101,7 @@ export async function renameWorkspace(em: EntityManager, workspaceId: string, na
   if (!trimmed)
     throw new Invalid("A workspace needs a name.", [{ path: "body.name", message: "must not be empty" }]);
   await em.transactional(async (tem) => {
-    await sql(tem, "update workspaces set name = ? where id = ?", [trimmed, workspaceId]);
+    await tem.nativeUpdate(Workspace, workspaceId, { name: trimmed });
     await recordChanges(tem, workspaceId, [{ entity: "workspace", action: "updated", id: workspaceId }]);
   });
 }
