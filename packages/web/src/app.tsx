@@ -7,8 +7,10 @@ import { ErrorNote } from "./components/widgets.js";
 import { followEvents, type LiveStatus } from "./live.js";
 import { BoardPage } from "./pages/board.js";
 import { CyclePage } from "./pages/cycle.js";
+import { DocumentPage, DocumentsPage, NewDocumentPage } from "./pages/documents.js";
 import { InitiativesPage } from "./pages/initiatives.js";
 import { IssuePage } from "./pages/issue.js";
+import { InitiativePage, ProjectPage } from "./pages/project.js";
 import { ProjectsPage } from "./pages/projects.js";
 import { SignInPage, WorkspacePicker } from "./pages/sign-in.js";
 import { ViewsPage } from "./pages/views.js";
@@ -173,7 +175,11 @@ function Routes() {
   if (section === "issue" && id) return <IssuePage identifier={id} />;
   if (section === "issues") return <BoardPage teamKey={undefined} display="list" />;
   if (section === "projects") return <ProjectsPage />;
+  if (section === "project" && id) return <ProjectPage key={id} id={id} />;
   if (section === "initiatives") return <InitiativesPage />;
+  if (section === "initiative" && id) return <InitiativePage key={id} id={id} />;
+  if (section === "documents") return id === "new" ? <NewDocumentPage /> : <DocumentsPage />;
+  if (section === "document" && id) return <DocumentPage key={id} id={id} />;
   if (section === "views") return <ViewsPage />;
   if (!section) {
     const first = teams[0];
@@ -217,6 +223,7 @@ function Sidebar({ teams, ws }: { teams: Schemas["Team"][]; ws: string }) {
       <ul>
         {item(`/${ws}/projects`, "Projects")}
         {item(`/${ws}/initiatives`, "Initiatives")}
+        {item(`/${ws}/documents`, "Documents")}
         {item(`/${ws}/views`, "Views")}
       </ul>
       {teams.map((team) => (

@@ -4,7 +4,7 @@ import { type NewIssueDefaults, useApp } from "../app-context.js";
 import { applyIssue } from "../issue-lists.js";
 import { navigate } from "../router.js";
 import { store } from "../store.js";
-import { ErrorNote, priorityLabel } from "./widgets.js";
+import { ErrorNote, priorityLabel, TeamSelect } from "./widgets.js";
 
 /** `c` from anywhere: a new issue in the team of the page shown (or the first team). */
 export function CreateIssueDialog({ defaults, onClose }: { defaults: NewIssueDefaults; onClose(): void }) {
@@ -53,16 +53,7 @@ export function CreateIssueDialog({ defaults, onClose }: { defaults: NewIssueDef
     <dialog ref={dialog} className="dialog" aria-labelledby="create-title" onClose={onClose}>
       <form onSubmit={submit} className="stack">
         <h2 id="create-title">{defaults.parent ? `New sub-issue of ${defaults.parent}` : "New issue"}</h2>
-        <label>
-          Team
-          <select value={team} onChange={(e) => setTeam(e.target.value)}>
-            {teams.map((t) => (
-              <option key={t.id} value={t.key}>
-                {t.name} ({t.key})
-              </option>
-            ))}
-          </select>
-        </label>
+        <TeamSelect value={team} onChange={setTeam} />
         <label>
           Title
           <input value={title} onChange={(e) => setTitle(e.target.value)} required autoFocus />

@@ -1,7 +1,9 @@
 import { type KeyboardEvent, useEffect, useRef, useState } from "react";
 import { useApp } from "../app-context.js";
+import { initiativePath, projectPath } from "../pages/project.js";
 import { navigate } from "../router.js";
 import { describeError } from "../session.js";
+import { useData } from "../store.js";
 
 interface Choice {
   id: string;
@@ -10,7 +12,7 @@ interface Choice {
   to: string;
 }
 
-/** Ctrl/Cmd-K: jump to a team's board, a page, or an issue found by identifier or text. */
+/** Ctrl/Cmd-K: jump to a team's board, a page, a project or initiative by name, or an issue by identifier or text. */
 export function Palette({ onClose }: { onClose(): void }) {
   const { tracker, teams, ws } = useApp();
   const dialog = useRef<HTMLDialogElement>(null);
@@ -18,6 +20,8 @@ export function Palette({ onClose }: { onClose(): void }) {
   const [found, setFound] = useState<Choice[]>([]);
   const [problem, setProblem] = useState("");
   const [active, setActive] = useState(0);
+  const projects = useData("projects:all", () => tracker.projects.list({ limit: 200 }));
+  const initiatives = useData("initiatives:all", () => tracker.initiatives.list({ limit: 200 }));
 
   useEffect(() => {
     dialog.current?.showModal();
@@ -65,8 +69,27 @@ export function Palette({ onClose }: { onClose(): void }) {
     { id: "projects", label: "Projects", hint: "page", to: `/${ws}/projects` },
     { id: "initiatives", label: "Initiatives", hint: "page", to: `/${ws}/initiatives` },
     { id: "views", label: "Saved views", hint: "page", to: `/${ws}/views` },
+    { id: "documents", label: "Documents", hint: "page", to: `/${ws}/documents` },
+    { id: "new-document", label: "New document", hint: "action", to: `/${ws}/documents/new` },
   ].filter((c) => !lower || `${c.label} ${c.hint}`.toLowerCase().includes(lower));
-  const choices = [...found, ...places];
+  // Projects and initiatives are found by name once something is typed.
+  const named: Choice[] = lower
+    ? [
+        ...(projects.data?.items ?? []).map((p) => ({
+          id: p.id,
+          label: p.name,
+          hint: "project",
+          to: projectPath(ws, p),
+        })),
+        ...(initiatives.data?.items ?? []).map((i) => ({
+          id: i.id,
+          label: i.name,
+          hint: "initiative",
+          to: initiativePath(ws, i),
+        })),
+      ].filter((c) => c.label.toLowerCase().includes(lower))
+    : [];
+  const choices = [...found, ...named, ...places];
   const pick = (choice: Choice | undefined) => {
     if (!choice) return;
     dialog.current?.close();

@@ -1,4 +1,5 @@
 import { priorityName, type Schemas } from "@tracker/sdk";
+import { useApp } from "../app-context.js";
 import { describeError } from "../session.js";
 
 export function ErrorNote({ error }: { error: unknown }) {
@@ -49,4 +50,21 @@ const HEALTH: Record<Schemas["Health"], string> = {
 
 export function HealthBadge({ health }: { health: Schemas["Health"] }) {
   return <span className={`badge health-${health}`}>{HEALTH[health]}</span>;
+}
+
+/** A choice of one of the workspace's teams, by key. */
+export function TeamSelect({ value, onChange }: { value: string; onChange(key: string): void }) {
+  const { teams } = useApp();
+  return (
+    <label>
+      Team
+      <select value={value} onChange={(e) => onChange(e.target.value)}>
+        {teams.map((t) => (
+          <option key={t.id} value={t.key}>
+            {t.name} ({t.key})
+          </option>
+        ))}
+      </select>
+    </label>
+  );
 }

@@ -2,6 +2,7 @@ import { useApp } from "../app-context.js";
 import { ErrorNote, HealthBadge, ProgressBar } from "../components/widgets.js";
 import { Link } from "../router.js";
 import { useData } from "../store.js";
+import { initiativePath, projectPath } from "./project.js";
 
 /** Initiatives with their progress over their projects, and health. */
 export function InitiativesPage() {
@@ -17,7 +18,10 @@ export function InitiativesPage() {
       {initiatives.data?.items.map((i) => (
         <section key={i.id} className="card-block" aria-labelledby={`initiative-${i.id}`}>
           <h2 id={`initiative-${i.id}`}>
-            {i.name} <HealthBadge health={i.health} /> <span className="muted">{i.status}</span>
+            <Link data-nav-item to={initiativePath(ws, i)}>
+              {i.name}
+            </Link>{" "}
+            <HealthBadge health={i.health} /> <span className="muted">{i.status}</span>
           </h2>
           <ProgressBar progress={i.progress} label={`${i.name} progress`} />
           <p className="muted">
@@ -26,10 +30,7 @@ export function InitiativesPage() {
           <ul className="plain">
             {i.projects.map((p) => (
               <li key={p.id}>
-                <Link data-nav-item to={`/${ws}/issues?project=${encodeURIComponent(p.name)}`}>
-                  {p.name}
-                </Link>{" "}
-                <span className="muted">{p.status}</span>{" "}
+                <Link to={projectPath(ws, p)}>{p.name}</Link> <span className="muted">{p.status}</span>{" "}
                 <ProgressBar progress={p.progress} label={`${p.name} progress`} />
               </li>
             ))}
