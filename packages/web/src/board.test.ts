@@ -57,7 +57,7 @@ describe("the web board", () => {
     await page.keyboard.press("Shift+ArrowRight");
     await expect.poll(() => stateOf("ENG-2")).toBe("In Progress");
     await expect
-      .poll(() => page.evaluate(() => document.activeElement?.getAttribute("aria-label") ?? ""))
+      .poll(() => page.evaluate(() => document.activeElement?.textContent ?? ""))
       .toContain("ENG-2");
     await page.keyboard.press("Shift+ArrowLeft");
     await expect.poll(() => stateOf("ENG-2")).toBe("Todo");

@@ -218,10 +218,10 @@ const Card = memo(function Card({
         onBlur={() => onBlur(issue)}
         onPointerEnter={() => onIntent(issue)}
         onFocus={() => onIntent(issue)}
-        aria-label={`${issue.identifier} ${issue.title}, ${stateName}`}
       >
-        <span className="identifier">{issue.identifier}</span>
-        <span className="title">{issue.title}</span>
+        {/* The card's name is its text (what is seen is what a screen reader says), then its column. */}
+        <span className="identifier">{issue.identifier}</span> <span className="title">{issue.title}</span>
+        <span className="sr-only">, {stateName}</span>
         <span className="meta">
           {issue.priority > 0 && <span className="badge">{priorityLabel(issue.priority)}</span>}
           {issue.assignee && <span className="badge">{issue.assignee.name}</span>}
