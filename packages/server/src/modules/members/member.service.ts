@@ -1,10 +1,12 @@
-import type { EntityManager } from "@mikro-orm/postgresql";
-import { sql, sqlOne } from "../../db/sql.js";
+import { type EntityManager, LockMode } from "@mikro-orm/postgresql";
+import { sql } from "../../db/sql.js";
 import { recordChanges } from "../../events/record-change.js";
 import type { WorkspaceScope } from "../../http/handler.js";
 import { Conflict, Forbidden } from "../../http/problem.js";
+import { ApiKey } from "../api-keys/api-key.entity.js";
 import { findById } from "../shared/resolve.js";
-import type { MemberRole } from "../workspaces/workspace.entity.js";
+import { TeamMember } from "../teams/team.entity.js";
+import { type MemberRole, Membership } from "../workspaces/workspace.entity.js";
 
 export async function listUsers(scope: WorkspaceScope) {
   const rows = await sql<{ id: string; name: string; email: string; role: MemberRole }>(
@@ -23,21 +25,18 @@ export async function listUsers(scope: WorkspaceScope) {
  * Returns the number of admins.
  */
 async function lockAdmins(em: EntityManager, workspaceId: string): Promise<number> {
-  const rows = await sql(
-    em,
-    "select id from memberships where workspace_id = ? and role = 'admin' for update",
-    [workspaceId],
+  const admins = await em.find(
+    Membership,
+    { workspace: workspaceId, role: "admin" },
+    { lockMode: LockMode.PESSIMISTIC_WRITE },
   );
-  return rows.length;
+  return admins.length;
 }
 
+/** The member's membership, locked for the change. */
 function membership(em: EntityManager, workspaceId: string, userId: string) {
   return findById(userId, `No member ${userId} in this workspace.`, (id) =>
-    sqlOne<{ id: string; role: MemberRole }>(
-      em,
-      "select id, role from memberships where workspace_id = ? and user_id = ? for update",
-      [workspaceId, id],
-    ),
+    em.findOne(Membership, { workspace: workspaceId, user: id }, { lockMode: LockMode.PESSIMISTIC_WRITE }),
   );
 }
 
@@ -48,7 +47,8 @@ export async function changeRole(scope: WorkspaceScope, userId: string, role: Me
     if (target.role === "admin" && role !== "admin" && admins <= 1) {
       throw new Conflict("last_admin", "This is the workspace's last admin: make someone else admin first.");
     }
-    await sql(em, "update memberships set role = ? where id = ?", [role, target.id]);
+    em.assign(target, { role });
+    await em.flush();
     // Also tells open event streams to re-read what this member may see.
     await recordChanges(em, scope.workspace.id, [{ entity: "member", action: "updated", id: userId }]);
   });
@@ -71,18 +71,10 @@ export async function removeMember(scope: WorkspaceScope, userId: string) {
       throw new Conflict("last_admin", "This is the workspace's last admin: make someone else admin first.");
     }
     const ws = scope.workspace.id;
-    await sql(em, "delete from memberships where id = ?", [target.id]);
-    await sql(
-      em,
-      "delete from team_members tm using teams t where t.id = tm.team_id and t.workspace_id = ? and tm.user_id = ?",
-      [ws, userId],
-    );
-    await sql(em, "delete from api_keys where user_id = ? and workspace_id = ?", [userId, ws]);
-    await sql(
-      em,
-      "update api_keys set active_workspace_id = null where user_id = ? and active_workspace_id = ?",
-      [userId, ws],
-    );
+    await em.nativeDelete(Membership, target.id);
+    await em.nativeDelete(TeamMember, { user: userId, team: { workspace: ws } });
+    await em.nativeDelete(ApiKey, { user: userId, workspace: ws });
+    await em.nativeUpdate(ApiKey, { user: userId, activeWorkspace: ws }, { activeWorkspace: null });
     // Also cuts the member's open event streams off.
     await recordChanges(em, ws, [{ entity: "member", action: "deleted", id: userId }]);
   });
