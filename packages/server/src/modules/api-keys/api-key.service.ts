@@ -1,13 +1,11 @@
-import { randomUUID } from "node:crypto";
-import type { EntityManager } from "@mikro-orm/postgresql";
-import { sql } from "../../db/sql.js";
+import type { EntityManager, FilterQuery } from "@mikro-orm/postgresql";
 import { iso } from "../../db/sql-time.js";
 import { notifyKeyDeleted } from "../../events/record-change.js";
 import { hashToken, newToken } from "../../http/auth.js";
 import type { WorkspaceScope } from "../../http/handler.js";
 import { Forbidden, Invalid } from "../../http/problem.js";
 import { findById } from "../shared/resolve.js";
-import type { ApiKeyScope } from "./api-key.entity.js";
+import { ApiKey, type ApiKeyScope, type IApiKey } from "./api-key.entity.js";
 
 export interface CreatedKey {
   id: string;
@@ -24,46 +22,37 @@ export async function insertApiKey(
   scope: ApiKeyScope,
   workspaceId: string,
 ): Promise<CreatedKey> {
-  const id = randomUUID();
   const token = newToken();
-  await sql(
-    em,
-    `insert into api_keys (id, user_id, scope, workspace_id, active_workspace_id, name, token_hash, created_at)
-     values (?, ?, ?, ?, ?, ?, ?, now())`,
-    [
-      id,
-      userId,
-      scope,
-      scope === "workspace" ? workspaceId : null,
-      scope === "account" ? workspaceId : null,
-      name,
-      hashToken(token),
-    ],
-  );
-  return { id, name, scope, token };
+  const key = em.create(ApiKey, {
+    user: userId,
+    scope,
+    workspace: scope === "workspace" ? workspaceId : null,
+    activeWorkspace: scope === "account" ? workspaceId : null,
+    name,
+    tokenHash: hashToken(token),
+  });
+  await em.flush();
+  return { id: key.id, name, scope, token };
 }
 
 /** The caller's own keys that reach this workspace: its workspace keys and all of its account keys. */
+function reachingWorkspace(scope: WorkspaceScope) {
+  return {
+    user: scope.caller.userId,
+    $or: [{ scope: "account" }, { workspace: scope.workspace.id }],
+  } satisfies FilterQuery<IApiKey>;
+}
+
 export async function listKeys(scope: WorkspaceScope) {
-  const rows = await sql<{
-    id: string;
-    name: string;
-    scope: ApiKeyScope;
-    last_used_at: Date | null;
-    created_at: Date;
-  }>(
-    scope.em,
-    `select id, name, scope, last_used_at, created_at from api_keys
-      where user_id = ? and (scope = 'account' or workspace_id = ?)
-      order by created_at, id`,
-    [scope.caller.userId, scope.workspace.id],
-  );
-  return rows.map((k) => ({
+  const keys = await scope.em.find(ApiKey, reachingWorkspace(scope), {
+    orderBy: { createdAt: "asc", id: "asc" },
+  });
+  return keys.map((k) => ({
     id: k.id,
     name: k.name,
     scope: k.scope,
-    lastUsedAt: iso(k.last_used_at),
-    createdAt: iso(k.created_at)!,
+    lastUsedAt: iso(k.lastUsedAt),
+    createdAt: iso(k.createdAt)!,
   }));
 }
 
@@ -82,14 +71,7 @@ export async function deleteKey(scope: WorkspaceScope, id: string) {
     await findById(
       id,
       `No key ${id} of yours in this workspace.`,
-      async (id) =>
-        (
-          await sql(
-            em,
-            `delete from api_keys where id = ? and user_id = ? and (scope = 'account' or workspace_id = ?) returning id`,
-            [id, scope.caller.userId, scope.workspace.id],
-          )
-        )[0],
+      async (id) => (await em.nativeDelete(ApiKey, { id, ...reachingWorkspace(scope) })) || undefined,
     );
     // On commit, every instance closes the event streams opened with this key.
     await notifyKeyDeleted(em, id);
