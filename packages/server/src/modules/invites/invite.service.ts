@@ -1,6 +1,5 @@
-import { randomBytes, randomUUID } from "node:crypto";
-import type { EntityManager } from "@mikro-orm/postgresql";
-import { sql, sqlOne } from "../../db/sql.js";
+import { randomBytes } from "node:crypto";
+import { type EntityManager, LockMode } from "@mikro-orm/postgresql";
 import { iso } from "../../db/sql-time.js";
 import { recordChanges } from "../../events/record-change.js";
 import { hashToken, requireAdmin } from "../../http/auth.js";
@@ -9,49 +8,53 @@ import { Conflict, Gone, Invalid, NotFound } from "../../http/problem.js";
 import { insertApiKey } from "../api-keys/api-key.service.js";
 import { findById } from "../shared/resolve.js";
 import { findOrCreateUser } from "../users/user.service.js";
-import type { MemberRole } from "../workspaces/workspace.entity.js";
+import { type MemberRole, Membership, Workspace } from "../workspaces/workspace.entity.js";
 import { addMember } from "../workspaces/workspace.service.js";
+import { type IInvite, Invite } from "./invite.entity.js";
 
 export const INVITE_TTL_DAYS = 7;
 
 export async function listInvites(scope: WorkspaceScope) {
-  const rows = await sql<{ id: string; email: string; role: MemberRole; expires_at: Date }>(
-    scope.em,
-    `select id, email, role, expires_at from invites
-      where workspace_id = ? and accepted_at is null order by created_at, id`,
-    [scope.workspace.id],
+  const invites = await scope.em.find(
+    Invite,
+    { workspace: scope.workspace.id, acceptedAt: null },
+    { orderBy: { createdAt: "asc", id: "asc" } },
   );
-  return rows.map((r) => ({ id: r.id, email: r.email, role: r.role, expiresAt: iso(r.expires_at)! }));
+  return invites.map((r) => ({ id: r.id, email: r.email, role: r.role, expiresAt: iso(r.expiresAt)! }));
 }
 
 export async function createInvite(scope: WorkspaceScope, email: string, role: MemberRole) {
   requireAdmin(scope.workspace, "invite people");
   const address = email.trim().toLowerCase();
-  const member = await sqlOne(
-    scope.em,
-    "select 1 from memberships m join users u on u.id = m.user_id where m.workspace_id = ? and u.email = ?",
-    [scope.workspace.id, address],
-  );
-  if (member) throw new Conflict("conflict", `${address} is already a member of this workspace.`);
-  const id = randomUUID();
+  const member = await scope.em.count(Membership, {
+    workspace: scope.workspace.id,
+    user: { email: address },
+  });
+  if (member > 0) throw new Conflict("conflict", `${address} is already a member of this workspace.`);
   const token = `inv_${randomBytes(24).toString("base64url")}`;
   // A new invite replaces a pending one for the same address: only the newest link works.
-  await scope.em.transactional(async (em) => {
-    const replaced = await sql<{ id: string }>(
-      em,
-      "delete from invites where workspace_id = ? and email = ? and accepted_at is null returning id",
-      [scope.workspace.id, address],
-    );
-    await sql(
-      em,
-      `insert into invites (id, workspace_id, email, role, token_hash, invited_by_id, expires_at, created_at)
-       values (?, ?, ?, ?, ?, ?, now() + make_interval(days => ?), now())`,
-      [id, scope.workspace.id, address, role, hashToken(token), scope.caller.userId, INVITE_TTL_DAYS],
-    );
+  const id = await scope.em.transactional(async (em) => {
+    const replaced: Pick<IInvite, "id">[] = await em
+      .createQueryBuilder(Invite)
+      .delete({ workspace: scope.workspace.id, email: address, acceptedAt: null })
+      .returning(["id"])
+      .execute("all");
+    const now = new Date();
+    const invite = em.create(Invite, {
+      workspace: scope.workspace.id,
+      email: address,
+      role,
+      tokenHash: hashToken(token),
+      invitedBy: scope.caller.userId,
+      createdAt: now,
+      expiresAt: new Date(now.getTime() + INVITE_TTL_DAYS * 24 * 3600 * 1000),
+    });
+    await em.flush();
     await recordChanges(em, scope.workspace.id, [
       ...replaced.map((r) => ({ entity: "invite" as const, action: "deleted" as const, id: r.id })),
-      { entity: "invite", action: "created", id },
+      { entity: "invite", action: "created", id: invite.id },
     ]);
+    return invite.id;
   });
   return { id, email: address, role, url: `${scope.config.publicUrl.replace(/\/$/, "")}/invite/${token}` };
 }
@@ -62,13 +65,7 @@ export async function deleteInvite(scope: WorkspaceScope, id: string) {
     await findById(
       id,
       `No invite ${id} in this workspace.`,
-      async (id) =>
-        (
-          await sql(em, "delete from invites where id = ? and workspace_id = ? returning id", [
-            id,
-            scope.workspace.id,
-          ])
-        )[0],
+      async (id) => (await em.nativeDelete(Invite, { id, workspace: scope.workspace.id })) || undefined,
     );
     await recordChanges(em, scope.workspace.id, [{ entity: "invite", action: "deleted", id }]);
   });
@@ -86,47 +83,39 @@ function tokenFrom(input: string): string {
  */
 export async function acceptInvite(em: EntityManager, tokenInput: string, name: string | undefined) {
   return em.transactional(async (tem) => {
-    const invite = await sqlOne<{
-      id: string;
-      workspace_id: string;
-      email: string;
-      role: MemberRole;
-      expired: boolean;
-      accepted_at: Date | null;
-    }>(
-      tem,
-      `select id, workspace_id, email, role, expires_at <= now() as expired, accepted_at
-         from invites where token_hash = ? for update`,
-      [hashToken(tokenFrom(tokenInput))],
+    const invite = await tem.findOne(
+      Invite,
+      { tokenHash: hashToken(tokenFrom(tokenInput)) },
+      { lockMode: LockMode.PESSIMISTIC_WRITE },
     );
     if (!invite) throw new NotFound("No invite with that token.");
-    if (invite.accepted_at) throw new Conflict("invite_used", "This invite has already been used.");
-    if (invite.expired)
+    if (invite.acceptedAt) throw new Conflict("invite_used", "This invite has already been used.");
+    if (invite.expiresAt <= new Date())
       throw new Gone("invite_expired", "This invite has expired: ask an admin for a new one.");
+    const workspaceId = invite.workspace.id;
     const user = await findOrCreateUser(tem, invite.email, name);
     if (!user) {
       throw new Invalid("Give your name to create your account.", [
         { path: "body.name", message: "is required for a new account" },
       ]);
     }
-    const already = await sqlOne(tem, "select 1 from memberships where workspace_id = ? and user_id = ?", [
-      invite.workspace_id,
-      user.id,
-    ]);
-    if (already) throw new Conflict("invite_used", `${invite.email} is already a member of this workspace.`);
-    await addMember(tem, invite.workspace_id, user.id, invite.role);
-    await sql(tem, "update invites set accepted_at = now() where id = ?", [invite.id]);
+    const already = await tem.count(Membership, { workspace: workspaceId, user: user.id });
+    if (already > 0)
+      throw new Conflict("invite_used", `${invite.email} is already a member of this workspace.`);
+    await addMember(tem, workspaceId, user.id, invite.role);
+    invite.acceptedAt = new Date();
+    await tem.flush();
     // A used invite leaves the pending list; the new member joins the member list.
-    await recordChanges(tem, invite.workspace_id, [
+    await recordChanges(tem, workspaceId, [
       { entity: "invite", action: "deleted", id: invite.id },
       { entity: "member", action: "created", id: user.id },
     ]);
-    const ws = (await sqlOne<{ id: string; name: string; slug: string }>(
-      tem,
-      "select id, name, slug from workspaces where id = ?",
-      [invite.workspace_id],
-    ))!;
+    const ws = await tem.findOneOrFail(Workspace, workspaceId, { fields: ["id", "name", "slug"] });
     const apiKey = await insertApiKey(tem, user.id, "invite", "account", ws.id);
-    return { workspace: ws, user: { id: user.id, name: user.name, email: user.email }, apiKey };
+    return {
+      workspace: { id: ws.id, name: ws.name, slug: ws.slug },
+      user: { id: user.id, name: user.name, email: user.email },
+      apiKey,
+    };
   });
 }
