@@ -54,8 +54,14 @@ export function ensureWebBuild(): void {
     }
   }
   try {
+    // The production build, as `npm run build` makes it: vitest sets NODE_ENV=test, which would bundle
+    // React's development build into the served board.
     if (!fresh())
-      execFileSync("npx", ["vite", "build", "--logLevel", "error"], { cwd: WEB_ROOT, stdio: "inherit" });
+      execFileSync("npx", ["vite", "build", "--logLevel", "error"], {
+        cwd: WEB_ROOT,
+        stdio: "inherit",
+        env: { ...process.env, NODE_ENV: "production" },
+      });
   } finally {
     rmSync(lock, { recursive: true, force: true });
   }
