@@ -1,12 +1,13 @@
 /**
  * Files issues from a CSV export (columns: title, description, priority, labels, assignee, dueDate;
  * labels separated by ";"; priority as a name, `urgent`, `high`, `medium`, `low` or `none`, or 0-4, as
- * the CLI takes it). Rows that fail are reported with the reason; the rest go in.
+ * the CLI takes it), 100 rows to a request. Rows that fail are reported with the reason; the rest go in, and
+ * running it again on the same file creates nothing twice.
  *
  *   TRACKER_API_KEY=... npm run import-csv -w @tracker/examples -- --team ENG --file backlog.csv
  */
 import { readFileSync } from "node:fs";
-import { createTracker, PRIORITY_NAMES, parsePriority, type Tracker, TrackerError } from "@tracker/sdk";
+import { type BodyOf, createTracker, PRIORITY_NAMES, parsePriority, type Tracker } from "@tracker/sdk";
 import { flags, isMain, runMain } from "./cli-args.js";
 
 /** RFC 4180 CSV: quoted fields may hold commas, quotes ("") and newlines. */
@@ -54,6 +55,7 @@ export async function importCsv(tracker: Tracker, team: string, csv: string): Pr
     return v ? v : undefined;
   };
   const result: ImportResult = { created: [], failed: [] };
+  const rowsToSend: { line: number; body: BodyOf<"createIssue"> }[] = [];
   for (const [index, row] of rows.entries()) {
     const line = index + 2;
     const priorityText = at(row, "priority");
@@ -64,8 +66,9 @@ export async function importCsv(tracker: Tracker, team: string, csv: string): Pr
       result.failed.push({ line, reason: `priority "${priorityText}": expected ${names}, none or 0-4` });
       continue;
     }
-    try {
-      const issue = await tracker.issues.create({
+    rowsToSend.push({
+      line,
+      body: {
         team,
         title: at(row, "title") ?? "",
         description: at(row, "description"),
@@ -76,14 +79,15 @@ export async function importCsv(tracker: Tracker, team: string, csv: string): Pr
           .filter(Boolean),
         assignee: at(row, "assignee"),
         dueDate: at(row, "dueDate"),
-      });
-      result.created.push(issue.identifier);
-    } catch (err) {
-      if (!(err instanceof TrackerError)) throw err;
-      const fields = err.errors.map((e) => `${e.path} ${e.message}`).join("; ");
-      result.failed.push({ line, reason: `${err.code}: ${fields || err.detail}` });
-    }
+      },
+    });
   }
+  // 100 rows to a request, each batch once however often the script is run; a refused row is reported
+  // and the others still go in.
+  const { created, refused } = await tracker.issues.import(rowsToSend.map((r) => r.body));
+  result.created.push(...created.map((c) => c.issue.identifier));
+  for (const { index, reason } of refused) result.failed.push({ line: rowsToSend[index]!.line, reason });
+  result.failed.sort((a, b) => a.line - b.line);
   return result;
 }
 

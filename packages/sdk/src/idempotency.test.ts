@@ -69,6 +69,57 @@ describe("safe retries against the server", () => {
     expect(await issuesTitled(title)).toEqual([issue.identifier]);
   });
 
+  it("creates a batch once when its answer is lost, in order, and a refused batch rejects with the item's problem", async () => {
+    const { tracker: flaky, attempts } = losingAnswers(1);
+    const title = `Batch ${Date.now()}`;
+
+    const created = await flaky.issues.createMany([
+      { team: "ENG", title: `${title} a` },
+      { team: "ENG", title: `${title} b` },
+    ]);
+
+    expect(created.map((i) => i.title)).toEqual([`${title} a`, `${title} b`]);
+    expect(attempts.map((a) => a.replayed)).toEqual([null, "true"]);
+    expect(await issuesTitled(`${title} a`)).toEqual([created[0]!.identifier]);
+    expect(await issuesTitled(`${title} b`)).toEqual([created[1]!.identifier]);
+
+    const refused = await tracker.issues
+      .createMany([
+        { team: "ENG", title: "Fine" },
+        { team: "ENG", title: "Lost", state: "Nowhere" },
+      ])
+      .catch((e: unknown) => e);
+    expect(refused).toBeInstanceOf(TrackerError);
+    expect((refused as TrackerError).code).toBe("invalid_request");
+    expect((refused as TrackerError).message).toMatch(/Issue 2 of 2/);
+  });
+
+  it("imports any number of issues in batches, reports a refused one and creates the rest, once however often it runs", {
+    timeout: 60_000,
+  }, async () => {
+    const title = `Imported ${Date.now()}`;
+    const items = Array.from({ length: 150 }, (_, i) => ({
+      team: "ENG",
+      title: i === 119 ? "" : `${title} ${i}`,
+    }));
+    const settled: number[] = [];
+
+    const first = await tracker.issues.import(items, { onProgress: (n) => settled.push(n) });
+
+    expect(settled).toEqual([100, 150]);
+    expect(first.refused.map((r) => [r.index, r.reason])).toEqual([
+      [119, expect.stringMatching(/^invalid_request: title /)],
+    ]);
+    expect(first.created.map((c) => c.index)).toEqual([...Array(150).keys()].filter((i) => i !== 119));
+    expect(first.created.map((c) => c.issue.title)).toEqual(first.created.map((c) => `${title} ${c.index}`));
+
+    const again = await tracker.issues.import(items);
+    expect(again.created.map((c) => c.issue.identifier)).toEqual(
+      first.created.map((c) => c.issue.identifier),
+    );
+    expect(await issuesTitled(`${title} 0`)).toEqual([first.created[0]!.issue.identifier]);
+  });
+
   it("adds exactly one comment when two answers in a row are lost", async () => {
     const issue = await tracker.issues.create({ team: "ENG", title: "Commented once" });
     const { tracker: flaky, attempts } = losingAnswers(2);

@@ -10,7 +10,7 @@ export type { DocumentsApi } from "./resources/documents.js";
 export type { EventStreamOptions, EventsApi, TrackerEvent } from "./resources/events.js";
 export type { InitiativesApi } from "./resources/initiatives.js";
 export type { InvitesApi } from "./resources/invites.js";
-export type { IssuesApi } from "./resources/issues.js";
+export type { ImportOptions, ImportResult, IssuesApi } from "./resources/issues.js";
 export type { LabelsApi } from "./resources/labels.js";
 export type { MembersApi } from "./resources/members.js";
 export type { ProjectsApi } from "./resources/projects.js";

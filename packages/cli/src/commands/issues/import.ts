@@ -1,4 +1,3 @@
-import { createHash } from "node:crypto";
 import { readFileSync } from "node:fs";
 import type { BodyOf } from "@tracker/sdk";
 import { CommandError, type Deps, defineCommand, type Opts, UsageError } from "../../command.js";
@@ -9,9 +8,9 @@ export const spec = defineCommand({
   description:
     "Each object is an issue as the API takes it (team, title, description, priority, assignee, labels,\n" +
     "state, project, cycle, estimate, dueDate, parent); --team fills in a missing team. Reads the file, or\n" +
-    "standard input without one. Each issue is sent with an idempotency key made from its line, so running\n" +
-    "the same import again within a day creates nothing twice. Prints one identifier per issue created;\n" +
-    "lines that fail are reported and the rest go on (exit 1 if any failed).",
+    "standard input without one. Issues go in batches of 100 (one request each), each with an idempotency\n" +
+    "key made from its lines, so running the same import again within a day creates nothing twice. Prints\n" +
+    "one identifier per issue created; lines that fail are reported and the rest go on (exit 1 if any failed).",
   args: ["file?"],
   options: {
     team: {
@@ -56,38 +55,26 @@ export async function run(opts: Opts<typeof spec>, deps: Deps): Promise<void> {
   const text = opts.file && opts.file !== "-" ? readFileSync(opts.file, "utf8") : await deps.readStdin();
   const items = parse(text);
   if (items.length === 0) throw new UsageError("nothing to import: the input has no issues");
-  const created: unknown[] = [];
-  const failed: number[] = [];
+  const bodies = items.map(
+    (item) => ({ ...(opts.team ? { team: opts.team } : {}), ...(item as object) }) as IssueCreate,
+  );
   const bar = progress(deps);
-  for (const [i, item] of items.entries()) {
-    bar.update(`Importing ${i + 1}/${items.length}…`);
-    const body = { ...(opts.team ? { team: opts.team } : {}), ...(item as object) } as IssueCreate;
-    // The same issue at the same place imported again is the same write: the server answers it without
-    // acting twice. Its place is part of the key, so two identical lines still make two issues.
-    const key = createHash("sha256")
-      .update(`${i}\n${JSON.stringify(body)}`)
-      .digest("hex");
-    const idempotencyKey = `import-${key}`;
-    try {
-      const issue = await deps.tracker.issues.create(body, { ...deps.call, idempotencyKey });
-      created.push(issue);
-      if (!opts.json) {
-        bar.done();
-        deps.stdout.write(`${issue.identifier}\n`);
-      }
-    } catch (err) {
-      bar.done();
-      if (deps.call.signal?.aborted) throw err;
-      const e = err as { code?: string; detail?: string; message: string };
-      failed.push(i + 1);
-      say(deps, `issue ${i + 1}: ${e.code ? `${e.code}: ${e.detail || e.message}` : e.message}`);
-    }
-  }
-  bar.done();
-  if (opts.json) await printJson(deps, created);
-  if (deps.isTTY) say(deps, `Imported ${created.length} of ${items.length} issues`);
-  if (failed.length)
+  // The SDK sends batches of 100, each keyed by its lines and their places (so a second run creates
+  // nothing twice), and sends a batch again without a refused line, so every other line gets its issue.
+  const { created, refused } = await deps.tracker.issues
+    .import(bodies, {
+      ...deps.call,
+      onProgress: (settled, total) => bar.update(`Imported ${settled} of ${total}…`),
+    })
+    .finally(() => bar.done());
+  for (const { index, reason } of refused.sort((a, b) => a.index - b.index))
+    say(deps, `issue ${index + 1}: ${reason}`);
+  const issues = created.map((c) => c.issue);
+  if (opts.json) await printJson(deps, issues);
+  else deps.stdout.write(issues.map((issue) => `${issue.identifier}\n`).join(""));
+  if (deps.isTTY) say(deps, `Imported ${issues.length} of ${items.length} issues`);
+  if (refused.length)
     throw new CommandError(
-      `${failed.length} of ${items.length} issues were not imported (${failed.join(", ")})`,
+      `${refused.length} of ${items.length} issues were not imported (${refused.map((r) => r.index + 1).join(", ")})`,
     );
 }

@@ -210,6 +210,22 @@ describe("tracker issues (real server, real binary)", () => {
     const again = await s.run(["issues", "import", "--team", "ENG"], { input: lines });
     expect(again.stdout).toBe(first.stdout);
     expect((await s.run(["issues", "list", "--label", "import", "--jq", "length"])).stdout).toBe("1\n");
+    // More than one batch of 100: every line in order, and once however often it is run.
+    const many = Array.from({ length: 150 }, (_, i) =>
+      JSON.stringify({ title: `Bulk ${i}`, labels: ["bulk"] }),
+    );
+    const bulk = await s.run(["issues", "import", "--team", "ENG"], { input: `${many.join("\n")}\n` });
+    expect(bulk.code).toBe(0);
+    const numbers = bulk.stdout
+      .trim()
+      .split("\n")
+      .map((id) => Number(id.replace("ENG-", "")));
+    expect(numbers).toEqual(Array.from({ length: 150 }, (_, i) => numbers[0]! + i));
+    const bulkAgain = await s.run(["issues", "import", "--team", "ENG"], { input: `${many.join("\n")}\n` });
+    expect(bulkAgain.stdout).toBe(bulk.stdout);
+    expect(
+      (await s.run(["issues", "list", "--label", "bulk", "--limit", "all", "--jq", "length"])).stdout,
+    ).toBe("150\n");
     const bad = await s.run(["issues", "import"], { input: "{not json\n" });
     expect(bad.code).toBe(2);
     expect(bad.stderr).toContain("line 1 is not JSON");
