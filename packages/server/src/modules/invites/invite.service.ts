@@ -10,7 +10,7 @@ import { findById } from "../shared/resolve.js";
 import { findOrCreateUser } from "../users/user.service.js";
 import { type MemberRole, Membership, Workspace } from "../workspaces/workspace.entity.js";
 import { addMember } from "../workspaces/workspace.service.js";
-import { type IInvite, Invite } from "./invite.entity.js";
+import { Invite } from "./invite.entity.js";
 
 export const INVITE_TTL_DAYS = 7;
 
@@ -34,11 +34,12 @@ export async function createInvite(scope: WorkspaceScope, email: string, role: M
   const token = `inv_${randomBytes(24).toString("base64url")}`;
   // A new invite replaces a pending one for the same address: only the newest link works.
   const id = await scope.em.transactional(async (em) => {
-    const replaced: Pick<IInvite, "id">[] = await em
-      .createQueryBuilder(Invite)
-      .delete({ workspace: scope.workspace.id, email: address, acceptedAt: null })
-      .returning(["id"])
-      .execute("all");
+    const replaced = await em.find(
+      Invite,
+      { workspace: scope.workspace.id, email: address, acceptedAt: null },
+      { lockMode: LockMode.PESSIMISTIC_WRITE },
+    );
+    if (replaced.length) await em.nativeDelete(Invite, { id: { $in: replaced.map((r) => r.id) } });
     const now = new Date();
     const invite = em.create(Invite, {
       workspace: scope.workspace.id,
