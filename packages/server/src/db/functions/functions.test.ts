@@ -21,7 +21,10 @@ const statements = [
   namesVersion,
 ].flatMap((file) =>
   Object.values(file)
-    .flat()
+    // A file's exports: statements, lists of statements, and objects of statements.
+    .flatMap((v: unknown) =>
+      typeof v === "object" && v !== null && !Array.isArray(v) ? Object.values(v) : v,
+    )
     .filter((s): s is string => typeof s === "string"),
 );
 

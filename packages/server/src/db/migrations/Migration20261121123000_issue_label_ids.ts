@@ -1,11 +1,5 @@
 import { Migration } from "@mikro-orm/migrations";
-import {
-  ISSUE_LABEL_IDS_DELETE_TRIGGER,
-  ISSUE_LABEL_IDS_INSERT_TRIGGER,
-  ISSUE_LABEL_IDS_REFRESH,
-  ISSUE_LABEL_IDS_REFRESH_MOVED,
-  ISSUE_LABEL_IDS_UPDATE_TRIGGER,
-} from "../functions/issue-label-ids.js";
+import { ISSUE_LABEL_IDS } from "../functions/issue-label-ids.js";
 
 /**
  * `issues.label_ids`: the issue's label ids, kept equal to its `issue_labels` rows by statement triggers
@@ -21,10 +15,10 @@ export class Migration20261121123000_issue_label_ids extends Migration {
       update issues i set label_ids = l.ids
         from (select issue_id, array_agg(label_id order by label_id) as ids from issue_labels group by issue_id) l
        where l.issue_id = i.id`);
-    this.addSql(ISSUE_LABEL_IDS_REFRESH);
-    this.addSql(ISSUE_LABEL_IDS_REFRESH_MOVED);
-    this.addSql(ISSUE_LABEL_IDS_INSERT_TRIGGER);
-    this.addSql(ISSUE_LABEL_IDS_DELETE_TRIGGER);
-    this.addSql(ISSUE_LABEL_IDS_UPDATE_TRIGGER);
+    this.addSql(ISSUE_LABEL_IDS.refresh);
+    this.addSql(ISSUE_LABEL_IDS.refreshMoved);
+    this.addSql(ISSUE_LABEL_IDS.insertTrigger);
+    this.addSql(ISSUE_LABEL_IDS.deleteTrigger);
+    this.addSql(ISSUE_LABEL_IDS.updateTrigger);
   }
 }

@@ -1,11 +1,5 @@
 import { Migration } from "@mikro-orm/migrations";
-import {
-  PROJECT_TEAM_IDS_DELETE_TRIGGER,
-  PROJECT_TEAM_IDS_INSERT_TRIGGER,
-  PROJECT_TEAM_IDS_REFRESH,
-  PROJECT_TEAM_IDS_REFRESH_MOVED,
-  PROJECT_TEAM_IDS_UPDATE_TRIGGER,
-} from "../functions/project-team-ids.js";
+import { PROJECT_TEAM_IDS } from "../functions/project-team-ids.js";
 
 /**
  * `projects.team_ids`: the project's team ids, kept equal to its `project_teams` rows by statement triggers
@@ -22,10 +16,10 @@ export class Migration20261121140000_project_team_ids extends Migration {
       update projects p set team_ids = t.ids
         from (select project_id, array_agg(team_id order by team_id) as ids from project_teams group by project_id) t
        where t.project_id = p.id`);
-    this.addSql(PROJECT_TEAM_IDS_REFRESH);
-    this.addSql(PROJECT_TEAM_IDS_REFRESH_MOVED);
-    this.addSql(PROJECT_TEAM_IDS_INSERT_TRIGGER);
-    this.addSql(PROJECT_TEAM_IDS_DELETE_TRIGGER);
-    this.addSql(PROJECT_TEAM_IDS_UPDATE_TRIGGER);
+    this.addSql(PROJECT_TEAM_IDS.refresh);
+    this.addSql(PROJECT_TEAM_IDS.refreshMoved);
+    this.addSql(PROJECT_TEAM_IDS.insertTrigger);
+    this.addSql(PROJECT_TEAM_IDS.deleteTrigger);
+    this.addSql(PROJECT_TEAM_IDS.updateTrigger);
   }
 }

@@ -6,8 +6,6 @@ import type { WorkspaceScope } from "../../http/handler.js";
 import { NotFound } from "../../http/problem.js";
 import { activityInsertSql } from "../activity/activity.service.js";
 import {
-  type CycleRow,
-  type IssueKey,
   issueKeyQuery,
   isUuid,
   TEAM_ROW_COLUMNS,
@@ -22,19 +20,15 @@ import {
   labelNamesSql,
 } from "./issue.serialize.js";
 import {
-  type AssigneeRow,
-  assigneeColumn,
   checkAssignee,
   checkCycle,
   checkProject,
   checkState,
-  cycleColumn,
-  type LabelColumns,
   labelColumns,
   labelInsertCte,
   labelsOf,
-  type ProjectRow,
-  projectColumn,
+  type NamedRefs,
+  namedRefColumns,
   type StateColumns,
   shareLockProject,
   stateColumns,
@@ -48,14 +42,7 @@ import {
   runPrepared,
 } from "./issue-write.js";
 
-type CreateRefs = StateColumns &
-  LabelColumns & {
-    team: TeamRow | null;
-    newAssignee: AssigneeRow | null;
-    newProject: ProjectRow | null;
-    newCycle: CycleRow | null;
-    newParent: IssueKey | null;
-  };
+type CreateRefs = StateColumns & NamedRefs & { team: TeamRow | null };
 
 /**
  * Creates an issue numbered next in its team. Four round trips: BEGIN, one statement resolving every
@@ -90,11 +77,9 @@ export async function createIssue(scope: WorkspaceScope, input: IssueCreateInput
         ${wanted ? q`, ${labelInsertCte(ws, wanted, parentKey ? "parent_row" : undefined)}` : EMPTY}
       select (select to_json(tt) from team tt) as "team",
              ${stateColumns("t.id", input.state)},
-             ${input.assignee != null ? assigneeColumn(tx, input.assignee) : raw(`null as "newAssignee"`)},
-             ${input.project != null ? projectColumn(tx, input.project) : raw(`null as "newProject"`)},
-             ${input.cycle != null ? cycleColumn(input.cycle) : raw(`null as "newCycle"`)},
+             ${namedRefColumns(tx, input)},
              ${raw(parentKey ? `(select to_json(p) from parent p join parent_row pr on pr.id = p.id) as "newParent"` : `null as "newParent"`)},
-             ${wanted ? labelColumns(ws, wanted) : raw(`null as "labelsCreated", null as "labelsExisting"`)}
+             ${labelColumns(ws, wanted)}
         from (select) as one left join team t on true`,
     ))!;
 

@@ -6,7 +6,14 @@ import { q, raw, type SqlFragment } from "../../db/sql-fragment.js";
 import type { WorkspaceScope } from "../../http/handler.js";
 import { Invalid, NotFound } from "../../http/problem.js";
 import type { UserBrief } from "../activity/activity.service.js";
-import { type CycleRow, isUuid, memberSeesTeamSql, type NamedRow, type StateRow } from "../shared/resolve.js";
+import {
+  type CycleRow,
+  type IssueKey,
+  isUuid,
+  memberSeesTeamSql,
+  type NamedRow,
+  type StateRow,
+} from "../shared/resolve.js";
 
 /**
  * The references an issue write names (state, assignee, project, cycle, labels), resolved in SQL as
@@ -170,6 +177,27 @@ export function checkCycle(row: CycleRow | null, ref: CycleSelector): CycleRow {
   throw new NotFound(`No cycle ${ref} in this team.`);
 }
 
+/** The columns a write's resolving statement selects for the references it names, beside `newState`. */
+export type NamedRefs = LabelColumns & {
+  newAssignee: AssigneeRow | null;
+  newProject: ProjectRow | null;
+  newCycle: CycleRow | null;
+  newParent: IssueKey | null;
+};
+
+/**
+ * Columns `newAssignee`, `newProject` and `newCycle` of the references a write names, each null when the
+ * write names none (`null` itself, to clear one, needs no lookup).
+ */
+export function namedRefColumns(
+  scope: WorkspaceScope,
+  input: { assignee?: string | null; project?: string | null; cycle?: CycleSelector | null },
+): SqlFragment {
+  return q`${input.assignee != null ? assigneeColumn(scope, input.assignee) : raw(`null as "newAssignee"`)},
+             ${input.project != null ? projectColumn(scope, input.project) : raw(`null as "newProject"`)},
+             ${input.cycle != null ? cycleColumn(input.cycle) : raw(`null as "newCycle"`)}`;
+}
+
 // ---- Labels ------------------------------------------------------------------------------------
 
 export interface LabelRef {
@@ -215,7 +243,8 @@ export function labelInsertCte(
 }
 
 /** Columns `labelsCreated` (by `label_ins`) and `labelsExisting` (the others, as of the statement's start). */
-export function labelColumns(workspaceId: string, wanted: Map<string, string>): SqlFragment {
+export function labelColumns(workspaceId: string, wanted: Map<string, string> | undefined): SqlFragment {
+  if (!wanted) return raw(`null as "labelsCreated", null as "labelsExisting"`);
   return q`(select json_agg(json_build_object('id', li.id, 'name', li.name)) from label_ins li) as "labelsCreated",
     (select json_agg(json_build_object('id', lx.id, 'name', lx.name)) from labels lx
       where lx.workspace_id = ${workspaceId} and lower(lx.name) = any(${[...wanted.keys()]}::text[])) as "labelsExisting"`;

@@ -11,7 +11,7 @@ import {
   type StateBrief,
   type UserBrief,
 } from "../activity/activity.service.js";
-import { type CycleRow, type IssueKey, issueKeyQuery, type NamedRow } from "../shared/resolve.js";
+import { type IssueKey, issueKeyQuery, type NamedRow } from "../shared/resolve.js";
 import type { StateType } from "../teams/team.entity.js";
 import {
   type IssueOut,
@@ -21,20 +21,16 @@ import {
   labelNamesSql,
 } from "./issue.serialize.js";
 import {
-  type AssigneeRow,
-  assigneeColumn,
   checkAssignee,
   checkCycle,
   checkProject,
   checkState,
-  cycleColumn,
-  type LabelColumns,
   type LabelRef,
   labelColumns,
   labelInsertCte,
   labelsOf,
-  type ProjectRow,
-  projectColumn,
+  type NamedRefs,
+  namedRefColumns,
   type StateColumns,
   shareLockProject,
   stateColumns,
@@ -52,14 +48,10 @@ import {
 /** The issue as it is (locked), with every reference the update names resolved beside it. */
 type CurrentRefs = IssueRow &
   Partial<StateColumns> &
-  LabelColumns & {
+  NamedRefs & {
     key: IssueKey | null;
     parentIdentifier: string | null;
     currentLabels: LabelRef[];
-    newAssignee: AssigneeRow | null;
-    newProject: ProjectRow | null;
-    newCycle: CycleRow | null;
-    newParent: IssueKey | null;
     parentLoop: boolean | null;
   };
 
@@ -176,9 +168,7 @@ async function lockAndResolve(
                          from issue_labels il join labels l on l.id = il.label_id where il.issue_id = i.id),
                       '[]') as "currentLabels",
              ${input.state !== undefined ? stateColumns("i.team_id", input.state) : raw(`null as "newState"`)},
-             ${input.assignee != null ? assigneeColumn(tx, input.assignee) : raw(`null as "newAssignee"`)},
-             ${input.project != null ? projectColumn(tx, input.project) : raw(`null as "newProject"`)},
-             ${input.cycle != null ? cycleColumn(input.cycle) : raw(`null as "newCycle"`)},
+             ${namedRefColumns(tx, input)},
              ${raw(
                parentKey
                  ? `(select to_json(p) from parent p join parent_row pr on pr.id = p.id) as "newParent",
@@ -186,7 +176,7 @@ async function lockAndResolve(
                       as "parentLoop"`
                  : `null as "newParent", null as "parentLoop"`,
              )},
-             ${wanted ? labelColumns(ws, wanted) : raw(`null as "labelsCreated", null as "labelsExisting"`)}
+             ${labelColumns(ws, wanted)}
         from (select) as one left join cur i on true left join teams t on t.id = i.team_id`,
   ))!;
 }

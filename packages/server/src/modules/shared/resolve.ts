@@ -231,27 +231,29 @@ export interface NamedRow {
   name: string;
 }
 
-/** A project of the workspace by id or name (case-insensitive). */
-export async function resolveProject(scope: WorkspaceScope, ref: string): Promise<NamedRow> {
+/** A row of `table` in the caller's workspace by id or name (case-insensitive), or 404 naming `noun`. */
+async function resolveNamed(
+  scope: WorkspaceScope,
+  table: "projects" | "initiatives",
+  noun: string,
+  ref: string,
+): Promise<NamedRow> {
   const row = await sqlOne<NamedRow>(
     scope.em,
-    `select id, name from projects where workspace_id = ? and ${isUuid(ref) ? "id = ?" : "lower(name) = lower(?)"}`,
+    `select id, name from ${table} where workspace_id = ? and ${isUuid(ref) ? "id = ?" : "lower(name) = lower(?)"}`,
     [scope.workspace.id, ref],
   );
-  if (!row) throw new NotFound(`No project "${ref}" in this workspace.`);
+  if (!row) throw new NotFound(`No ${noun} "${ref}" in this workspace.`);
   return row;
 }
 
+/** A project of the workspace by id or name (case-insensitive). */
+export const resolveProject = (scope: WorkspaceScope, ref: string) =>
+  resolveNamed(scope, "projects", "project", ref);
+
 /** An initiative of the workspace by id or name (case-insensitive). */
-export async function resolveInitiative(scope: WorkspaceScope, ref: string): Promise<NamedRow> {
-  const row = await sqlOne<NamedRow>(
-    scope.em,
-    `select id, name from initiatives where workspace_id = ? and ${isUuid(ref) ? "id = ?" : "lower(name) = lower(?)"}`,
-    [scope.workspace.id, ref],
-  );
-  if (!row) throw new NotFound(`No initiative "${ref}" in this workspace.`);
-  return row;
-}
+export const resolveInitiative = (scope: WorkspaceScope, ref: string) =>
+  resolveNamed(scope, "initiatives", "initiative", ref);
 
 export interface CycleRow {
   id: string;
