@@ -71,7 +71,7 @@ export async function resolveSubject(scope: WorkspaceScope, q: SubjectQuery): Pr
 }
 
 /**
- * The subject's health now (decisions.md "Progress and health"). Projects and initiatives: exactly as
+ * The subject's health now (the contract's `Health` schema). Projects and initiatives: exactly as
  * their lists show it (the projects and initiatives modules compute it). Teams: the active cycle's issues,
  * its start day to its end day, by the same SQL rule; `on_track` without an active cycle.
  */
