@@ -341,6 +341,30 @@ describe("the web board", () => {
     }
   });
 
+  test("when the server says changes were missed, what is shown is fetched again", async () => {
+    await page.goto(`${server.url}/${ws}/team/ENG/board`);
+    await expect.poll(() => page.locator(".live-live").count()).toBe(1);
+    // The next reconnection presents an id the server does not know (as after a long absence): it
+    // answers `reset`, since it cannot replay what happened in between.
+    await page.route("**/api/v1/events*", (route) =>
+      route.continue({ headers: { ...route.request().headers(), "last-event-id": "not-an-id" } }),
+    );
+    const requests = recordApiRequests(page);
+    try {
+      server.running.server.closeAllConnections();
+      await tracker.issues.update("ENG-1", { title: "Fix the login form after a reset" });
+      await expect
+        .poll(() => page.getByRole("link", { name: /Fix the login form after a reset/ }).count(), {
+          timeout: 20_000,
+        })
+        .toBe(1);
+      expect(requests.sent.filter((r) => r.startsWith("GET /api/v1/issues?")).length).toBeGreaterThan(0);
+    } finally {
+      requests.stop();
+      await page.unroute("**/api/v1/events*");
+    }
+  });
+
   test("signing out forgets the key", async () => {
     await page.getByRole("button", { name: "Sign out" }).click();
     await expect.poll(() => page.getByLabel("API key").count()).toBe(1);
