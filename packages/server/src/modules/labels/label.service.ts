@@ -1,6 +1,7 @@
 import { createHash } from "node:crypto";
-import type { EntityManager } from "@mikro-orm/postgresql";
-import { sql, sqlOne } from "../../db/sql.js";
+import { type EntityManager, LockMode } from "@mikro-orm/postgresql";
+import type { components } from "@tracker/sdk/schema";
+import { sql } from "../../db/sql.js";
 import { type Change, recordChanges } from "../../events/record-change.js";
 import { requireAdmin } from "../../http/auth.js";
 import type { WorkspaceScope } from "../../http/handler.js";
@@ -8,18 +9,17 @@ import { Conflict, Forbidden, Invalid, NotFound } from "../../http/problem.js";
 import { type ActivityInput, recordActivities } from "../activity/activity.service.js";
 import { isUuid } from "../shared/resolve.js";
 import { rewriteLabelFilters } from "../views/label-filters.js";
+import { type ILabel, Label } from "./label.entity.js";
 
-export interface LabelOut {
-  id: string;
-  name: string;
-  color: string;
-  description: string | null;
-}
+export type LabelOut = components["schemas"]["Label"];
+export type LabelListItemOut = components["schemas"]["LabelListItem"];
 
-export interface LabelListItemOut extends LabelOut {
-  issueCount?: number;
-  openIssueCount?: number;
-}
+const labelOut = (label: ILabel): LabelOut => ({
+  id: label.id,
+  name: label.name,
+  color: label.color,
+  description: label.description ?? null,
+});
 
 /** Colors a label gets when none is given: picked from the name, so the same name always looks the same. */
 const PALETTE = [
@@ -41,12 +41,19 @@ export function colorFor(name: string): string {
 }
 
 const PG_UNIQUE_VIOLATION = "23505";
-const isUniqueViolation = (e: unknown) => (e as { code?: string }).code === PG_UNIQUE_VIOLATION;
-const nameTaken = (name: string) =>
-  new Conflict(
-    "label_name_taken",
-    `Another label is already named "${name}" (names are unique regardless of case): merge into it instead.`,
-  );
+
+/** Runs `work`, turning the unique index on label names into 409 `label_name_taken`. */
+async function guardLabelName<T>(name: string, work: () => Promise<T>): Promise<T> {
+  try {
+    return await work();
+  } catch (e) {
+    if ((e as { code?: string }).code !== PG_UNIQUE_VIOLATION) throw e;
+    throw new Conflict(
+      "label_name_taken",
+      `Another label is already named "${name}" (names are unique regardless of case): merge into it instead.`,
+    );
+  }
+}
 
 function refuseGuests(scope: WorkspaceScope, what: string): void {
   if (scope.workspace.role === "guest") throw new Forbidden("forbidden", `Guests may not ${what}.`);
@@ -62,11 +69,11 @@ export async function listLabels(scope: WorkspaceScope, withCounts: boolean): Pr
   }
   requireAdmin(scope.workspace, "see label counts");
   // One aggregate over every team (personal spaces included): admins see the workspace-wide usage.
-  const rows = await sql<LabelOut & { issue_count: number; open_issue_count: number }>(
+  return sql<LabelListItemOut>(
     scope.em,
     `select l.id, l.name, l.color, l.description,
-            count(i.id)::int as issue_count,
-            (count(i.id) filter (where i.state_type not in ('completed', 'canceled')))::int as open_issue_count
+            count(i.id)::int as "issueCount",
+            (count(i.id) filter (where i.state_type not in ('completed', 'canceled')))::int as "openIssueCount"
        from labels l
        left join issue_labels il on il.label_id = l.id
        left join issues i on i.id = il.issue_id
@@ -75,11 +82,6 @@ export async function listLabels(scope: WorkspaceScope, withCounts: boolean): Pr
       order by lower(l.name), l.id`,
     [scope.workspace.id],
   );
-  return rows.map(({ issue_count, open_issue_count, ...label }) => ({
-    ...label,
-    issueCount: issue_count,
-    openIssueCount: open_issue_count,
-  }));
 }
 
 /**
@@ -114,14 +116,12 @@ export async function findLabel(
   workspaceId: string,
   ref: string,
   lock = false,
-): Promise<LabelOut> {
-  const label = await sqlOne<LabelOut>(
-    em,
-    `select id, name, color, description from labels
-      where workspace_id = ? and ${isUuid(ref) ? "id = ?" : "lower(name) = lower(?)"}
-      ${lock ? "for update" : ""}`,
-    [workspaceId, ref],
-  );
+): Promise<ILabel> {
+  const qb = em.createQueryBuilder(Label).where({ workspace: workspaceId });
+  if (isUuid(ref)) qb.andWhere({ id: ref });
+  else qb.andWhere("lower(name) = lower(?)", [ref]);
+  if (lock) qb.setLockMode(LockMode.PESSIMISTIC_WRITE);
+  const label = await qb.getSingleResult();
   if (!label) throw new NotFound(`No label "${ref}" in this workspace.`);
   return label;
 }
@@ -136,17 +136,15 @@ export async function createLabel(
     throw new Invalid("A label needs a name.", [{ path: "body.name", message: "must not be blank" }]);
   return scope.em.transactional(async (em) => {
     // The unique index on (workspace, lower(name)) decides, so two concurrent creates cannot both win.
-    const label = await sqlOne<LabelOut>(
-      em,
-      `insert into labels (id, workspace_id, name, color, description, created_at, updated_at)
-       values (gen_random_uuid(), ?, ?, ?, ?, now(), now())
-       on conflict do nothing
-       returning id, name, color, description`,
-      [scope.workspace.id, name, input.color ?? colorFor(name), input.description ?? null],
-    );
-    if (!label) throw nameTaken(name);
+    const label = em.create(Label, {
+      workspace: scope.workspace.id,
+      name,
+      color: input.color ?? colorFor(name),
+      description: input.description ?? null,
+    });
+    await guardLabelName(name, () => em.flush());
     await recordChanges(em, scope.workspace.id, [{ entity: "label", action: "created", id: label.id }]);
-    return label;
+    return labelOut(label);
   });
 }
 
@@ -160,33 +158,20 @@ export async function updateLabel(
   if (input.name !== undefined && !name)
     throw new Invalid("A label needs a name.", [{ path: "body.name", message: "must not be blank" }]);
   return scope.em.transactional(async (em) => {
-    const before = await findLabel(em, scope.workspace.id, ref, true);
-    let label: LabelOut;
-    try {
-      label = (await sqlOne<LabelOut>(
-        em,
-        `update labels set name = coalesce(?, name), color = coalesce(?, color),
-                description = case when ? then ? else description end, updated_at = now()
-          where id = ?
-          returning id, name, color, description`,
-        [
-          name ?? null,
-          input.color ?? null,
-          input.description !== undefined,
-          input.description ?? null,
-          before.id,
-        ],
-      ))!;
-    } catch (e) {
-      if (isUniqueViolation(e)) throw nameTaken(name!);
-      throw e;
-    }
+    const label = await findLabel(em, scope.workspace.id, ref, true);
+    const before = label.name;
+    em.assign(
+      label,
+      { name, color: input.color, description: input.description, updatedAt: new Date() },
+      { ignoreUndefined: true },
+    );
+    await guardLabelName(name!, () => em.flush());
     const changes: Change[] = [{ entity: "label", action: "updated", id: label.id }];
-    if (name !== undefined && name !== before.name) {
-      changes.push(...(await rewriteLabelFilters(em, scope.workspace.id, before.name, name)));
+    if (name !== undefined && name !== before) {
+      changes.push(...(await rewriteLabelFilters(em, scope.workspace.id, before, name)));
     }
     await recordChanges(em, scope.workspace.id, changes);
-    return label;
+    return labelOut(label);
   });
 }
 
@@ -223,7 +208,7 @@ export async function deleteLabel(scope: WorkspaceScope, ref: string): Promise<v
       [label.id, held],
     );
     const filterChanges = await rewriteLabelFilters(em, scope.workspace.id, label.name, null);
-    await sql(em, "delete from labels where id = ?", [label.id]);
+    await em.nativeDelete(Label, label.id);
     await recordChanges(em, scope.workspace.id, [
       { entity: "label", action: "deleted", id: label.id },
       ...issueChanges(issues),
@@ -247,10 +232,10 @@ export async function mergeLabel(
       ]);
     }
     // Lock both rows in id order, so two merges over the same pair cannot deadlock.
-    const locked = await sql<LabelOut>(
-      em,
-      "select id, name, color, description from labels where id = any(?::uuid[]) order by id for update",
-      [[sourceRef.id, targetRef.id]],
+    const locked = await em.find(
+      Label,
+      { id: { $in: [sourceRef.id, targetRef.id] } },
+      { orderBy: { id: "asc" }, lockMode: LockMode.PESSIMISTIC_WRITE, refresh: true },
     );
     const source = locked.find((l) => l.id === sourceRef.id);
     const target = locked.find((l) => l.id === targetRef.id);
@@ -289,13 +274,13 @@ export async function mergeLabel(
     }));
     await recordActivities(em, events);
     const filterChanges = await rewriteLabelFilters(em, scope.workspace.id, source.name, target.name);
-    await sql(em, "delete from labels where id = ?", [source.id]);
+    await em.nativeDelete(Label, source.id);
     await recordChanges(em, scope.workspace.id, [
       { entity: "label", action: "deleted", id: source.id },
       { entity: "label", action: "updated", id: target.id },
       ...issueChanges(issues),
       ...filterChanges,
     ]);
-    return { label: target, moved: movedIds.size, collapsed: issues.length - movedIds.size };
+    return { label: labelOut(target), moved: movedIds.size, collapsed: issues.length - movedIds.size };
   });
 }
