@@ -1,6 +1,7 @@
 import type { EntityManager } from "@mikro-orm/postgresql";
 import type { components } from "@tracker/sdk/schema";
 import { sql } from "../db/sql.js";
+import type { SqlFragment } from "../db/sql-fragment.js";
 
 export type ChangeEntity = components["schemas"]["ChangeEntity"];
 export type ChangeAction = "created" | "updated" | "deleted";
@@ -68,7 +69,7 @@ export async function recordChanges(
  * Change rows as a VALUES list, for {@link changeEventsSql}: columns entity, action, entity_id, identifier,
  * team_key, team_id (all text).
  */
-export function changeValues(changes: Change[]): { sql: string; params: unknown[] } {
+export function changeValues(changes: Change[]): SqlFragment {
   return {
     sql: `values ${changes.map(() => "(?::text, ?::text, ?::text, ?::text, ?::text, ?::text)").join(", ")}`,
     params: changes.flatMap((c) => [
@@ -93,8 +94,8 @@ export function changeValues(changes: Change[]): { sql: string; params: unknown[
 export function changeEventsSql(
   name: string,
   workspaceId: string,
-  rows: { sql: string; params: unknown[] },
-): { ctes: { sql: string; params: unknown[] }; notify: { sql: string; params: unknown[] } } {
+  rows: SqlFragment,
+): { ctes: SqlFragment; notify: SqlFragment } {
   return {
     ctes: {
       sql: `${name}_xid as materialized (select pg_current_xact_id() as xid),

@@ -157,10 +157,7 @@ export const ISSUE_IDENTIFIER = /^([A-Za-z][A-Za-z0-9]{0,6})-(\d{1,9})$/;
  * issue had before a move or a team key change resolves through the recorded redirect; an issue that holds
  * the identifier now wins over a redirect. Undefined when `ref` cannot name an issue at all.
  */
-export function issueKeyQuery(
-  scope: WorkspaceScope,
-  ref: string,
-): { sql: string; params: unknown[] } | undefined {
+export function issueKeyQuery(scope: WorkspaceScope, ref: string): SqlFragment | undefined {
   const vis = visibleTeamCondition(scope, "kt");
   const columns = `ki.id, kt.key || '-' || ki.number as identifier, kt.id as "teamId", kt.key as "teamKey", ki.number`;
   if (isUuid(ref)) {
