@@ -1,4 +1,5 @@
 import type { EntityManager } from "@mikro-orm/postgresql";
+import type { components } from "@tracker/sdk/schema";
 import { holdInWorkspace, lockIssues } from "../../db/locks.js";
 import { sql, sqlOne } from "../../db/sql.js";
 import { iso } from "../../db/sql-time.js";
@@ -12,18 +13,9 @@ import {
   resolveTeam,
   visibleTeamCondition,
 } from "../shared/resolve.js";
-import { DOCUMENT_SEARCH_VECTOR } from "./document.entity.js";
+import { DOCUMENT_SEARCH_VECTOR, Document, DocumentIssue } from "./document.entity.js";
 
-export interface DocumentOut {
-  id: string;
-  title: string;
-  team: { key: string; name: string };
-  content: string | null;
-  creator: { id: string; name: string };
-  issues: { identifier: string; title: string }[];
-  createdAt: string;
-  updatedAt: string;
-}
+export type DocumentOut = components["schemas"]["Document"];
 
 interface DocumentRow {
   id: string;
@@ -166,16 +158,6 @@ async function issueChanges(em: EntityManager, issueIds: string[]): Promise<Chan
   }));
 }
 
-async function linkIssues(em: EntityManager, documentId: string, issueIds: string[]) {
-  if (issueIds.length === 0) return;
-  await sql(
-    em,
-    `insert into document_issues (document_id, issue_id)
-     select ?, x from unnest(?::uuid[]) x on conflict do nothing`,
-    [documentId, issueIds],
-  );
-}
-
 export async function createDocument(
   scope: WorkspaceScope,
   input: { title: string; team: string; content?: string | null; issues?: string[] },
@@ -184,18 +166,17 @@ export async function createDocument(
   const issues = await resolveIssues(scope, input.issues ?? []);
   return scope.em.transactional(async (em) => {
     await lockIssues(em, scope.workspace.id, issues, "key share");
-    const { id } = (await sqlOne<{ id: string }>(
-      em,
-      `insert into documents (id, workspace_id, team_id, title, content, creator_id, created_at, updated_at)
-       values (gen_random_uuid(), ?, ?, ?, ?, ?, now(), now())
-       returning id`,
-      [scope.workspace.id, team.id, input.title, input.content ?? null, scope.caller.userId],
-    ))!;
-    await linkIssues(
-      em,
-      id,
-      issues.map((i) => i.id),
-    );
+    const document = em.create(Document, {
+      workspace: scope.workspace.id,
+      team: team.id,
+      title: input.title,
+      content: input.content ?? null,
+      creator: scope.caller.userId,
+    });
+    for (const issueId of new Set(issues.map((i) => i.id)))
+      em.create(DocumentIssue, { document, issue: issueId });
+    await em.flush();
+    const id = document.id;
     await recordChanges(em, scope.workspace.id, [
       { entity: "document", action: "created", id, teamKey: team.key, teamId: team.id },
       ...(await issueChanges(
@@ -236,13 +217,14 @@ export async function updateDocument(
         ...(await issueChanges(em, [...new Set([...unlinked, ...linked].map((r) => r.issue_id))])),
       );
     }
-    await sql(
-      em,
-      `update documents set title = coalesce(?, title), team_id = coalesce(?, team_id),
-              content = case when ? then ? else content end, updated_at = now()
-        where id = ?`,
-      [input.title ?? null, team?.id ?? null, input.content !== undefined, input.content ?? null, doc.id],
+    // Already locked by lockDocument.
+    const document = await em.findOneOrFail(Document, doc.id);
+    em.assign(
+      document,
+      { title: input.title, team: team?.id, content: input.content, updatedAt: new Date() },
+      { ignoreUndefined: true },
     );
+    await em.flush();
     changes.unshift({
       entity: "document",
       action: "updated",
@@ -270,7 +252,7 @@ export async function deleteDocument(scope: WorkspaceScope, id: string): Promise
       em,
       links.map((l) => l.issue_id),
     );
-    await sql(em, "delete from documents where id = ?", [doc.id]);
+    await em.nativeDelete(Document, doc.id);
     await recordChanges(em, scope.workspace.id, [
       { entity: "document", action: "deleted", id: doc.id, teamKey: doc.team_key, teamId: doc.team_id },
       ...unlinked,
