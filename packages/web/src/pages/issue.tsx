@@ -31,7 +31,9 @@ export function prefetchIssue(tracker: Tracker, identifier: string): void {
 export function IssuePage({ identifier }: { identifier: string }) {
   const { tracker, ws } = useApp();
   const page = useData<PageData>(`page:${identifier}`, () => tracker.issues.pageData(identifier));
-  const detail = useData(`issue:${identifier}`, () => tracker.issues.get(identifier));
+  // The due date (from the issue itself) waits for the page data, which the page is drawn from: on a busy
+  // server the two would otherwise compete for it.
+  const detail = useData(page.data ? `issue:${identifier}` : null, () => tracker.issues.get(identifier));
   const canonical = page.data?.issue.identifier;
 
   useEffect(() => {
