@@ -33,6 +33,8 @@ async function seed(tracker) {
   const teams = await tracker.teams.list();
   if (teams.some((t) => t.key === TEAM.key)) return;
   await tracker.teams.create(TEAM);
+  // A project holding a quarter of the issues, for the project page's navigation.
+  const project = await tracker.projects.create({ name: "Bench project", teams: [TEAM.key] });
   await inBatches(
     Array.from({ length: ISSUES }, (_, n) => n),
     8,
@@ -42,6 +44,7 @@ async function seed(tracker) {
         title: `Bench issue ${n + 1}: ${["tune the list query", "fix the login form", "write the docs", "ship the export"][n % 4]}`,
         state: STATES[n % STATES.length],
         priority: n % 5,
+        ...(n % 4 === 0 ? { project: project.id } : {}),
       }),
   );
 }
@@ -139,6 +142,15 @@ async function main() {
               page,
               card(3 + 3 * round),
               ".title-button",
+            );
+            await timeNavigation(page, boardLink, ".board .card");
+            const projectLink = "table.issues tbody a[href*='/project/']";
+            await timeNavigation(page, '.sidebar a[href$="/projects"]', projectLink);
+            // The first round fetches the project's page; the later ones show it from the cache.
+            step["projects → project (its issues shown)"] = await timeNavigation(
+              page,
+              projectLink,
+              ".detail-page table.issues tbody tr",
             );
             await timeNavigation(page, boardLink, ".board .card");
             rounds.push(step);

@@ -1,4 +1,4 @@
-// Screenshots of the board and the issue page for the README, taken from a development server's demo
+// Screenshots of the board, the issue page, a project page and a document for the README, taken from a development server's demo
 // workspace with a little more data made through the SDK: `npm run build && npm run screenshots -w @tracker/web`.
 import path from "node:path";
 import { launch, signedIn, startServer, trackerFor, WEB_ROOT } from "./lib.mjs";
@@ -60,6 +60,20 @@ try {
     body: "Reproduced: the key is gone after 7 days without a visit.",
   });
 
+  await tracker.updates.create({
+    project: project.id,
+    title: "Week 2: the board works from a keyboard",
+    content: "Cards move with **Shift+Arrow**; live updates are next.",
+  });
+  const document = await tracker.documents.create({
+    team,
+    title: "Web board: keyboard map",
+    content:
+      "# Everywhere\n\n- `c` creates an issue\n- `Ctrl K` opens the palette\n- `j` / `k` move through cards and rows\n\n" +
+      "# On a card\n\n- **Shift+←/→** moves it to the previous or next state\n\n> Letters are ignored while typing.",
+    issues: [made[1].identifier],
+  });
+
   const browser = await launch();
   try {
     await signedIn(browser.context, server.apiKey);
@@ -72,7 +86,14 @@ try {
     await page.waitForSelector(".title-button");
     await page.waitForSelector(".comment");
     await page.screenshot({ path: path.join(WEB_ROOT, "docs", "issue.png") });
-    console.log(`wrote ${path.join(WEB_ROOT, "docs")}/board.png and issue.png`);
+    await page.goto(`${server.url}/${workspace}/project/${project.id}`);
+    await page.waitForSelector("table.issues tbody tr");
+    await page.waitForSelector(".update");
+    await page.screenshot({ path: path.join(WEB_ROOT, "docs", "project.png") });
+    await page.goto(`${server.url}/${workspace}/document/${document.id}`);
+    await page.waitForSelector(".document-content");
+    await page.screenshot({ path: path.join(WEB_ROOT, "docs", "document.png") });
+    console.log(`wrote ${path.join(WEB_ROOT, "docs")}/board.png, issue.png, project.png and document.png`);
   } finally {
     await browser.close();
   }
