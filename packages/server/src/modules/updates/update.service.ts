@@ -13,6 +13,8 @@ import { projectById } from "../projects/project.query.js";
 import { findProject } from "../projects/project.service.js";
 import { resolveIssues, resolveTeam, visibleTeamCondition } from "../shared/resolve.js";
 
+import { StatusUpdateIssue } from "./status-update.entity.js";
+
 export type Health = components["schemas"]["Health"];
 
 export interface SubjectQuery {
@@ -103,15 +105,7 @@ export async function subjectHealth(scope: WorkspaceScope, subject: Subject): Pr
   return row?.health ?? "on_track";
 }
 
-export interface StatusUpdateOut {
-  id: string;
-  title: string;
-  content: string;
-  health: Health;
-  createdAt: string;
-  creator: { id: string; name: string };
-  issues: { identifier: string; title: string }[];
-}
+export type StatusUpdateOut = components["schemas"]["StatusUpdate"];
 
 const UNKNOWN_USER = { id: "00000000-0000-0000-0000-000000000000", name: "Unknown user" };
 
@@ -178,6 +172,8 @@ export async function createUpdate(
     const held = await holdInWorkspace(em, table, scope.workspace.id, [subject.id], "key share");
     if (!held.has(subject.id)) throw new NotFound(`No ${subject.kind} "${subject.id}" in this workspace.`);
     await lockIssues(em, scope.workspace.id, issues, "key share");
+    // Stamped by the database's clock to the microsecond (an entity's Date would drop them): the next
+    // update's candidates are the issues completed after it.
     const { id } = (await sqlOne<{ id: string }>(
       em,
       `insert into status_updates (id, workspace_id, ${subject.column}, title, content, health, creator_id, created_at)
@@ -185,14 +181,9 @@ export async function createUpdate(
        returning id`,
       [scope.workspace.id, subject.id, input.title, input.content, health, scope.caller.userId],
     ))!;
-    if (issues.length) {
-      await sql(
-        em,
-        `insert into status_update_issues (update_id, issue_id)
-         select ?, x from unnest(?::uuid[]) x on conflict do nothing`,
-        [id, issues.map((i) => i.id)],
-      );
-    }
+    for (const issueId of new Set(issues.map((i) => i.id)))
+      em.create(StatusUpdateIssue, { update: id, issue: issueId });
+    await em.flush();
     await recordChanges(em, scope.workspace.id, [
       {
         entity: "update",
