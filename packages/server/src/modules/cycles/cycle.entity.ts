@@ -1,5 +1,5 @@
 import { randomUUID } from "node:crypto";
-import { defineEntity, type InferEntity, p } from "@mikro-orm/core";
+import { defineEntity, p } from "@mikro-orm/core";
 import { Team } from "../teams/team.entity.js";
 
 export const Cycle = defineEntity({
@@ -19,7 +19,6 @@ export const Cycle = defineEntity({
     createdAt: p.datetime().onCreate(() => new Date()),
   },
 });
-export type ICycle = InferEntity<typeof Cycle>;
 
 /**
  * The last cycle number a team handed out. Bumped by an upsert that holds the row lock until commit, so

@@ -1,5 +1,5 @@
 import { randomUUID } from "node:crypto";
-import { defineEntity, type InferEntity, p } from "@mikro-orm/core";
+import { defineEntity, p } from "@mikro-orm/core";
 import { memberRoleValues } from "@tracker/sdk/schema";
 import { User } from "../users/user.entity.js";
 import { Workspace } from "../workspaces/workspace.entity.js";
@@ -23,4 +23,3 @@ export const Invite = defineEntity({
     createdAt: p.datetime().onCreate(() => new Date()),
   },
 });
-export type IInvite = InferEntity<typeof Invite>;

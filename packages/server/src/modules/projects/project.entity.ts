@@ -1,5 +1,5 @@
 import { randomUUID } from "node:crypto";
-import { defineEntity, type InferEntity, p } from "@mikro-orm/core";
+import { defineEntity, p } from "@mikro-orm/core";
 import { projectStatusValues } from "@tracker/sdk/schema";
 import { Initiative } from "../initiatives/initiative.entity.js";
 import { Team } from "../teams/team.entity.js";
@@ -43,7 +43,6 @@ export const Project = defineEntity({
     teamIds: p.array().columnType("uuid[]").defaultRaw("'{}'").lazy(),
   },
 });
-export type IProject = InferEntity<typeof Project>;
 
 export const ProjectTeam = defineEntity({
   name: "ProjectTeam",

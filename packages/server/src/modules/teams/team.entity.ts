@@ -82,7 +82,6 @@ export const TeamMember = defineEntity({
     createdAt: p.datetime().onCreate(() => new Date()),
   },
 });
-export type ITeamMember = InferEntity<typeof TeamMember>;
 
 /** The workflow every new team starts with (the contract's `createTeam`). */
 export const DEFAULT_STATES: { name: string; type: StateType; color: string }[] = [

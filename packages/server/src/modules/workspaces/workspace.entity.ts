@@ -43,4 +43,3 @@ export const Membership = defineEntity({
     createdAt: p.datetime().onCreate(() => new Date()),
   },
 });
-export type IMembership = InferEntity<typeof Membership>;
