@@ -115,7 +115,11 @@ function applyIssueChange(tracker: Tracker, change: ChangeEvent, signal: AbortSi
   tracker.issues.get(change.identifier ?? change.id, { signal }).then(
     (issue) => {
       applyIssue(issue);
-      store.invalidate([...pages, `page:${issue.identifier}`, `issue:${issue.identifier}`]);
+      // Its project's progress (and its initiative's) counts it: their pages refetch if shown.
+      const planning = issue.project
+        ? [`project:${issue.project.id}`, "projects:initiative:", "initiative:"]
+        : [];
+      store.invalidate([...pages, `page:${issue.identifier}`, `issue:${issue.identifier}`, ...planning]);
     },
     (error: unknown) => {
       // No longer there, or no longer visible to this key.

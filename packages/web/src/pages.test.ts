@@ -59,6 +59,17 @@ describe("project and initiative pages", () => {
     expect(await mainText()).toContain("Welcome email");
   });
 
+  test("a project's progress follows its issues as they change, without a reload", async () => {
+    await page.goto(session.at(`/project/${project.id}`));
+    const progress = page.getByRole("progressbar", { name: "Signup flow progress" });
+    await expect.poll(() => progress.getAttribute("value")).toBe("50");
+    const [passwordRules] = (await tracker.issues.list({ project: project.id, q: "Password rules" })).items;
+    await tracker.issues.update(passwordRules!.identifier, { state: "Done" });
+    await expect.poll(() => progress.getAttribute("value")).toBe("75");
+    await expect.poll(mainText).toContain("75% · 3/4");
+    expect(await page.getByRole("row", { name: /Password rules/ }).textContent()).toContain("Done");
+  });
+
   test("an initiative opens from the palette and shows its projects with their progress", async () => {
     await page.locator("main h1").click();
     await page.keyboard.press("Control+k");
@@ -68,7 +79,7 @@ describe("project and initiative pages", () => {
     await page.waitForURL(session.at(`/initiative/${initiative.id}`));
     await expect.poll(() => page.getByRole("heading", { level: 1 }).textContent()).toBe("Faster onboarding");
     const row = page.getByRole("row", { name: /Signup flow/ });
-    await expect.poll(() => row.textContent()).toContain("50% · 2/4");
+    await expect.poll(() => row.textContent()).toContain("75% · 3/4");
     expect(await page.locator("dl.facts").textContent()).toContain("LeadAda Lovelace");
     await row.getByRole("link", { name: "Signup flow" }).click();
     await page.waitForURL(session.at(`/project/${project.id}`));

@@ -41,6 +41,8 @@ export function StatusUpdates({
       update,
       ...(list as Schemas["StatusUpdate"][]).filter((u) => u.id !== update.id),
     ]);
+    // A read still in flight may have been answered before the update existed.
+    if (store.get(key)?.loading) store.invalidate([key]);
     setTitle("");
     setContent("");
     notify(`Posted “${update.title}”.`);
