@@ -118,6 +118,32 @@ describe("writes that never act twice", () => {
     expect(textOf(reused)).toMatch(/idempotency_key_reused[\s\S]*Use a new key/);
   });
 
+  it("files several issues in one call, in order, once per key, and none when one is refused", async () => {
+    const issues = [
+      { team: "ENG", title: "Plan step one", priority: "high" },
+      { team: "ENG", title: "Plan step two", labels: ["plan"] },
+    ];
+    const first = await call("create_issues", { issues, idempotencyKey: "agent-run-8:plan" });
+    const rows = data<{ issues: { identifier: string; title: string; priority: number }[] }>(first).issues;
+    expect(rows.map((r) => r.title)).toEqual(["Plan step one", "Plan step two"]);
+    expect(rows[0]!.priority).toBe(2);
+    expect(textOf(first)).toMatch(/^Created 2:\n/);
+    const again = await call("create_issues", { issues, idempotencyKey: "agent-run-8:plan" });
+    expect(data<{ issues: { identifier: string }[] }>(again).issues.map((r) => r.identifier)).toEqual(
+      rows.map((r) => r.identifier),
+    );
+    const before = (await ws.sdk.issues.list({ team: "ENG", limit: 200 })).items.length;
+    const refused = await call("create_issues", {
+      issues: [
+        { team: "ENG", title: "Fine" },
+        { team: "ENG", title: "Bad", state: "Nowhere" },
+      ],
+    });
+    expect(refused.isError).toBe(true);
+    expect(textOf(refused)).toContain("Issue 2 of 2");
+    expect((await ws.sdk.issues.list({ team: "ENG", limit: 200 })).items.length).toBe(before);
+  });
+
   it("finishes a half-done create when it is re-sent with its key, without a second issue", async () => {
     const args = {
       team: "ENG",

@@ -2,6 +2,7 @@ import type { ToolDefinition } from "./tool.js";
 import { commentIssueTool } from "./tools/comment-issue.js";
 import { createCycleTool } from "./tools/create-cycle.js";
 import { createIssueTool } from "./tools/create-issue.js";
+import { createIssuesTool } from "./tools/create-issues.js";
 import { getDigestTool } from "./tools/get-digest.js";
 import { getDocumentTool } from "./tools/get-document.js";
 import { getInitiativeTool } from "./tools/get-initiative.js";
@@ -55,8 +56,9 @@ export const TOOLSETS = {
     tools: [listTeamsTool, listMembersTool, listLabelsTool, listViewsTool, whoamiTool, getDigestTool],
   },
   planning: {
-    description: "Projects, initiatives, cycles and status updates",
+    description: "Projects, initiatives, cycles, status updates, and filing a plan's issues in one call",
     tools: [
+      createIssuesTool,
       listProjectsTool,
       getProjectTool,
       saveProjectTool,

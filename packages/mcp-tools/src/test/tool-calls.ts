@@ -218,6 +218,19 @@ export const TOOL_CALLS: ToolCall[] = [
     bad: { action: "merge", label: "perf" },
     badText: /^merge needs `into`/,
   },
+  {
+    tool: "create_issues",
+    good: {
+      issues: [
+        { team: "ENG", title: "Write the rollout plan", priority: "medium" },
+        { team: "OPS", title: "Book the maintenance window" },
+      ],
+    },
+    goodText:
+      /^Created 2:\nENG-\d+ \[Backlog\] P3 @- Write the rollout plan\nOPS-\d+ \[Backlog\] .*Book the maintenance window$/,
+    bad: { issues: [{ team: "NOPE", title: "Lost" }] },
+    badText: /not_found: Issue 1 of 1: No team "NOPE"[\s\S]*Team keys you can use: ENG, OPS/,
+  },
 ];
 
 /** Calls every tool of the table through `client`, good then bad, asserting what an agent would see. */

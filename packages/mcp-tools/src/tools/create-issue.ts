@@ -13,6 +13,32 @@ import {
 } from "../inputs.js";
 import { defineTool, idempotencyKeyInput } from "../tool.js";
 
+/** An issue's fields as an agent gives them: one for `create_issue`, each item of `create_issues`. */
+export const issueFields = {
+  team: teamInput,
+  title: z.string().min(1).max(255),
+  description: z.string().max(100_000).optional().describe("Markdown."),
+  priority: priorityInput.optional(),
+  state: z.string().min(1).optional().describe("State name; default the team's backlog state."),
+  assignee: userInput.optional(),
+  labels: z.array(z.string().min(1).max(100)).max(50).optional(),
+  project: projectRefInput.optional(),
+  cycle: cycleInput.optional(),
+  dueDate: dateInput.optional(),
+  estimate: z.number().int().min(0).max(1000).optional(),
+  parent: z.string().min(1).optional().describe("Parent issue identifier, for a sub-issue."),
+};
+
+/** The API's create body from those fields: the priority name (`high`) made its number. */
+export function createBody({
+  priority,
+  ...fields
+}: z.output<z.ZodObject<typeof issueFields>>): BodyOf<"createIssue"> {
+  const body: BodyOf<"createIssue"> = { ...fields };
+  if (priority !== undefined) body.priority = parsePriority(priority)!;
+  return body;
+}
+
 export const createIssueTool = defineTool({
   name: "create_issue",
   title: "Create issue",
@@ -20,18 +46,7 @@ export const createIssueTool = defineTool({
     "Create an issue in a team and answer its identifier. Unknown labels are created. `blocks` / `blockedBy` " +
     "relate it to other issues in the same call.",
   input: {
-    team: teamInput,
-    title: z.string().min(1).max(255),
-    description: z.string().max(100_000).optional().describe("Markdown."),
-    priority: priorityInput.optional(),
-    state: z.string().min(1).optional().describe("State name; default the team's backlog state."),
-    assignee: userInput.optional(),
-    labels: z.array(z.string().min(1).max(100)).max(50).optional(),
-    project: projectRefInput.optional(),
-    cycle: cycleInput.optional(),
-    dueDate: dateInput.optional(),
-    estimate: z.number().int().min(0).max(1000).optional(),
-    parent: z.string().min(1).optional().describe("Parent issue identifier, for a sub-issue."),
+    ...issueFields,
     blocks: identifiersInput.optional().describe("Issues the new one blocks."),
     blockedBy: identifiersInput.optional().describe("Issues that block the new one."),
     idempotencyKey: idempotencyKeyInput,
@@ -41,10 +56,8 @@ export const createIssueTool = defineTool({
   destructive: false,
   idempotent: false,
   async run(input, { tracker, write, idempotencyKey }) {
-    const { priority, blocks = [], blockedBy = [], idempotencyKey: _key, ...fields } = input;
-    const body: BodyOf<"createIssue"> = { ...fields };
-    if (priority !== undefined) body.priority = parsePriority(priority)!;
-    const issue = await tracker.issues.create(body, write(0));
+    const { blocks = [], blockedBy = [], idempotencyKey: _key, ...fields } = input;
+    const issue = await tracker.issues.create(createBody(fields), write(0));
     const row = toIssueRow(issue);
     const related: string[] = [];
     let n = 1;
