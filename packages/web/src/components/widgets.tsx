@@ -11,6 +11,17 @@ export function ErrorNote({ error }: { error: unknown }) {
   );
 }
 
+/** A page whose data has not arrived: its title, and either "Loading…" or why it cannot be shown. */
+export function Pending({ title, error }: { title: string; error: unknown }) {
+  return (
+    <div className="page">
+      <h1>{title}</h1>
+      <ErrorNote error={error} />
+      {!error && <p className="muted">Loading…</p>}
+    </div>
+  );
+}
+
 export function priorityLabel(priority: number): string {
   return priorityName(priority) || "No priority";
 }

@@ -3,7 +3,7 @@ import { useState } from "react";
 import { useApp } from "../app-context.js";
 import { Markdown } from "../components/markdown.js";
 import { useSubmit } from "../components/use-submit.js";
-import { ErrorNote, TeamSelect } from "../components/widgets.js";
+import { ErrorNote, Pending, TeamSelect } from "../components/widgets.js";
 import { Link, navigate, useLocation } from "../router.js";
 import { store, useData } from "../store.js";
 
@@ -85,13 +85,7 @@ export function DocumentPage({ id }: { id: string }) {
   const [editing, setEditing] = useState(false);
   const doc = document.data;
   if (!doc) {
-    return (
-      <div className="page">
-        <h1>Document</h1>
-        <ErrorNote error={document.error} />
-        {!document.error && <p className="muted">Loading…</p>}
-      </div>
-    );
+    return <Pending title="Document" error={document.error} />;
   }
   return (
     <article className="page detail-page">

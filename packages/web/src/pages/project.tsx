@@ -4,7 +4,7 @@ import { useApp } from "../app-context.js";
 import { LoadMore } from "../components/load-more.js";
 import { Markdown } from "../components/markdown.js";
 import { StatusUpdates } from "../components/status-updates.js";
-import { ErrorNote, HealthBadge, ProgressBar } from "../components/widgets.js";
+import { ErrorNote, HealthBadge, Pending, ProgressBar } from "../components/widgets.js";
 import { type IssuePages, issuesFetcher } from "../issue-lists.js";
 import { Link } from "../router.js";
 import { store, useData } from "../store.js";
@@ -54,13 +54,7 @@ export function ProjectPage({ id }: { id: string }) {
   const issues = useData<IssuePages>(key, issuesFetcher(tracker, key, query));
 
   if (!project) {
-    return (
-      <div className="page">
-        <h1>Project</h1>
-        <ErrorNote error={fetched.error ?? page.error} />
-        {!fetched.error && <p className="muted">Loading…</p>}
-      </div>
-    );
+    return <Pending title="Project" error={fetched.error ?? page.error} />;
   }
   return (
     <div className="page detail-page">
@@ -139,13 +133,7 @@ export function InitiativePage({ id }: { id: string }) {
   const initiative = fetched.data ?? cachedRow<Initiative>("initiatives:all", id);
 
   if (!initiative) {
-    return (
-      <div className="page">
-        <h1>Initiative</h1>
-        <ErrorNote error={fetched.error ?? page.error} />
-        {!fetched.error && <p className="muted">Loading…</p>}
-      </div>
-    );
+    return <Pending title="Initiative" error={fetched.error ?? page.error} />;
   }
   const { progress } = initiative;
   return (
