@@ -8,8 +8,20 @@ import type { components } from "@tracker/sdk/schema";
 export type ProblemCode = components["schemas"]["ProblemCode"];
 
 export interface FieldError {
+  /** Where in the request: see {@link fieldPath}. */
   path: string;
   message: string;
+}
+
+/**
+ * A field's place in the request as the contract's problem body gives `errors[].path`: a JSON Pointer
+ * prefixed by the request part (`/body/title`, `/query/limit`, `/path/identifier`, `/header/…`).
+ */
+export function fieldPath(
+  part: "body" | "query" | "path" | "header",
+  ...segments: (string | number)[]
+): string {
+  return [part, ...segments].map((s) => `/${String(s).replace(/~/g, "~0").replace(/\//g, "~1")}`).join("");
 }
 
 export class HttpProblem extends Error {

@@ -5,7 +5,7 @@ import { sql, sqlOne } from "../../db/sql.js";
 import { iso } from "../../db/sql-time.js";
 import { type Change, issueRowChange, recordChanges } from "../../events/record-change.js";
 import type { WorkspaceScope } from "../../http/handler.js";
-import { Conflict, Forbidden, Invalid } from "../../http/problem.js";
+import { Conflict, Forbidden, fieldPath, Invalid } from "../../http/problem.js";
 import { fieldChangedActivities, recordActivities } from "../activity/activity.service.js";
 import { findById, resolveTeam, visibleTeamCondition } from "../shared/resolve.js";
 
@@ -72,12 +72,12 @@ async function checkDates(
   );
   if (!row!.ordered) {
     throw new Invalid("The cycle must end after it starts.", [
-      { path: "/body/endsAt", message: "must be after startsAt" },
+      { path: fieldPath("body", "endsAt"), message: "must be after startsAt" },
     ]);
   }
   if (row!.overlap !== null) {
     throw new Invalid(`The dates overlap cycle ${row!.overlap} of this team.`, [
-      { path: "/body/startsAt", message: `overlaps cycle ${row!.overlap}` },
+      { path: fieldPath("body", "startsAt"), message: `overlaps cycle ${row!.overlap}` },
     ]);
   }
 }

@@ -5,7 +5,7 @@ import { sql, sqlOne } from "../../db/sql.js";
 import { recordChanges } from "../../events/record-change.js";
 import { requireAdmin } from "../../http/auth.js";
 import type { WorkspaceScope } from "../../http/handler.js";
-import { Conflict, Forbidden, Invalid, NotFound } from "../../http/problem.js";
+import { Conflict, Forbidden, fieldPath, Invalid, NotFound } from "../../http/problem.js";
 import {
   moveProjectToWorkspace,
   resolveTargetTeam,
@@ -141,7 +141,7 @@ export async function moveInitiative(
   const target = await resolveTargetWorkspace(scope, body.workspace, "move initiatives");
   if (target.id === scope.workspace.id) {
     throw new Invalid("The initiative is already in that workspace.", [
-      { path: "/body/workspace", message: "must name another workspace" },
+      { path: fieldPath("body", "workspace"), message: "must name another workspace" },
     ]);
   }
   return scope.em.transactional(async (em) => {

@@ -4,7 +4,7 @@ import { iso } from "../../db/sql-time.js";
 import { recordChanges } from "../../events/record-change.js";
 import { hashToken, requireAdmin } from "../../http/auth.js";
 import type { WorkspaceScope } from "../../http/handler.js";
-import { Conflict, Gone, Invalid, NotFound } from "../../http/problem.js";
+import { Conflict, fieldPath, Gone, Invalid, NotFound } from "../../http/problem.js";
 import { insertApiKey } from "../api-keys/api-key.service.js";
 import { findById } from "../shared/resolve.js";
 import { findOrCreateUser } from "../users/user.service.js";
@@ -97,7 +97,7 @@ export async function acceptInvite(em: EntityManager, tokenInput: string, name: 
     const user = await findOrCreateUser(tem, invite.email, name);
     if (!user) {
       throw new Invalid("Give your name to create your account.", [
-        { path: "body.name", message: "is required for a new account" },
+        { path: fieldPath("body", "name"), message: "is required for a new account" },
       ]);
     }
     const already = await tem.count(Membership, { workspace: workspaceId, user: user.id });

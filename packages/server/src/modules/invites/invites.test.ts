@@ -88,7 +88,7 @@ describe("invites", () => {
       .client()
       .POST("/invites/accept", { body: { token: tokenOf(fresh.data!.invite.url) } });
     expect(noName.response.status).toBe(400);
-    expect(noName.error!.errors).toEqual([expect.objectContaining({ path: "body.name" })]);
+    expect(noName.error!.errors).toEqual([expect.objectContaining({ path: "/body/name" })]);
     expect(await srv.query("select 1 from users where email = 'nameless@example.com'")).toEqual([]);
   });
 

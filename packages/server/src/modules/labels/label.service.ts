@@ -5,7 +5,7 @@ import { sql } from "../../db/sql.js";
 import { type Change, recordChanges } from "../../events/record-change.js";
 import { requireAdmin } from "../../http/auth.js";
 import type { WorkspaceScope } from "../../http/handler.js";
-import { Conflict, Forbidden, Invalid, NotFound } from "../../http/problem.js";
+import { Conflict, Forbidden, fieldPath, Invalid, NotFound } from "../../http/problem.js";
 import { type ActivityInput, recordActivities } from "../activity/activity.service.js";
 import { isUuid } from "../shared/resolve.js";
 import { rewriteLabelFilters } from "../views/label-filters.js";
@@ -133,7 +133,9 @@ export async function createLabel(
   refuseGuests(scope, "create labels");
   const name = input.name.trim();
   if (!name)
-    throw new Invalid("A label needs a name.", [{ path: "body.name", message: "must not be blank" }]);
+    throw new Invalid("A label needs a name.", [
+      { path: fieldPath("body", "name"), message: "must not be blank" },
+    ]);
   return scope.em.transactional(async (em) => {
     // The unique index on (workspace, lower(name)) decides, so two concurrent creates cannot both win.
     const label = em.create(Label, {
@@ -156,7 +158,9 @@ export async function updateLabel(
   refuseGuests(scope, "edit labels");
   const name = input.name?.trim();
   if (input.name !== undefined && !name)
-    throw new Invalid("A label needs a name.", [{ path: "body.name", message: "must not be blank" }]);
+    throw new Invalid("A label needs a name.", [
+      { path: fieldPath("body", "name"), message: "must not be blank" },
+    ]);
   return scope.em.transactional(async (em) => {
     const label = await findLabel(em, scope.workspace.id, ref, true);
     const before = label.name;
@@ -228,7 +232,7 @@ export async function mergeLabel(
     const targetRef = await findLabel(em, scope.workspace.id, into);
     if (sourceRef.id === targetRef.id) {
       throw new Invalid("A label cannot be merged into itself.", [
-        { path: "body.into", message: "names the label being merged" },
+        { path: fieldPath("body", "into"), message: "names the label being merged" },
       ]);
     }
     // Lock both rows in id order, so two merges over the same pair cannot deadlock.

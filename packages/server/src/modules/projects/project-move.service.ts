@@ -3,7 +3,7 @@ import { sql, sqlOne } from "../../db/sql.js";
 import { type Change, recordChanges } from "../../events/record-change.js";
 import { reachableWorkspaces, requireAdmin, type WorkspaceAccess } from "../../http/auth.js";
 import type { WorkspaceScope } from "../../http/handler.js";
-import { Forbidden, Invalid, NotFound } from "../../http/problem.js";
+import { Forbidden, fieldPath, Invalid, NotFound } from "../../http/problem.js";
 import { type ActivityInput, recordActivities, type TeamBrief } from "../activity/activity.service.js";
 import { resolveTeam } from "../shared/resolve.js";
 import { relocateIssues } from "./issue-relocation.js";
@@ -393,7 +393,7 @@ export async function moveProject(
     if (target.id === scope.workspace.id) target = undefined;
     else if (body.team === undefined) {
       throw new Invalid("A move to another workspace needs the team that receives the issues.", [
-        { path: "/body/team", message: "required with workspace" },
+        { path: fieldPath("body", "team"), message: "required with workspace" },
       ]);
     }
   }

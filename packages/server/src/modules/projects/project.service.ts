@@ -4,7 +4,7 @@ import { holdInWorkspace } from "../../db/locks.js";
 import { sql, sqlOne } from "../../db/sql.js";
 import { type Change, issueRowChange, recordChanges } from "../../events/record-change.js";
 import type { WorkspaceScope } from "../../http/handler.js";
-import { Conflict, Forbidden, Invalid, NotFound } from "../../http/problem.js";
+import { Conflict, Forbidden, fieldPath, Invalid, NotFound } from "../../http/problem.js";
 import { fieldChangedActivities, recordActivities } from "../activity/activity.service.js";
 import {
   findById,
@@ -69,7 +69,7 @@ export async function findProject(scope: WorkspaceScope, ref: string, em = scope
 function checkDates(start: string | null | undefined, target: string | null | undefined) {
   if (start && target && start > target) {
     throw new Invalid("startDate is after targetDate.", [
-      { path: "/body/startDate", message: "must be on or before targetDate" },
+      { path: fieldPath("body", "startDate"), message: "must be on or before targetDate" },
     ]);
   }
 }

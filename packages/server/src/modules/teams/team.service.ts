@@ -5,7 +5,7 @@ import { holdInWorkspace } from "../../db/locks.js";
 import { sql, sqlOne } from "../../db/sql.js";
 import { type Change, recordChanges } from "../../events/record-change.js";
 import type { WorkspaceScope } from "../../http/handler.js";
-import { Conflict, Forbidden, Invalid, NotFound } from "../../http/problem.js";
+import { Conflict, Forbidden, fieldPath, Invalid, NotFound } from "../../http/problem.js";
 import {
   findById,
   isUuid,
@@ -136,7 +136,9 @@ export async function createTeam(scope: WorkspaceScope, input: components["schem
   const personal = input.personal ?? false;
   const name = input.name.trim();
   if (!name)
-    throw new Invalid("A team needs a name.", [{ path: "/body/name", message: "must not be blank" }]);
+    throw new Invalid("A team needs a name.", [
+      { path: fieldPath("body", "name"), message: "must not be blank" },
+    ]);
   return scope.em.transactional(async (em) => {
     const { team, states } = await insertTeamWithStates(
       em,
@@ -178,7 +180,9 @@ export async function updateTeam(
   }
   const name = input.name?.trim();
   if (name === "")
-    throw new Invalid("A team needs a name.", [{ path: "/body/name", message: "must not be blank" }]);
+    throw new Invalid("A team needs a name.", [
+      { path: fieldPath("body", "name"), message: "must not be blank" },
+    ]);
   const fields = {
     name,
     key: input.key,
@@ -414,7 +418,7 @@ export async function upsertWorkflow(
     (await scope.em.count(WorkflowState, { id: input.targetStateId, team: team.id })) > 0;
   if (!state) {
     throw new Invalid(`targetStateId is not a workflow state of ${team.key}.`, [
-      { path: "/body/targetStateId", message: `not a state of ${team.key}` },
+      { path: fieldPath("body", "targetStateId"), message: `not a state of ${team.key}` },
     ]);
   }
   const projectId = input.projectId ?? null;
@@ -433,7 +437,7 @@ export async function upsertWorkflow(
         ]));
       if (!project) {
         throw new Invalid(`projectId is not a project of ${team.key}.`, [
-          { path: "/body/projectId", message: `not a project that includes ${team.key}` },
+          { path: fieldPath("body", "projectId"), message: `not a project that includes ${team.key}` },
         ]);
       }
     }

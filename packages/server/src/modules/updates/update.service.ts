@@ -5,7 +5,7 @@ import { sql, sqlOne } from "../../db/sql.js";
 import { iso } from "../../db/sql-time.js";
 import { recordChanges } from "../../events/record-change.js";
 import type { WorkspaceScope } from "../../http/handler.js";
-import { Forbidden, Invalid, NotFound } from "../../http/problem.js";
+import { Forbidden, fieldPath, Invalid, NotFound } from "../../http/problem.js";
 import { queryInitiatives } from "../initiatives/initiative.query.js";
 import { findInitiative } from "../initiatives/initiative.service.js";
 import { healthSql, percentSql } from "../planning/progress.js";
@@ -32,8 +32,15 @@ interface Subject {
   createdAt: Date;
 }
 
-/** Exactly one of team, project, initiative (400 otherwise), resolved in the caller's workspace. */
-export async function resolveSubject(scope: WorkspaceScope, q: SubjectQuery): Promise<Subject> {
+/**
+ * Exactly one of team, project, initiative (400 otherwise, naming them in `part` of the request), resolved
+ * in the caller's workspace.
+ */
+export async function resolveSubject(
+  scope: WorkspaceScope,
+  q: SubjectQuery,
+  part: "query" | "body" = "query",
+): Promise<Subject> {
   const given = (["team", "project", "initiative"] as const).filter((k) => q[k] !== undefined && q[k] !== "");
   if (given.length !== 1) {
     throw new Invalid(
@@ -41,7 +48,7 @@ export async function resolveSubject(scope: WorkspaceScope, q: SubjectQuery): Pr
         ? "Name the subject: give exactly one of team, project or initiative."
         : `Give exactly one of team, project or initiative, not ${given.join(" and ")}.`,
       (given.length ? given : ["team", "project", "initiative"]).map((k) => ({
-        path: k,
+        path: fieldPath(part, k),
         message: "exactly one of team, project, initiative is required",
       })),
     );
@@ -162,7 +169,7 @@ export async function createUpdate(
 ): Promise<StatusUpdateOut> {
   if (scope.workspace.role === "guest")
     throw new Forbidden("forbidden", "Guests may not post status updates.");
-  const subject = await resolveSubject(scope, input);
+  const subject = await resolveSubject(scope, input, "body");
   const issues = await resolveIssues(scope, input.issues ?? []);
   const health = await subjectHealth(scope, subject);
   return scope.em.transactional(async (em) => {

@@ -1,7 +1,7 @@
 import type { EntityManager } from "@mikro-orm/postgresql";
 import { recordChanges } from "../../events/record-change.js";
 import { type Caller, reachableWorkspace } from "../../http/auth.js";
-import { Conflict, Forbidden, Invalid } from "../../http/problem.js";
+import { Conflict, Forbidden, fieldPath, Invalid } from "../../http/problem.js";
 import { ApiKey } from "../api-keys/api-key.entity.js";
 import { type IWorkspace, type MemberRole, Membership, Workspace } from "./workspace.entity.js";
 
@@ -32,7 +32,9 @@ export async function insertWorkspace(
 ): Promise<WorkspaceRef> {
   const trimmed = name.trim();
   if (!trimmed)
-    throw new Invalid("A workspace needs a name.", [{ path: "body.name", message: "must not be empty" }]);
+    throw new Invalid("A workspace needs a name.", [
+      { path: fieldPath("body", "name"), message: "must not be empty" },
+    ]);
   const base = explicitSlug ?? slugify(trimmed);
   let slug = base;
   for (let n = 2; ; n++) {
@@ -99,7 +101,9 @@ export async function renameWorkspace(em: EntityManager, workspaceId: string, na
   if (name === undefined) return;
   const trimmed = name.trim();
   if (!trimmed)
-    throw new Invalid("A workspace needs a name.", [{ path: "body.name", message: "must not be empty" }]);
+    throw new Invalid("A workspace needs a name.", [
+      { path: fieldPath("body", "name"), message: "must not be empty" },
+    ]);
   await em.transactional(async (tem) => {
     await tem.nativeUpdate(Workspace, workspaceId, { name: trimmed });
     await recordChanges(tem, workspaceId, [{ entity: "workspace", action: "updated", id: workspaceId }]);
