@@ -20,21 +20,7 @@ import {
   issueFromRow,
   labelNamesSql,
 } from "./issue.serialize.js";
-import {
-  checkAssignee,
-  checkCycle,
-  checkProject,
-  checkState,
-  type LabelRef,
-  labelColumns,
-  labelInsertCte,
-  labelsOf,
-  type NamedRefs,
-  namedRefColumns,
-  type StateColumns,
-  shareLockProject,
-  stateColumns,
-} from "./issue-refs.js";
+import * as refs from "./issue-refs.js";
 import {
   EMPTY,
   type IssueUpdateInput,
@@ -47,11 +33,11 @@ import {
 
 /** The issue as it is (locked), with every reference the update names resolved beside it. */
 type CurrentRefs = IssueRow &
-  Partial<StateColumns> &
-  NamedRefs & {
+  Partial<refs.StateColumns> &
+  refs.NamedRefs & {
     key: IssueKey | null;
     parentIdentifier: string | null;
-    currentLabels: LabelRef[];
+    currentLabels: refs.LabelRef[];
     parentLoop: boolean | null;
   };
 
@@ -143,7 +129,7 @@ async function lockAndResolve(
 ): Promise<CurrentRefs> {
   const ws = tx.workspace.id;
   const parentKey = input.parent != null ? issueKeyQuery(tx, input.parent) : undefined;
-  if (input.project != null) await shareLockProject(tx, input.project);
+  if (input.project != null) await refs.shareLockProject(tx, input.project);
   return (await run<CurrentRefs>(
     tx,
     q`with ${raw(parentKey ? "recursive" : "")} target as (${target}),
@@ -159,7 +145,7 @@ async function lockAndResolve(
             select x.id from issues x join descendants on x.parent_id = descendants.id)`
             : EMPTY
         }
-        ${wanted ? q`, ${labelInsertCte(ws, wanted, "cur")}` : EMPTY}
+        ${wanted ? q`, ${refs.labelInsertCte(ws, wanted, "cur")}` : EMPTY}
       select (select to_json(k) from target k) as "key",
              ${issueColumns()},
              (select pt.key || '-' || pi.number from issues pi join teams pt on pt.id = pi.team_id
@@ -167,8 +153,8 @@ async function lockAndResolve(
              coalesce((select json_agg(json_build_object('id', l.id, 'name', l.name) order by l.name)
                          from issue_labels il join labels l on l.id = il.label_id where il.issue_id = i.id),
                       '[]') as "currentLabels",
-             ${input.state !== undefined ? stateColumns("i.team_id", input.state) : raw(`null as "newState"`)},
-             ${namedRefColumns(tx, input)},
+             ${input.state !== undefined ? refs.stateColumns("i.team_id", input.state) : raw(`null as "newState"`)},
+             ${refs.namedRefColumns(tx, input)},
              ${raw(
                parentKey
                  ? `(select to_json(p) from parent p join parent_row pr on pr.id = p.id) as "newParent",
@@ -176,7 +162,7 @@ async function lockAndResolve(
                       as "parentLoop"`
                  : `null as "newParent", null as "parentLoop"`,
              )},
-             ${labelColumns(ws, wanted)}
+             ${refs.labelColumns(ws, wanted)}
         from (select) as one left join cur i on true left join teams t on t.id = i.team_id`,
   ))!;
 }
@@ -215,7 +201,7 @@ function planPlainFields(plan: UpdatePlan): void {
 function planState(plan: UpdatePlan): void {
   const { cur, input } = plan;
   if (input.state === undefined) return;
-  const state = checkState(cur as StateColumns, input.state);
+  const state = refs.checkState(cur as refs.StateColumns, input.state);
   if (state.id === cur.state.id) return;
   set(plan, "state_id", state.id);
   set(plan, "state_type", state.type);
@@ -232,7 +218,7 @@ function planAssignee(plan: UpdatePlan): void {
   const { cur, input, tx } = plan;
   if (input.assignee === undefined) return;
   const assignee: UserBrief | null =
-    input.assignee === null ? null : checkAssignee(tx, cur.newAssignee, input.assignee, cur.team.key);
+    input.assignee === null ? null : refs.checkAssignee(tx, cur.newAssignee, input.assignee, cur.team.key);
   if ((assignee?.id ?? null) === (cur.assignee?.id ?? null)) return;
   set(plan, "assignee_id", assignee?.id ?? null);
   const from = cur.assignee ? { id: cur.assignee.id, name: cur.assignee.name } : null;
@@ -243,7 +229,7 @@ function planProject(plan: UpdatePlan): void {
   const { cur, input } = plan;
   if (input.project === undefined) return;
   const project: NamedRow | null =
-    input.project === null ? null : checkProject(cur.newProject, input.project, cur.team.key);
+    input.project === null ? null : refs.checkProject(cur.newProject, input.project, cur.team.key);
   if ((project?.id ?? null) === (cur.project?.id ?? null)) return;
   set(plan, "project_id", project?.id ?? null);
   plan.changes.project = {
@@ -255,7 +241,7 @@ function planProject(plan: UpdatePlan): void {
 function planCycle(plan: UpdatePlan): void {
   const { cur, input } = plan;
   if (input.cycle === undefined) return;
-  const cycle = input.cycle === null ? null : checkCycle(cur.newCycle, input.cycle);
+  const cycle = input.cycle === null ? null : refs.checkCycle(cur.newCycle, input.cycle);
   if ((cycle?.id ?? null) === (cur.cycle?.id ?? null)) return;
   set(plan, "cycle_id", cycle?.id ?? null);
   plan.changes.cycle = {
@@ -289,10 +275,12 @@ async function planLabels(plan: UpdatePlan, wanted: Map<string, string> | undefi
   const touchesLabels =
     input.labels !== undefined || input.addLabels !== undefined || input.removeLabels !== undefined;
   if (!touchesLabels) return;
-  const ensured = wanted ? await labelsOf(tx.em, tx.workspace.id, wanted, cur) : { labels: [], created: [] };
+  const ensured = wanted
+    ? await refs.labelsOf(tx.em, tx.workspace.id, wanted, cur)
+    : { labels: [], created: [] };
   plan.createdLabels = ensured.created;
   const removing = new Set((input.removeLabels ?? []).map((n) => n.trim().toLowerCase()));
-  const next = new Map<string, LabelRef>();
+  const next = new Map<string, refs.LabelRef>();
   if (input.labels === undefined) for (const l of cur.currentLabels) next.set(l.id, l);
   for (const l of ensured.labels) next.set(l.id, l);
   for (const l of [...next.values()]) if (removing.has(l.name.toLowerCase())) next.delete(l.id);
