@@ -1,6 +1,6 @@
-import { randomUUID } from "node:crypto";
 import { defineEntity, type InferEntity, p } from "@mikro-orm/core";
 import { apiKeyScopeValues, type components } from "@tracker/sdk/schema";
+import { createdTimestamp, uuidPrimaryKey } from "../../entity-columns.js";
 import { User } from "../users/user.entity.js";
 import { Workspace } from "../workspaces/workspace.entity.js";
 
@@ -11,10 +11,7 @@ export const ApiKey = defineEntity({
   tableName: "api_keys",
   indexes: [{ properties: ["user"] }],
   properties: {
-    id: p
-      .uuid()
-      .primary()
-      .onCreate(() => randomUUID()),
+    id: uuidPrimaryKey(),
     user: () => p.manyToOne(User).deleteRule("cascade"),
     scope: p.enum([...apiKeyScopeValues]),
     /** The workspace a workspace key is pinned to; null for account keys. */
@@ -25,7 +22,7 @@ export const ApiKey = defineEntity({
     /** SHA-256 of the token: the token itself is shown once and never stored. */
     tokenHash: p.text().unique(),
     lastUsedAt: p.datetime().nullable(),
-    createdAt: p.datetime().onCreate(() => new Date()),
+    createdAt: createdTimestamp(),
   },
 });
 export type IApiKey = InferEntity<typeof ApiKey>;

@@ -1,5 +1,5 @@
-import { randomUUID } from "node:crypto";
 import { defineEntity, p } from "@mikro-orm/core";
+import { createdTimestamp, uuidPrimaryKey } from "../../entity-columns.js";
 import { Team } from "../teams/team.entity.js";
 
 export const Cycle = defineEntity({
@@ -7,16 +7,13 @@ export const Cycle = defineEntity({
   tableName: "cycles",
   uniques: [{ properties: ["team", "number"] }],
   properties: {
-    id: p
-      .uuid()
-      .primary()
-      .onCreate(() => randomUUID()),
+    id: uuidPrimaryKey(),
     team: () => p.manyToOne(Team).deleteRule("cascade"),
     number: p.integer(),
     name: p.text().nullable(),
     startsAt: p.datetime(),
     endsAt: p.datetime(),
-    createdAt: p.datetime().onCreate(() => new Date()),
+    createdAt: createdTimestamp(),
   },
 });
 

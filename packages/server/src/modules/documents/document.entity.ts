@@ -1,5 +1,5 @@
-import { randomUUID } from "node:crypto";
 import { defineEntity, p } from "@mikro-orm/core";
+import { createdTimestamp, uuidPrimaryKey } from "../../entity-columns.js";
 import { Issue } from "../issues/issue.entity.js";
 import { Team } from "../teams/team.entity.js";
 import { User } from "../users/user.entity.js";
@@ -20,17 +20,14 @@ export const Document = defineEntity({
     },
   ],
   properties: {
-    id: p
-      .uuid()
-      .primary()
-      .onCreate(() => randomUUID()),
+    id: uuidPrimaryKey(),
     workspace: () => p.manyToOne(Workspace).deleteRule("cascade"),
     team: () => p.manyToOne(Team).deleteRule("cascade"),
     title: p.text(),
     content: p.text().nullable(),
     creator: () => p.manyToOne(User).nullable().deleteRule("set null"),
-    createdAt: p.datetime().onCreate(() => new Date()),
-    updatedAt: p.datetime().onCreate(() => new Date()),
+    createdAt: createdTimestamp(),
+    updatedAt: createdTimestamp(),
   },
 });
 

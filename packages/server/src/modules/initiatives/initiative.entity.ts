@@ -1,6 +1,6 @@
-import { randomUUID } from "node:crypto";
 import { defineEntity, type InferEntity, p } from "@mikro-orm/core";
 import { initiativeStatusValues } from "@tracker/sdk/schema";
+import { createdTimestamp, uuidPrimaryKey } from "../../entity-columns.js";
 import { User } from "../users/user.entity.js";
 import { Workspace } from "../workspaces/workspace.entity.js";
 
@@ -14,10 +14,7 @@ export const Initiative = defineEntity({
     },
   ],
   properties: {
-    id: p
-      .uuid()
-      .primary()
-      .onCreate(() => randomUUID()),
+    id: uuidPrimaryKey(),
     workspace: () => p.manyToOne(Workspace).deleteRule("cascade"),
     name: p.text(),
     description: p.text().nullable(),
@@ -25,8 +22,8 @@ export const Initiative = defineEntity({
     lead: () => p.manyToOne(User).nullable().deleteRule("set null"),
     startDate: p.date().nullable(),
     targetDate: p.date().nullable(),
-    createdAt: p.datetime().onCreate(() => new Date()),
-    updatedAt: p.datetime().onCreate(() => new Date()),
+    createdAt: createdTimestamp(),
+    updatedAt: createdTimestamp(),
   },
 });
 export type IInitiative = InferEntity<typeof Initiative>;

@@ -1,6 +1,6 @@
-import { randomUUID } from "node:crypto";
 import { defineEntity, p } from "@mikro-orm/core";
 import { memberRoleValues } from "@tracker/sdk/schema";
+import { createdTimestamp, uuidPrimaryKey } from "../../entity-columns.js";
 import { User } from "../users/user.entity.js";
 import { Workspace } from "../workspaces/workspace.entity.js";
 
@@ -9,10 +9,7 @@ export const Invite = defineEntity({
   tableName: "invites",
   indexes: [{ properties: ["workspace"] }],
   properties: {
-    id: p
-      .uuid()
-      .primary()
-      .onCreate(() => randomUUID()),
+    id: uuidPrimaryKey(),
     workspace: () => p.manyToOne(Workspace).deleteRule("cascade"),
     email: p.text(),
     role: p.enum([...memberRoleValues]),
@@ -20,6 +17,6 @@ export const Invite = defineEntity({
     invitedBy: () => p.manyToOne(User).nullable().deleteRule("set null"),
     expiresAt: p.datetime(),
     acceptedAt: p.datetime().nullable(),
-    createdAt: p.datetime().onCreate(() => new Date()),
+    createdAt: createdTimestamp(),
   },
 });

@@ -1,5 +1,5 @@
-import { randomUUID } from "node:crypto";
 import { defineEntity, type InferEntity, p } from "@mikro-orm/core";
+import { createdTimestamp, uuidPrimaryKey } from "../../entity-columns.js";
 import { Workspace } from "../workspaces/workspace.entity.js";
 
 /** Labels belong to the workspace; names are unique per workspace regardless of case. */
@@ -13,16 +13,13 @@ export const Label = defineEntity({
     },
   ],
   properties: {
-    id: p
-      .uuid()
-      .primary()
-      .onCreate(() => randomUUID()),
+    id: uuidPrimaryKey(),
     workspace: () => p.manyToOne(Workspace).deleteRule("cascade"),
     name: p.text(),
     color: p.text(),
     description: p.text().nullable(),
-    createdAt: p.datetime().onCreate(() => new Date()),
-    updatedAt: p.datetime().onCreate(() => new Date()),
+    createdAt: createdTimestamp(),
+    updatedAt: createdTimestamp(),
   },
 });
 export type ILabel = InferEntity<typeof Label>;

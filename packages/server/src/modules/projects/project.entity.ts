@@ -1,6 +1,6 @@
-import { randomUUID } from "node:crypto";
 import { defineEntity, p } from "@mikro-orm/core";
 import { projectStatusValues } from "@tracker/sdk/schema";
+import { createdTimestamp, uuidPrimaryKey } from "../../entity-columns.js";
 import { Initiative } from "../initiatives/initiative.entity.js";
 import { Team } from "../teams/team.entity.js";
 import { User } from "../users/user.entity.js";
@@ -22,10 +22,7 @@ export const Project = defineEntity({
     },
   ],
   properties: {
-    id: p
-      .uuid()
-      .primary()
-      .onCreate(() => randomUUID()),
+    id: uuidPrimaryKey(),
     workspace: () => p.manyToOne(Workspace).deleteRule("cascade"),
     name: p.text(),
     description: p.text().nullable(),
@@ -34,8 +31,8 @@ export const Project = defineEntity({
     lead: () => p.manyToOne(User).nullable().deleteRule("set null"),
     startDate: p.date().nullable(),
     targetDate: p.date().nullable(),
-    createdAt: p.datetime().onCreate(() => new Date()),
-    updatedAt: p.datetime().onCreate(() => new Date()),
+    createdAt: createdTimestamp(),
+    updatedAt: createdTimestamp(),
     /**
      * The project's team ids, kept equal to its `project_teams` rows by triggers (migration
      * `project_team_ids`); lists decide visibility and show teams from it. Never written here, never loaded.

@@ -1,4 +1,3 @@
-import { randomUUID } from "node:crypto";
 import { defineEntity, type InferEntity, p } from "@mikro-orm/core";
 import {
   type components,
@@ -6,6 +5,7 @@ import {
   stateTypeValues,
   workflowTriggerValues,
 } from "@tracker/sdk/schema";
+import { createdTimestamp, uuidPrimaryKey } from "../../entity-columns.js";
 import { User } from "../users/user.entity.js";
 import { Workspace } from "../workspaces/workspace.entity.js";
 
@@ -25,10 +25,7 @@ export const Team = defineEntity({
     },
   ],
   properties: {
-    id: p
-      .uuid()
-      .primary()
-      .onCreate(() => randomUUID()),
+    id: uuidPrimaryKey(),
     workspace: () => p.manyToOne(Workspace).deleteRule("cascade"),
     key: p.text(),
     name: p.text(),
@@ -40,7 +37,7 @@ export const Team = defineEntity({
     estimateScale: p.enum([...estimateScaleValues]).default("none"),
     /** Last issue number handed out; bumped under the row lock so numbers are never reused or duplicated. */
     issueCounter: p.integer().default(0),
-    createdAt: p.datetime().onCreate(() => new Date()),
+    createdAt: createdTimestamp(),
     updatedAt: p
       .datetime()
       .onCreate(() => new Date())
@@ -54,10 +51,7 @@ export const WorkflowState = defineEntity({
   tableName: "workflow_states",
   uniques: [{ properties: ["team", "name"] }],
   properties: {
-    id: p
-      .uuid()
-      .primary()
-      .onCreate(() => randomUUID()),
+    id: uuidPrimaryKey(),
     team: () => p.manyToOne(Team).deleteRule("cascade"),
     name: p.text(),
     type: p.enum([...STATE_TYPES]),
@@ -73,13 +67,10 @@ export const TeamMember = defineEntity({
   uniques: [{ properties: ["team", "user"] }],
   indexes: [{ properties: ["user"] }],
   properties: {
-    id: p
-      .uuid()
-      .primary()
-      .onCreate(() => randomUUID()),
+    id: uuidPrimaryKey(),
     team: () => p.manyToOne(Team).deleteRule("cascade"),
     user: () => p.manyToOne(User).deleteRule("cascade"),
-    createdAt: p.datetime().onCreate(() => new Date()),
+    createdAt: createdTimestamp(),
   },
 });
 
@@ -104,15 +95,12 @@ export const WorkflowRule = defineEntity({
     },
   ],
   properties: {
-    id: p
-      .uuid()
-      .primary()
-      .onCreate(() => randomUUID()),
+    id: uuidPrimaryKey(),
     team: () => p.manyToOne(Team).deleteRule("cascade"),
     trigger: p.enum([...workflowTriggerValues]),
     /** Plain id (no foreign key to keep teams independent of projects); cleared when the project goes. */
     projectId: p.uuid().nullable(),
     targetState: () => p.manyToOne(WorkflowState).deleteRule("cascade"),
-    createdAt: p.datetime().onCreate(() => new Date()),
+    createdAt: createdTimestamp(),
   },
 });

@@ -1,6 +1,6 @@
-import { randomUUID } from "node:crypto";
 import { defineEntity, p } from "@mikro-orm/core";
 import { healthValues } from "@tracker/sdk/schema";
+import { createdTimestamp, uuidPrimaryKey } from "../../entity-columns.js";
 import { Initiative } from "../initiatives/initiative.entity.js";
 import { Issue } from "../issues/issue.entity.js";
 import { Project } from "../projects/project.entity.js";
@@ -24,10 +24,7 @@ export const StatusUpdate = defineEntity({
     },
   ],
   properties: {
-    id: p
-      .uuid()
-      .primary()
-      .onCreate(() => randomUUID()),
+    id: uuidPrimaryKey(),
     workspace: () => p.manyToOne(Workspace).deleteRule("cascade"),
     team: () => p.manyToOne(Team).nullable().deleteRule("cascade"),
     project: () => p.manyToOne(Project).nullable().deleteRule("cascade"),
@@ -36,7 +33,7 @@ export const StatusUpdate = defineEntity({
     content: p.text(),
     health: p.enum([...healthValues]),
     creator: () => p.manyToOne(User).nullable().deleteRule("set null"),
-    createdAt: p.datetime().onCreate(() => new Date()),
+    createdAt: createdTimestamp(),
   },
 });
 

@@ -1,18 +1,15 @@
-import { randomUUID } from "node:crypto";
 import { defineEntity, type InferEntity, p } from "@mikro-orm/core";
+import { createdTimestamp, uuidPrimaryKey } from "../../entity-columns.js";
 
 export const User = defineEntity({
   name: "User",
   tableName: "users",
   properties: {
-    id: p
-      .uuid()
-      .primary()
-      .onCreate(() => randomUUID()),
+    id: uuidPrimaryKey(),
     /** Stored lower-cased: people type their address in many cases, and it is their identity. */
     email: p.text().unique(),
     name: p.text(),
-    createdAt: p.datetime().onCreate(() => new Date()),
+    createdAt: createdTimestamp(),
   },
 });
 export type IUser = InferEntity<typeof User>;

@@ -1,5 +1,5 @@
-import { randomUUID } from "node:crypto";
 import { defineEntity, p } from "@mikro-orm/core";
+import { createdTimestamp, uuidPrimaryKey } from "../../entity-columns.js";
 import { Team } from "../teams/team.entity.js";
 import { User } from "../users/user.entity.js";
 import { Workspace } from "../workspaces/workspace.entity.js";
@@ -10,10 +10,7 @@ export const SavedView = defineEntity({
   tableName: "saved_views",
   indexes: [{ properties: ["workspace", "owner"] }],
   properties: {
-    id: p
-      .uuid()
-      .primary()
-      .onCreate(() => randomUUID()),
+    id: uuidPrimaryKey(),
     workspace: () => p.manyToOne(Workspace).deleteRule("cascade"),
     owner: () => p.manyToOne(User).deleteRule("cascade"),
     name: p.text(),
@@ -24,8 +21,8 @@ export const SavedView = defineEntity({
     filters: p.json<Record<string, unknown>>(),
     sort: p.text().nullable(),
     favorite: p.boolean().default(false),
-    createdAt: p.datetime().onCreate(() => new Date()),
-    updatedAt: p.datetime().onCreate(() => new Date()),
+    createdAt: createdTimestamp(),
+    updatedAt: createdTimestamp(),
   },
 });
 
@@ -40,10 +37,7 @@ export const ViewDefault = defineEntity({
     },
   ],
   properties: {
-    id: p
-      .uuid()
-      .primary()
-      .onCreate(() => randomUUID()),
+    id: uuidPrimaryKey(),
     workspace: () => p.manyToOne(Workspace).deleteRule("cascade"),
     user: () => p.manyToOne(User).nullable().deleteRule("cascade"),
     viewKey: p.text(),
@@ -52,6 +46,6 @@ export const ViewDefault = defineEntity({
     display: p.text().nullable(),
     grouping: p.text().nullable(),
     hidden: p.json<string[]>(),
-    updatedAt: p.datetime().onCreate(() => new Date()),
+    updatedAt: createdTimestamp(),
   },
 });

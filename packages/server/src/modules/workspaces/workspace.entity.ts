@@ -1,6 +1,6 @@
-import { randomUUID } from "node:crypto";
 import { defineEntity, type InferEntity, p } from "@mikro-orm/core";
 import { type components, memberRoleValues } from "@tracker/sdk/schema";
+import { createdTimestamp, uuidPrimaryKey } from "../../entity-columns.js";
 import { User } from "../users/user.entity.js";
 
 export type MemberRole = components["schemas"]["MemberRole"];
@@ -9,13 +9,10 @@ export const Workspace = defineEntity({
   name: "Workspace",
   tableName: "workspaces",
   properties: {
-    id: p
-      .uuid()
-      .primary()
-      .onCreate(() => randomUUID()),
+    id: uuidPrimaryKey(),
     name: p.text(),
     slug: p.text().unique(),
-    createdAt: p.datetime().onCreate(() => new Date()),
+    createdAt: createdTimestamp(),
     /**
      * Bumped by triggers whenever a name an issue list shows changes in this workspace: a team's key or
      * name, a state's name or type, a member (or their name or email), a project's name, a cycle's number,
@@ -33,13 +30,10 @@ export const Membership = defineEntity({
   uniques: [{ properties: ["workspace", "user"] }],
   indexes: [{ properties: ["user"] }],
   properties: {
-    id: p
-      .uuid()
-      .primary()
-      .onCreate(() => randomUUID()),
+    id: uuidPrimaryKey(),
     workspace: () => p.manyToOne(Workspace).deleteRule("cascade"),
     user: () => p.manyToOne(User).deleteRule("cascade"),
     role: p.enum([...memberRoleValues]),
-    createdAt: p.datetime().onCreate(() => new Date()),
+    createdAt: createdTimestamp(),
   },
 });
