@@ -1,6 +1,6 @@
-import { randomUUID } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startTestServer, type TestServer } from "../../test/harness.js";
+import { insertIssue } from "../../test/issue-rows.js";
 
 let srv: TestServer;
 beforeAll(async () => {
@@ -16,20 +16,7 @@ async function setup() {
   const ops = await api.POST("/teams", { body: { key: "OPS", name: "Operations" } as never });
   const opsId = ops.data!.team.id;
 
-  async function issue(title: string, team: string = boot.team!.id): Promise<string> {
-    const [{ number }] = (await srv.query(
-      "update teams set issue_counter = issue_counter + 1 where id = $1 returning issue_counter as number",
-      [team],
-    )) as [{ number: number }];
-    const id = randomUUID();
-    await srv.query(
-      `insert into issues (id, workspace_id, team_id, number, title, priority, state_id, state_type, created_at, updated_at)
-       select $1, $2, $3, $4, $5, 0, s.id, s.type, now(), now()
-         from workflow_states s where s.team_id = $3 and s.type = 'unstarted' order by s.position limit 1`,
-      [id, workspaceId, team, number, title],
-    );
-    return id;
-  }
+  const issue = (title: string, team: string = boot.team!.id) => insertIssue(srv, workspaceId, team, title);
   /** A guest who belongs to ENG only. */
   async function guest() {
     const g = await srv.addMember(boot.apiKey.token, "guest");

@@ -3,7 +3,15 @@ import type { components, operations } from "@tracker/sdk/schema";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { driftedLabelIds, driftedProjectTeamIds } from "../../test/derived-counts.js";
 import { type ApiClient, startTestServer, type TestServer } from "../../test/harness.js";
-import { addIssues, addTeam, age, day, type FixtureTeam, snapshot } from "../projects/planning.fixtures.js";
+import {
+  addIssues,
+  addTeam,
+  age,
+  day,
+  type FixtureTeam,
+  planningWorkspace,
+  snapshot,
+} from "../projects/planning.fixtures.js";
 
 type InitiativeCreate = components["schemas"]["InitiativeCreate"];
 type ListQuery = NonNullable<operations["listInitiatives"]["parameters"]["query"]>;
@@ -14,12 +22,7 @@ beforeAll(async () => {
 });
 afterAll(() => srv.close());
 
-async function workspace() {
-  const { apiKey, workspace, user } = await srv.bootstrap();
-  const eng = await addTeam(srv, workspace.id, "ENG", [user.id]);
-  const ops = await addTeam(srv, workspace.id, "OPS", [user.id]);
-  return { api: srv.client(apiKey.token), token: apiKey.token, ws: workspace, user, eng, ops };
-}
+const workspace = () => planningWorkspace(srv);
 
 async function initiative(api: ApiClient, body: Partial<InitiativeCreate> & { name: string }) {
   const res = await api.POST("/initiatives", { body: { status: "planned", ...body } });

@@ -1,7 +1,11 @@
 import { randomUUID } from "node:crypto";
+import type { components } from "@tracker/sdk/schema";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { driftedLabelIds } from "../../test/derived-counts.js";
 import { startTestServer, type TestServer } from "../../test/harness.js";
+import { insertIssue } from "../../test/issue-rows.js";
+
+type StateType = components["schemas"]["StateType"];
 
 let srv: TestServer;
 beforeAll(async () => {
@@ -16,32 +20,8 @@ async function setup() {
   const workspaceId = boot.workspace.id;
   const teamId = boot.team!.id;
 
-  async function issue(
-    title: string,
-    labels: string[] = [],
-    stateType = "unstarted",
-    team = teamId,
-  ): Promise<string> {
-    const [{ number }] = (await srv.query(
-      "update teams set issue_counter = issue_counter + 1 where id = $1 returning issue_counter as number",
-      [team],
-    )) as [{ number: number }];
-    const id = randomUUID();
-    await srv.query(
-      `insert into issues (id, workspace_id, team_id, number, title, priority, state_id, state_type, created_at, updated_at)
-       select $1, $2, $3, $4, $5, 0, s.id, s.type, now() - interval '1 day', now() - interval '1 day'
-         from workflow_states s where s.team_id = $3 and s.type = $6 order by s.position limit 1`,
-      [id, workspaceId, team, number, title, stateType],
-    );
-    for (const name of labels) {
-      await srv.query(
-        `insert into issue_labels (issue_id, label_id)
-         select $1, id from labels where workspace_id = $2 and lower(name) = lower($3)`,
-        [id, workspaceId, name],
-      );
-    }
-    return id;
-  }
+  const issue = (title: string, labels: string[] = [], stateType: StateType = "unstarted", team = teamId) =>
+    insertIssue(srv, workspaceId, team, title, { labels, stateType, age: "1 day" });
   async function label(name: string) {
     const res = await api.POST("/labels", { body: { name } });
     return res.data!.label;

@@ -1,4 +1,5 @@
 import { randomUUID } from "node:crypto";
+import type { TestServer } from "../../test/harness.js";
 import { DEFAULT_STATES, type StateType } from "../teams/team.entity.js";
 
 /**
@@ -187,4 +188,12 @@ export async function snapshot(db: Db) {
   out.activity = (await db.query("select count(*)::int as n from activity_events"))[0];
   out.changes = (await db.query("select count(*)::int as n from change_events"))[0];
   return out;
+}
+
+/** A fresh workspace with teams ENG and OPS (its admin a member of both) and the admin's client. */
+export async function planningWorkspace(srv: TestServer) {
+  const { apiKey, workspace, user } = await srv.bootstrap();
+  const eng = await addTeam(srv, workspace.id, "ENG", [user.id]);
+  const ops = await addTeam(srv, workspace.id, "OPS", [user.id]);
+  return { api: srv.client(apiKey.token), token: apiKey.token, ws: workspace, user, eng, ops };
 }

@@ -3,7 +3,15 @@ import type { components, operations } from "@tracker/sdk/schema";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { driftedProjectTeamIds } from "../../test/derived-counts.js";
 import { type ApiClient, startTestServer, type TestServer } from "../../test/harness.js";
-import { addIssue, addIssues, addTeam, age, day, type FixtureTeam } from "./planning.fixtures.js";
+import {
+  addIssue,
+  addIssues,
+  addTeam,
+  age,
+  day,
+  type FixtureTeam,
+  planningWorkspace,
+} from "./planning.fixtures.js";
 
 type ProjectCreate = components["schemas"]["ProjectCreate"];
 type ListQuery = NonNullable<operations["listProjects"]["parameters"]["query"]>;
@@ -14,12 +22,7 @@ beforeAll(async () => {
 });
 afterAll(() => srv.close());
 
-async function workspace() {
-  const { apiKey, workspace, user } = await srv.bootstrap();
-  const eng = await addTeam(srv, workspace.id, "ENG", [user.id]);
-  const ops = await addTeam(srv, workspace.id, "OPS", [user.id]);
-  return { api: srv.client(apiKey.token), token: apiKey.token, ws: workspace, user, eng, ops };
-}
+const workspace = () => planningWorkspace(srv);
 
 async function create(api: ApiClient, body: Partial<ProjectCreate> & { name: string }) {
   const res = await api.POST("/projects", { body: { teams: ["ENG"], status: "backlog", ...body } });

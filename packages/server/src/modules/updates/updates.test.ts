@@ -1,6 +1,8 @@
 import { randomUUID } from "node:crypto";
+import type { components } from "@tracker/sdk/schema";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startTestServer, type TestServer } from "../../test/harness.js";
+import { insertIssue } from "../../test/issue-rows.js";
 
 let srv: TestServer;
 beforeAll(async () => {
@@ -8,7 +10,7 @@ beforeAll(async () => {
 });
 afterAll(() => srv.close());
 
-type StateType = "backlog" | "unstarted" | "started" | "completed" | "canceled";
+type StateType = components["schemas"]["StateType"];
 
 /** A workspace with team ENG, its admin client, and fixture helpers writing to the database. */
 async function setup() {
@@ -17,7 +19,7 @@ async function setup() {
   const workspaceId = boot.workspace.id;
   const teamId: string = boot.team!.id;
 
-  async function issue(
+  const issue = (
     title: string,
     o: {
       state?: StateType;
@@ -28,46 +30,13 @@ async function setup() {
       labels?: string[];
       team?: string;
     } = {},
-  ): Promise<string> {
-    const team = o.team ?? teamId;
-    const state = o.state ?? "unstarted";
-    const [{ number }] = (await srv.query(
-      "update teams set issue_counter = issue_counter + 1 where id = $1 returning issue_counter as number",
-      [team],
-    )) as [{ number: number }];
-    const id = randomUUID();
-    await srv.query(
-      `insert into issues (id, workspace_id, team_id, number, title, description, priority, state_id, state_type,
-                           project_id, cycle_id, assignee_id, created_at, updated_at, completed_at)
-       select $1, $2, $3, $4, $5, $6, 0, s.id, s.type, $7, $8, $9, now(), now(),
-              case when s.type = 'completed' then coalesce($10::timestamptz, now()) end
-         from workflow_states s where s.team_id = $3 and s.type = $11 order by s.position limit 1`,
-      [
-        id,
-        workspaceId,
-        team,
-        number,
-        title,
-        `About ${title}`,
-        o.projectId ?? null,
-        o.cycleId ?? null,
-        o.assigneeId ?? null,
-        o.completedAt ?? null,
-        state,
-      ],
-    );
-    for (const name of o.labels ?? []) {
-      await srv.query(
-        `with l as (insert into labels (id, workspace_id, name, color, created_at, updated_at)
-                    values (gen_random_uuid(), $2, $3, '#5e6ad2', now(), now())
-                    on conflict do nothing returning id)
-         insert into issue_labels (issue_id, label_id)
-         select $1, coalesce((select id from l), (select id from labels where workspace_id = $2 and name = $3))`,
-        [id, workspaceId, name],
-      );
-    }
-    return id;
-  }
+  ) =>
+    insertIssue(srv, workspaceId, o.team ?? teamId, title, {
+      ...o,
+      stateType: o.state,
+      description: `About ${title}`,
+      createLabels: true,
+    });
   async function project(
     name: string,
     o: { start?: string; target?: string; status?: string; initiativeId?: string; teams?: string[] } = {},
