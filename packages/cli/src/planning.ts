@@ -1,5 +1,5 @@
 import { HEALTH_VALUES } from "@tracker/sdk";
-import { CommandError, type CommonOptions, type Deps, dateFlag, splitList } from "./command.js";
+import { type CommonOptions, type Deps, dateFlag, splitList } from "./command.js";
 import { textFrom } from "./input.js";
 import { type Column, printJson, printList, say } from "./output.js";
 import { collectPages, parseLimit } from "./paging.js";
@@ -182,17 +182,4 @@ export async function listPlanning<T>(
   await printList(deps, opts, items, columns, `No ${plural} match.`);
   if (deps.isTTY && !opts.json && more)
     say(deps, `Showing ${items.length} ${plural}; there are more (use --limit all).`);
-}
-
-/**
- * One project or initiative as the list shows it (progress, health, lead). The contract has no read of one,
- * so its page data (which takes a name or an id) gives the id and the list is paged to that item.
- */
-export async function findListed<T extends { id: string }>(
-  id: string,
-  listed: AsyncIterable<T>,
-  what: string,
-): Promise<T> {
-  for await (const item of listed) if (item.id === id) return item;
-  throw new CommandError(`${what} is not in the list you can see`);
 }

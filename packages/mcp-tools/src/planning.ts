@@ -76,38 +76,18 @@ export function initiativeLine(i: InitiativeRow): string {
   );
 }
 
-// The contract reads a project or an initiative by name only through its list (page-data carries its id
-// and description, not its progress): walk the list, 200 at a time, until the id turns up.
-async function findIn<T extends { id: string }>(items: AsyncIterable<T>, id: string): Promise<T | undefined> {
-  for await (const item of items) if (item.id === id) return item;
-  return undefined;
-}
-
-export function findProject(tracker: Tracker, id: string, read: CallOptions): Promise<Project | undefined> {
-  return findIn(tracker.projects.iterate({ limit: 200 }, read), id);
-}
-
-export function findInitiative(
-  tracker: Tracker,
-  id: string,
-  read: CallOptions,
-): Promise<Initiative | undefined> {
-  return findIn(tracker.initiatives.iterate({ limit: 200 }, read), id);
-}
-
-/** The project named by name or id, with everything its list row carries. */
+/** The project named by name or id, with everything its list row carries, and its description. */
 export async function readProject(tracker: Tracker, ref: string, read: CallOptions) {
-  const page = await tracker.projects.pageData(ref, read);
-  const project = await findProject(tracker, page.project.id, read);
-  if (!project) throw new Error(`Project "${ref}" vanished while being read.`);
+  const [project, page] = await Promise.all([
+    tracker.projects.get(ref, read),
+    tracker.projects.pageData(ref, read),
+  ]);
   return { project, description: page.project.description };
 }
 
-export async function readInitiative(tracker: Tracker, ref: string, read: CallOptions) {
-  const page = await tracker.initiatives.pageData(ref, read);
-  const initiative = await findInitiative(tracker, page.initiative.id, read);
-  if (!initiative) throw new Error(`Initiative "${ref}" vanished while being read.`);
-  return initiative;
+/** The initiative named by name or id, as its list row carries it. */
+export function readInitiative(tracker: Tracker, ref: string, read: CallOptions) {
+  return tracker.initiatives.get(ref, read);
 }
 
 /** Status updates, newest first, one line each. */

@@ -35,6 +35,21 @@ export class InitiativesApi {
   }
 
   /**
+   * One initiative by id or name, as the list shows it (progress, health, lead).
+   *
+   * @example
+   * const growth = await tracker.initiatives.get("Q3 growth");
+   * console.log(growth.progress.percent, growth.health);
+   */
+  async get(id: string, options?: CallOptions): Promise<ResponseOf<"getInitiative">["initiative"]> {
+    const call = this.http.raw.GET("/initiatives/{id}", {
+      params: { path: { id } },
+      ...this.http.init(options),
+    });
+    return (await unwrap(call)).initiative;
+  }
+
+  /**
    * Creates an initiative.
    *
    * @example

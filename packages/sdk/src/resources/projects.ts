@@ -29,6 +29,21 @@ export class ProjectsApi {
   }
 
   /**
+   * One project by id or name, as the list shows it (progress, health, lead).
+   *
+   * @example
+   * const launch = await tracker.projects.get("Launch");
+   * console.log(launch.progress.percent, launch.health);
+   */
+  async get(id: string, options?: CallOptions): Promise<ResponseOf<"getProject">["project"]> {
+    const call = this.http.raw.GET("/projects/{id}", {
+      params: { path: { id } },
+      ...this.http.init(options),
+    });
+    return (await unwrap(call)).project;
+  }
+
+  /**
    * Creates a project spanning one or more teams.
    *
    * @example

@@ -1,6 +1,5 @@
 import { type Deps, defineCommand, type Opts } from "../../command.js";
 import { healthStyle, palette, printFields, printJson, printTable, progressBar } from "../../output.js";
-import { findListed } from "../../planning.js";
 
 export const spec = defineCommand({
   summary: "Show an initiative: status, health, progress, lead, target and its projects",
@@ -10,9 +9,7 @@ export const spec = defineCommand({
 });
 
 export async function run(opts: Opts<typeof spec>, deps: Deps): Promise<void> {
-  const { initiative: page } = await deps.tracker.initiatives.pageData(opts.initiative, deps.call);
-  const listed = deps.tracker.initiatives.iterate({ limit: 200 }, deps.call);
-  const initiative = await findListed(page.id, listed, `initiative "${opts.initiative}"`);
+  const initiative = await deps.tracker.initiatives.get(opts.initiative, deps.call);
   if (opts.json) return printJson(deps, initiative);
   const c = palette(deps);
   const { progress } = initiative;

@@ -8,6 +8,11 @@ export const initiativeHandlers = [
     body: await queryInitiatives(inWorkspace(s), { ...query, limit: query.limit ?? 50 }),
   })),
 
+  handle("getInitiative", async (s, { params }) => ({
+    status: 200,
+    body: { initiative: await initiatives.getInitiative(inWorkspace(s), params.id) },
+  })),
+
   handle("createInitiative", async (s, { body }) => ({
     status: 201,
     body: { initiative: await initiatives.createInitiative(inWorkspace(s), body) },

@@ -14,7 +14,7 @@ import {
 } from "../projects/project-move.service.js";
 import { isUuid, resolveUser } from "../shared/resolve.js";
 import { type IInitiative, Initiative } from "./initiative.entity.js";
-import { visibleInitiativeCondition } from "./initiative.query.js";
+import { type InitiativeOut, queryInitiatives, visibleInitiativeCondition } from "./initiative.query.js";
 
 type Schemas = components["schemas"];
 type InitiativeRecord = Schemas["InitiativeRecord"];
@@ -119,6 +119,14 @@ export async function updateInitiative(
     await recordChanges(em, scope.workspace.id, [{ entity: "initiative", action: "updated", id: found.id }]);
     return initiativeRecord(initiative);
   });
+}
+
+/** `GET /initiatives/{id}`: an initiative the caller may see, by id or name, as the list shows it. */
+export async function getInitiative(scope: WorkspaceScope, ref: string): Promise<InitiativeOut> {
+  const { id } = await findInitiative(scope, ref);
+  const { initiatives } = await queryInitiatives(scope, { ids: [id] });
+  if (!initiatives[0]) throw new NotFound(`No initiative "${ref}" in this workspace.`);
+  return initiatives[0];
 }
 
 export async function initiativePageData(scope: WorkspaceScope, ref: string) {

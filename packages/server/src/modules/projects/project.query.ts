@@ -17,6 +17,7 @@ import {
 import { healthSql, percentSql } from "../planning/progress.js";
 import {
   resolveInitiative,
+  resolveProject,
   teamVisibilityIds,
   visibleTeamCondition,
   visibleTeamIdCondition,
@@ -320,6 +321,14 @@ async function teamsOf(scope: WorkspaceScope, projectIds: string[]): Promise<Pro
     out.set(r.project_id, list);
   }
   return out;
+}
+
+/** `GET /projects/{id}`: a project the caller may see, by id or name, as the list shows it. */
+export async function getProject(scope: WorkspaceScope, ref: string): Promise<ProjectOut> {
+  const { id } = await resolveProject(scope, ref);
+  const { projects } = await queryProjects(scope, { ids: [id] });
+  if (!projects[0]) throw new NotFound(`No project "${ref}" in this workspace.`);
+  return projects[0];
 }
 
 /** One project as the list shows it (for create and update answers). */

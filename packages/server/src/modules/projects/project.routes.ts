@@ -1,5 +1,5 @@
 import { handle, inWorkspace, OK } from "../../http/handler.js";
-import { queryProjects } from "./project.query.js";
+import { getProject, queryProjects } from "./project.query.js";
 import * as projects from "./project.service.js";
 import { moveProject } from "./project-move.service.js";
 
@@ -7,6 +7,11 @@ export const projectHandlers = [
   handle("listProjects", async (s, { query }) => ({
     status: 200,
     body: await queryProjects(inWorkspace(s), { ...query, limit: query.limit ?? 50 }),
+  })),
+
+  handle("getProject", async (s, { params }) => ({
+    status: 200,
+    body: { project: await getProject(inWorkspace(s), params.id) },
   })),
 
   handle("createProject", async (s, { body }) => ({
