@@ -1,13 +1,9 @@
 import { MikroORM } from "@mikro-orm/postgresql";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startTestServer, type TestServer } from "../test/harness.js";
+import { describe, expect, it } from "vitest";
+import { useTestServer } from "../test/harness.js";
 import { ormOptions } from "./orm.js";
 
-let srv: TestServer;
-beforeAll(async () => {
-  srv = await startTestServer();
-});
-afterAll(() => srv.close());
+const srv = useTestServer();
 
 describe("migrations", () => {
   it("leave nothing between the entities and the migrated schema", async () => {

@@ -2,7 +2,7 @@ import { randomBytes } from "node:crypto";
 import type { paths } from "@tracker/sdk/schema";
 import createClient, { type Client } from "openapi-fetch";
 import pg from "pg";
-import { inject } from "vitest";
+import { afterAll, beforeAll, inject } from "vitest";
 import { type Config, loadConfig } from "../config.js";
 import { Contract } from "../http/contract.js";
 import { createLogger } from "../logger.js";
@@ -43,6 +43,26 @@ export interface TestServer {
 }
 
 const unique = () => randomBytes(4).toString("hex");
+
+/**
+ * The test file's server ({@link startTestServer}): started before its first test, closed after its last.
+ * Call at the top of the file; use the answer inside tests and hooks.
+ */
+export function useTestServer(overrides: Partial<Config> = {}): TestServer {
+  let srv: TestServer | undefined;
+  beforeAll(async () => {
+    srv = await startTestServer(overrides);
+  });
+  afterAll(() => srv?.close());
+  return new Proxy({} as TestServer, {
+    get(_, key) {
+      if (!srv)
+        throw new Error("The test server starts before the first test: use it inside tests and hooks.");
+      const value = Reflect.get(srv, key, srv);
+      return typeof value === "function" ? value.bind(srv) : value;
+    },
+  });
+}
 
 /** A server on a fresh database copied from the migrated template. One per test file. */
 export async function startTestServer(overrides: Partial<Config> = {}): Promise<TestServer> {

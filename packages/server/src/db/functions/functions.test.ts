@@ -1,6 +1,6 @@
 import pg from "pg";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startTestServer, type TestServer } from "../../test/harness.js";
+import { describe, expect, it } from "vitest";
+import { useTestServer } from "../../test/harness.js";
 import * as blockers from "./issue-blockers.js";
 import * as labelIds from "./issue-label-ids.js";
 import * as searchBits from "./issue-search-bits.js";
@@ -31,11 +31,7 @@ const statements = [
 const FUNCTION = /create (?:or replace )?function (\w+)\(/;
 const TRIGGER = /create trigger "?(\w+)"? .*? on (\w+)/s;
 
-let srv: TestServer;
-beforeAll(async () => {
-  srv = await startTestServer();
-});
-afterAll(() => srv?.close());
+const srv = useTestServer();
 
 describe("src/db/functions", () => {
   it("holds every function of the migrated database as it stands", async () => {

@@ -1,12 +1,8 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startTestServer, type TestServer } from "../../test/harness.js";
+import { describe, expect, it } from "vitest";
+import { useTestServer } from "../../test/harness.js";
 
 describe("POST /dev/reseed in development mode", () => {
-  let srv: TestServer;
-  beforeAll(async () => {
-    srv = await startTestServer({ nodeEnv: "development" });
-  });
-  afterAll(() => srv.close());
+  const srv = useTestServer({ nodeEnv: "development" });
 
   it("replaces the caller's demo workspace and returns a working key", async () => {
     const { apiKey, user } = await srv.bootstrap();
@@ -34,11 +30,7 @@ describe("POST /dev/reseed in development mode", () => {
 });
 
 describe("POST /dev/reseed outside development mode", () => {
-  let srv: TestServer;
-  beforeAll(async () => {
-    srv = await startTestServer({ nodeEnv: "production" });
-  });
-  afterAll(() => srv.close());
+  const srv = useTestServer({ nodeEnv: "production" });
 
   it("answers 404 as if it did not exist", async () => {
     const { apiKey } = await srv.bootstrap();

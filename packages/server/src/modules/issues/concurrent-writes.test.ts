@@ -1,13 +1,9 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { driftedBlockers, driftedLabelIds, driftedProjectCounts } from "../../test/derived-counts.js";
-import { startTestServer, type TestServer } from "../../test/harness.js";
+import { useTestServer } from "../../test/harness.js";
 import { whileHolding } from "../../test/hold.js";
 
-let srv: TestServer;
-beforeAll(async () => {
-  srv = await startTestServer();
-});
-afterAll(() => srv.close());
+const srv = useTestServer();
 
 describe("concurrent writes to related issues", () => {
   it("never fail: related issues changing state and project at the same moment all succeed", async () => {

@@ -1,14 +1,10 @@
 import { randomUUID } from "node:crypto";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { dateFromJson, isoFromJson, isoSql, jsonTimeSql } from "../../db/sql-time.js";
-import { startTestServer, type TestServer } from "../../test/harness.js";
+import { useTestServer } from "../../test/harness.js";
 import { loadIssues } from "./issue.serialize.js";
 
-let srv: TestServer;
-beforeAll(async () => {
-  srv = await startTestServer();
-});
-afterAll(() => srv?.close());
+const srv = useTestServer();
 
 describe("loadIssues", () => {
   it("returns the contract shape in the order asked, with nulls present", async () => {

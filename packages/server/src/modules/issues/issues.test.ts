@@ -1,18 +1,14 @@
 import type { components } from "@tracker/sdk/schema";
 import pg from "pg";
-import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { afterEach, describe, expect, it } from "vitest";
 import { driftedLabelIds } from "../../test/derived-counts.js";
-import { type ApiClient, startTestServer, type TestServer } from "../../test/harness.js";
+import { type ApiClient, useTestServer } from "../../test/harness.js";
 import { seedDemoWorkspace } from "../dev/demo-seed.js";
 import { addCycle, addProject, addTeam, type FixtureTeam, joinTeam } from "./issue-fixtures.js";
 
 type IssueCreate = components["schemas"]["IssueCreate"];
 
-let srv: TestServer;
-beforeAll(async () => {
-  srv = await startTestServer();
-});
-afterAll(() => srv.close());
+const srv = useTestServer();
 
 /** A workspace with a team ENG (default workflow), its admin's client and ids. */
 async function workspace() {

@@ -1,16 +1,12 @@
 import type { components } from "@tracker/sdk/schema";
-import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { afterEach, describe, expect, it } from "vitest";
 import { driftedLabelIds } from "../../test/derived-counts.js";
-import { type ApiClient, startTestServer, type TestServer } from "../../test/harness.js";
+import { type ApiClient, useTestServer } from "../../test/harness.js";
 import { addCycle, addProject, addTeam, joinTeam } from "./issue-fixtures.js";
 
 type IssueCreate = components["schemas"]["IssueCreate"];
 
-let srv: TestServer;
-beforeAll(async () => {
-  srv = await startTestServer();
-});
-afterAll(() => srv.close());
+const srv = useTestServer();
 
 /**
  * A workspace with ENG (default workflow) and OPS, whose workflow shares only some names: "Todo" exists
