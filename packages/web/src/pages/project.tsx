@@ -1,4 +1,4 @@
-import type { Schemas, Tracker } from "@tracker/sdk";
+import type { Schemas } from "@tracker/sdk";
 import type { ReactNode } from "react";
 import { useApp } from "../app-context.js";
 import { LoadMore } from "../components/load-more.js";
@@ -15,20 +15,11 @@ type Project = Schemas["Project"];
 type Initiative = Schemas["Initiative"];
 
 /**
- * A project or initiative as the lists show it (progress, health, lead): the contract's page-data carries
- * only what the lists do not, so the row comes from the list already cached, else from walking the list.
+ * A project or initiative as the lists show it (progress, health, lead): the list already cached gives it
+ * at once, and `GET /projects/{id}` (or `/initiatives/{id}`) brings it fresh.
  */
 function cachedRow<T extends { id: string }>(listKey: string, id: string): T | undefined {
   return (store.get(listKey)?.data as { items: T[] } | undefined)?.items.find((r) => r.id === id);
-}
-
-async function findRow<T extends { id: string; name: string }>(
-  rows: AsyncIterable<T>,
-  id: string,
-  noun: string,
-): Promise<T> {
-  for await (const row of rows) if (row.id === id || row.name === id) return row;
-  throw new Error(`No ${noun} ${id} is visible to you.`);
 }
 
 export function projectPath(ws: string, project: { id: string }): string {
@@ -39,15 +30,11 @@ export function initiativePath(ws: string, initiative: { id: string }): string {
   return `/${ws}/initiative/${initiative.id}`;
 }
 
-function findProject(tracker: Tracker, id: string): Promise<Project> {
-  return findRow(tracker.projects.iterate({ limit: 200 }), id, "project");
-}
-
 /** A project: description, progress, health, lead and members, its issues, and its status updates. */
 export function ProjectPage({ id }: { id: string }) {
   const { tracker, ws } = useApp();
   const page = useData(`project:${id}:page`, () => tracker.projects.pageData(id));
-  const fetched = useData(`project:${id}`, () => findProject(tracker, id));
+  const fetched = useData(`project:${id}`, () => tracker.projects.get(id));
   const members = useData(`project:${id}:members`, () => tracker.projects.members(id));
   const project = fetched.data ?? cachedRow<Project>("projects:all", id);
   const { key, query, filters } = issuesQuery(undefined, new URLSearchParams({ project: id }));
@@ -118,15 +105,11 @@ function Fact({ label, children }: { label: string; children: ReactNode }) {
   );
 }
 
-function findInitiative(tracker: Tracker, id: string): Promise<Initiative> {
-  return findRow(tracker.initiatives.iterate({ limit: 200 }), id, "initiative");
-}
-
 /** An initiative: description, progress over its projects, health, lead, its projects, its status updates. */
 export function InitiativePage({ id }: { id: string }) {
   const { tracker, ws } = useApp();
   const page = useData(`initiative:${id}:page`, () => tracker.initiatives.pageData(id));
-  const fetched = useData(`initiative:${id}`, () => findInitiative(tracker, id));
+  const fetched = useData(`initiative:${id}`, () => tracker.initiatives.get(id));
   const projects = useData(`projects:initiative:${id}`, () =>
     tracker.projects.list({ initiative: id, limit: 200 }),
   );
