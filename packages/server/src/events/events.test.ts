@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { loadConfig } from "../config.js";
 import { createLogger } from "../logger.js";
 import { type RunningServer, startHttp } from "../server.js";
-import { startTestServer, type TestServer, testContract } from "../test/harness.js";
+import { type TestServer, testContract, useTestServer } from "../test/harness.js";
 import { type Change, recordChanges } from "./record-change.js";
 
 // Short intervals so the tests need not wait; read by startHttp (loadEventsConfig), restored afterwards.
@@ -90,7 +90,7 @@ class Stream {
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
-let srv: TestServer;
+const srv = useTestServer();
 let admin: Awaited<ReturnType<TestServer["bootstrap"]>>;
 const open: Stream[] = [];
 const stream = (...args: ConstructorParameters<typeof Stream>) => {
@@ -107,12 +107,10 @@ async function record(workspaceId: string, changes: Change[]): Promise<void> {
 const uuid = () => crypto.randomUUID();
 
 beforeAll(async () => {
-  srv = await startTestServer();
   admin = await srv.bootstrap({ team: { key: "ENG", name: "Engineering" } });
 });
 afterAll(async () => {
   for (const s of open) s.close();
-  await srv.close();
   for (const [k, v] of Object.entries(savedEnv)) {
     if (v === undefined) delete process.env[k];
     else process.env[k] = v;

@@ -1,13 +1,13 @@
 import { randomUUID } from "node:crypto";
 import type { EntityManager } from "@mikro-orm/postgresql";
 import type { operations } from "@tracker/sdk/schema";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type ApiClient, startTestServer, type TestServer } from "../../test/harness.js";
+import { beforeAll, describe, expect, it } from "vitest";
+import { type ApiClient, useTestServer } from "../../test/harness.js";
 import { insertTeam } from "../teams/team.service.js";
 
 type ListQuery = NonNullable<operations["listIssues"]["parameters"]["query"]>;
 
-let srv: TestServer;
+const srv = useTestServer();
 let admin: ApiClient;
 let member: ApiClient;
 let guest: ApiClient;
@@ -144,7 +144,6 @@ let projectId = "";
 let cycle1 = "";
 
 beforeAll(async () => {
-  srv = await startTestServer();
   const boot = await srv.bootstrap({ name: "Carol", team: { key: "ENG", name: "Engineering" } });
   wsId = boot.workspace.id;
   admin = srv.client(boot.apiKey.token);
@@ -322,7 +321,6 @@ beforeAll(async () => {
   await issue(boot2.workspace.id, "ENG", { title: "Login page crashes elsewhere", state: "Todo", due: -3 });
   teams.ENG = otherTeam.ENG!;
 });
-afterAll(() => srv?.close());
 
 describe("listIssues filters", () => {
   it("lists every visible issue, newest update first, in the contract's shape", async () => {

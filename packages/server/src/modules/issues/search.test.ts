@@ -1,5 +1,5 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type ApiClient, startTestServer, type TestServer } from "../../test/harness.js";
+import { beforeAll, describe, expect, it } from "vitest";
+import { type ApiClient, useTestServer } from "../../test/harness.js";
 import { brokenInvariants } from "../../test/invariants.js";
 import { pruneSearchRecent } from "./search-recent.js";
 
@@ -8,14 +8,13 @@ import { pruneSearchRecent } from "./search-recent.js";
  * rows of the covering index and their search bits, or from the GIN index, whichever first holds the page.
  * Each must give exactly what the full-text match gives, in the list's order, whatever the page.
  */
-let srv: TestServer;
+const srv = useTestServer();
 let api: ApiClient;
 let wsId = "";
 
 const WORDS = ["crash", "report", "login", "timeout", "export", "cache", "o'brien", "c:\\temp", "deploy"];
 
 beforeAll(async () => {
-  srv = await startTestServer();
   const boot = await srv.bootstrap({ team: { key: "ENG", name: "Engineering" } });
   api = srv.client(boot.apiKey.token);
   wsId = boot.workspace.id;
@@ -39,7 +38,6 @@ beforeAll(async () => {
     [wsId],
   );
 });
-afterAll(() => srv?.close());
 
 /** The identifiers matching `q`, in the list's default order, straight from the stored vectors. */
 async function expected(q: string): Promise<string[]> {

@@ -2,21 +2,20 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { loadConfig } from "../../config.js";
 import { createLogger } from "../../logger.js";
 import { type RunningServer, startHttp } from "../../server.js";
-import { type ApiClient, startTestServer, type TestServer, testContract } from "../../test/harness.js";
+import { type ApiClient, testContract, useTestServer } from "../../test/harness.js";
 
 /**
  * The issue list takes the names of what issues refer to from each server's cache of the workspace's
  * names, checked against `workspaces.names_version` in the list statement itself. Whatever renames
  * something, and through whichever server, the next list shows the new name.
  */
-let srv: TestServer;
+const srv = useTestServer();
 let second: RunningServer;
 let api: ApiClient;
 let token = "";
 let wsId = "";
 
 beforeAll(async () => {
-  srv = await startTestServer();
   second = await startHttp(
     { ...loadConfig({ ...process.env, PORT: "0" }), nodeEnv: "test", rateLimitPerMinute: 0 },
     createLogger("silent"),
@@ -43,7 +42,6 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await second?.close();
-  await srv?.close();
 });
 
 /** The list's only issue, as `client` sees it. */
