@@ -1,6 +1,6 @@
-import { randomUUID } from "node:crypto";
 import { defineEntity, type InferEntity, p } from "@mikro-orm/core";
 import { OPEN_STATE_TYPES_SQL } from "../../db/functions/issue-blockers.js";
+import { createdTimestamp, uuidPrimaryKey } from "../../entity-columns.js";
 import { Cycle } from "../cycles/cycle.entity.js";
 import { Label } from "../labels/label.entity.js";
 import { Project } from "../projects/project.entity.js";
@@ -94,10 +94,7 @@ export const Issue = defineEntity({
     },
   ],
   properties: {
-    id: p
-      .uuid()
-      .primary()
-      .onCreate(() => randomUUID()),
+    id: uuidPrimaryKey(),
     workspace: () => p.manyToOne(Workspace).deleteRule("cascade"),
     team: () => p.manyToOne(Team).deleteRule("cascade"),
     number: p.integer(),
@@ -119,7 +116,7 @@ export const Issue = defineEntity({
         .manyToOne("Issue" as never)
         .nullable()
         .deleteRule("set null"),
-    createdAt: p.datetime().onCreate(() => new Date()),
+    createdAt: createdTimestamp(),
     updatedAt: p.datetime().onCreate(() => new Date()),
     completedAt: p.datetime().nullable(),
     /**
@@ -214,16 +211,13 @@ export const IssueRelation = defineEntity({
     },
   ],
   properties: {
-    id: p
-      .uuid()
-      .primary()
-      .onCreate(() => randomUUID()),
+    id: uuidPrimaryKey(),
     workspace: () => p.manyToOne(Workspace).deleteRule("cascade"),
     type: p.enum([...RELATION_TYPES]),
     issue: () => p.manyToOne(Issue).deleteRule("cascade"),
     relatedIssue: () => p.manyToOne(Issue).deleteRule("cascade"),
     creator: () => p.manyToOne(User).nullable().deleteRule("set null"),
-    createdAt: p.datetime().onCreate(() => new Date()),
+    createdAt: createdTimestamp(),
   },
 });
 
@@ -232,14 +226,11 @@ export const IssueLink = defineEntity({
   tableName: "issue_links",
   indexes: [{ properties: ["issue"] }],
   properties: {
-    id: p
-      .uuid()
-      .primary()
-      .onCreate(() => randomUUID()),
+    id: uuidPrimaryKey(),
     issue: () => p.manyToOne(Issue).deleteRule("cascade"),
     url: p.text(),
     title: p.text().nullable(),
-    createdAt: p.datetime().onCreate(() => new Date()),
+    createdAt: createdTimestamp(),
   },
 });
 
@@ -249,15 +240,12 @@ export const IssueRedirect = defineEntity({
   tableName: "issue_redirects",
   uniques: [{ properties: ["workspace", "teamKey", "number"] }],
   properties: {
-    id: p
-      .uuid()
-      .primary()
-      .onCreate(() => randomUUID()),
+    id: uuidPrimaryKey(),
     workspace: () => p.manyToOne(Workspace).deleteRule("cascade"),
     teamKey: p.text(),
     number: p.integer(),
     issue: () => p.manyToOne(Issue).deleteRule("cascade"),
-    createdAt: p.datetime().onCreate(() => new Date()),
+    createdAt: createdTimestamp(),
   },
 });
 
@@ -266,15 +254,12 @@ export const Comment = defineEntity({
   tableName: "comments",
   indexes: [{ properties: ["issue", "createdAt"] }],
   properties: {
-    id: p
-      .uuid()
-      .primary()
-      .onCreate(() => randomUUID()),
+    id: uuidPrimaryKey(),
     issue: () => p.manyToOne(Issue).deleteRule("cascade"),
     author: () => p.manyToOne(User).nullable().deleteRule("set null"),
     body: p.text(),
     edited: p.boolean().default(false),
-    createdAt: p.datetime().onCreate(() => new Date()),
+    createdAt: createdTimestamp(),
     updatedAt: p.datetime().onCreate(() => new Date()),
   },
 });
@@ -285,15 +270,12 @@ export const ActivityEvent = defineEntity({
   tableName: "activity_events",
   indexes: [{ properties: ["issue", "createdAt"] }, { properties: ["workspace", "createdAt"] }],
   properties: {
-    id: p
-      .uuid()
-      .primary()
-      .onCreate(() => randomUUID()),
+    id: uuidPrimaryKey(),
     workspace: () => p.manyToOne(Workspace).deleteRule("cascade"),
     issue: () => p.manyToOne(Issue).nullable().deleteRule("cascade"),
     actor: () => p.manyToOne(User).nullable().deleteRule("set null"),
     type: p.text(),
     payload: p.json<Record<string, unknown>>(),
-    createdAt: p.datetime().onCreate(() => new Date()),
+    createdAt: createdTimestamp(),
   },
 });
