@@ -1,6 +1,7 @@
 #!/usr/bin/env node
 /**
- * `npm run bench`: seeds 100,000 issues across 20 teams into a fresh embedded PostgreSQL (or DATABASE_URL),
+ * `npm run bench`: seeds 100,000 issues across 20 teams into a fresh embedded PostgreSQL (or DATABASE_URL)
+ * (`-- --issues 1000000`: 100,000 and then 1,000,000, each in a database of its own, side by side),
  * records EXPLAIN (ANALYZE, BUFFERS) of every listIssues query shape, starts the built server as a child
  * process in production mode and loads it with autocannon (16 connections, ~10 s per case). Writes
  * bench/results.json, bench/RESULTS.md and bench/PLANS.md under packages/server. Misses are reported,
@@ -27,7 +28,7 @@ import {
   eventsSummary,
   runEventsCase,
 } from "./events.js";
-import { explainListShapes, plansMarkdown } from "./explain.js";
+import { explainListShapes, type PlanReport, plansMarkdown } from "./explain.js";
 import { explainPlanning, type PlanningSeeded, projectListPaths, seedPlanningBench } from "./projects.js";
 import { DEFAULT_SIZES, type Seeded, seedBench } from "./seed.js";
 
@@ -40,7 +41,11 @@ const { values: args } = parseArgs({
   options: {
     duration: { type: "string", default: "10" },
     connections: { type: "string", default: "16" },
+    // One size, or, above `--compare-with` (100,000), that size beside it (`--issues 1000000` reports
+    // both, with the growth of each figure), each in a database of its own.
     issues: { type: "string", default: String(DEFAULT_SIZES.issues) },
+    "compare-with": { type: "string", default: String(DEFAULT_SIZES.issues) },
+    streams: { type: "string", default: "2000" },
     "skip-explain": { type: "boolean", default: false },
     "explain-only": { type: "boolean", default: false },
     only: { type: "string" },
@@ -49,6 +54,9 @@ const { values: args } = parseArgs({
 const DURATION = Number(args.duration);
 const CONNECTIONS = Number(args.connections);
 const WARMUP = Math.min(3, Math.max(1, Math.round(DURATION / 4)));
+const ISSUES = Number(args.issues);
+const COMPARE_WITH = Number(args["compare-with"]);
+const SIZES = ISSUES > COMPARE_WITH ? [COMPARE_WITH, ISSUES] : [ISSUES];
 
 const TARGETS = { readP99Ms: 50, readRps: 1000, createRps: 500, rssMb: 300 };
 
@@ -393,6 +401,34 @@ function markdown(report: Report): string {
         `${c.cpu ? `${c.cpu.serverMs} / ${c.cpu.postgresMs} / ${c.cpu.loadGeneratorMs}` : "-"} | ${targets}${c.status === "ran" && c.note ? ` (${c.note})` : ""} |`,
     );
   }
+  if (report.sizes.length > 1) {
+    const [small, big] = [report.sizes[0]!, report.sizes.at(-1)!];
+    const n = (x: number) => x.toLocaleString("en-US");
+    lines.push(
+      "",
+      `### ${n(small.issues)} and ${n(big.issues)} issues side by side`,
+      "",
+      `Each size in a database of its own, seeded in ${small.seedSeconds.toFixed(0)} s and ${big.seedSeconds.toFixed(0)} s. ` +
+        `Target: every case keeps its throughput at ${n(big.issues)} within 20% of its figure at ${n(small.issues)}.`,
+      "",
+      `| case | req/s at ${n(small.issues)} | req/s at ${n(big.issues)} | ratio | p99 ms at ${n(small.issues)} | p99 ms at ${n(big.issues)} | within 20% |`,
+      "|---|---:|---:|---:|---:|---:|---|",
+    );
+    for (const c of big.cases) {
+      const before = small.cases.find((x) => x.name === c.name);
+      const ratio =
+        before?.requestsPerSec && c.requestsPerSec ? c.requestsPerSec / before.requestsPerSec : Number.NaN;
+      lines.push(
+        `| ${c.name} | ${before?.requestsPerSec ?? "-"} | ${c.requestsPerSec ?? "-"} | ` +
+          `${Number.isFinite(ratio) ? ratio.toFixed(2) : "-"} | ${before?.p99Ms ?? "-"} | ${c.p99Ms ?? "-"} | ` +
+          `${Number.isFinite(ratio) ? yes(ratio >= 0.8) : "-"} |`,
+      );
+    }
+    lines.push(
+      "",
+      `Server peak RSS: ${small.peakRssMb} MB at ${n(small.issues)}, ${big.peakRssMb} MB at ${n(big.issues)}.`,
+    );
+  }
   lines.push(
     "",
     `Server peak RSS (VmHWM): ${report.rss.peakMb.toFixed(0)} MB, target < ${TARGETS.rssMb} MB: ${yes(report.rss.met)}.`,
@@ -425,27 +461,165 @@ interface Report {
   targets: typeof TARGETS;
   /** The live event stream case (bench/events.ts), run last with its own RSS measurement. */
   events?: EventsCaseResult;
+  /** Every size run (one, or 100,000 and the size asked for), for the side-by-side table. */
+  sizes: { issues: number; seedSeconds: number; cases: CaseResult[]; peakRssMb: number }[];
+}
+
+/** What one size's run measured. */
+interface SizeRun {
+  issues: number;
+  seeded: Seeded;
+  planningSeconds: number;
+  planningCounts: Record<string, number>;
+  plans: PlanReport[];
+  cases: CaseResult[];
+  peakRssMb: number;
+  events?: EventsCaseResult;
+}
+
+let server: ChildProcess | undefined;
+
+async function stopServer(): Promise<void> {
+  const child = server;
+  server = undefined;
+  if (!child || child.exitCode !== null) return;
+  child.kill("SIGTERM");
+  await new Promise((r) => {
+    const t = setTimeout(() => {
+      child.kill("SIGKILL");
+      r(undefined);
+    }, 10_000);
+    child.once("exit", () => {
+      clearTimeout(t);
+      r(undefined);
+    });
+  });
+}
+
+/** Seeds one size into `databaseUrl`, explains the list shapes, then loads the built server on it. */
+async function runSize(databaseUrl: string, issues: number, last: boolean): Promise<SizeRun> {
+  const orm = await openOrm(databaseUrl);
+  log(`seeding ${issues.toLocaleString("en-US")} issues...`);
+  const seeded = await seedBench(orm.em.fork(), databaseUrl, { ...DEFAULT_SIZES, issues });
+  log(`seeded in ${seeded.seconds.toFixed(1)} s: ${JSON.stringify(seeded.counts)}`);
+  const planning = await seedPlanningBench(orm.em.fork(), databaseUrl);
+  log(`seeded planning in ${planning.seconds.toFixed(1)} s: ${JSON.stringify(planning.counts)}`);
+  log(`vacuumed and settled after the load in ${(await settleAfterLoad(databaseUrl)).toFixed(1)} s`);
+  const run: SizeRun = {
+    issues,
+    seeded,
+    planningSeconds: planning.seconds,
+    planningCounts: planning.counts,
+    plans: [],
+    cases: [],
+    peakRssMb: 0,
+  };
+
+  mkdirSync(outDir, { recursive: true });
+  if (!args["skip-explain"]) {
+    run.plans = await explainListShapes(orm.em.fork(), seeded);
+    const slow = run.plans.filter((p) => p.ms > 10);
+    log(
+      `explained ${run.plans.length} list shapes at ${issues.toLocaleString("en-US")}; slowest: ${[
+        ...run.plans,
+      ]
+        .sort((a, b) => b.ms - a.ms)
+        .slice(0, 3)
+        .map((p) => `${p.name} ${p.ms.toFixed(1)} ms`)
+        .join(", ")}${slow.length ? `; ${slow.length} over 10 ms` : ""}`,
+    );
+    if (last) {
+      writeFileSync(path.join(outDir, "PROJECT_PLANS.md"), await explainPlanning(orm.em.fork(), planning));
+      log("explained the project list shapes (PROJECT_PLANS.md)");
+    }
+  }
+  await orm.close(true);
+  if (args["explain-only"]) return run;
+
+  const port = await freePort();
+  const base = `http://127.0.0.1:${port}`;
+  // e.g. TRACKER_BENCH_SERVER_NODE_ARGS="--cpu-prof --cpu-prof-dir=/tmp/prof" to profile the server.
+  // The heap cap `npm start` gives the server (see main.ts), then any extra flags.
+  const nodeArgs = [
+    "--max-old-space-size=1024",
+    ...(process.env.TRACKER_BENCH_SERVER_NODE_ARGS ?? "").split(/\s+/).filter(Boolean),
+  ];
+  server = spawn(process.execPath, [...nodeArgs, mainJs], {
+    env: {
+      ...process.env,
+      NODE_ENV: "production",
+      LOG_LEVEL: "warn",
+      DATABASE_URL: databaseUrl,
+      PORT: String(port),
+      TRACKER_RATE_LIMIT_PER_MINUTE: "0",
+    },
+    stdio: ["ignore", "inherit", "inherit"],
+  });
+  await waitForHealth(base, server);
+  log(`server pid ${server.pid} listening on ${base}`);
+  const pid = server.pid!;
+  const sampler = setInterval(() => {
+    const m = rssMb(pid);
+    if (m) run.peakRssMb = Math.max(run.peakRssMb, m.peak, m.current);
+  }, 250);
+
+  for (const spec of [...cases(seeded), ...planningCases(planning)]) {
+    if (args.only && !spec.name.includes(args.only)) continue;
+    log(`case: ${spec.name}`);
+    const r = await runCase(base, seeded.adminToken, pid, spec);
+    run.cases.push(r);
+    log(
+      r.status === "ran"
+        ? `  ${r.requestsPerSec} req/s, p50 ${r.p50Ms} ms, p99 ${r.p99Ms} ms; CPU ms/request server ${r.cpu?.serverMs}, ` +
+            `postgres ${r.cpu?.postgresMs}, load generator ${r.cpu?.loadGeneratorMs}${r.note ? ` (${r.note})` : ""}`
+        : `  ${r.status}: ${r.note}`,
+    );
+  }
+  clearInterval(sampler);
+  // Let requests still in flight when the last case stopped finish before the server is stopped.
+  await new Promise((r) => setTimeout(r, 1000));
+  const lastRss = rssMb(pid);
+  if (lastRss) run.peakRssMb = Math.max(run.peakRssMb, lastRss.peak);
+
+  if (last && (!args.only || EVENTS_CASE.includes(args.only))) {
+    log(`case: ${EVENTS_CASE}`);
+    run.events = await runEventsCase({
+      base,
+      token: seeded.adminToken,
+      databaseUrl,
+      workspaceId: seeded.workspaceId,
+      pid,
+      streams: Number(args.streams),
+    });
+    log(`  ${eventsSummary(run.events)}`);
+  }
+  await stopServer();
+  return run;
+}
+
+/** A database of its own for each size, in the embedded cluster (a DATABASE_URL's holds them side by side). */
+async function databaseFor(baseUrl: string, issues: number, own: boolean): Promise<string> {
+  if (!own) return baseUrl;
+  const name = `bench_${issues}`;
+  const admin = new pg.Client({ connectionString: baseUrl });
+  await admin.connect();
+  try {
+    await admin.query(`drop database if exists ${name}`);
+    await admin.query(`create database ${name}`);
+  } finally {
+    await admin.end();
+  }
+  const url = new URL(baseUrl);
+  url.pathname = `/${name}`;
+  return url.toString();
 }
 
 async function main() {
   const started = Date.now();
   let tmp: string | undefined;
   let embedded: EmbeddedPostgres | undefined;
-  let server: ChildProcess | undefined;
   const cleanup = async () => {
-    if (server && server.exitCode === null) {
-      server.kill("SIGTERM");
-      await new Promise((r) => {
-        const t = setTimeout(() => {
-          server?.kill("SIGKILL");
-          r(undefined);
-        }, 10_000);
-        server?.once("exit", () => {
-          clearTimeout(t);
-          r(undefined);
-        });
-      });
-    }
+    await stopServer();
     await embedded?.stop();
     if (tmp) rmSync(tmp, { recursive: true, force: true });
   };
@@ -454,106 +628,25 @@ async function main() {
   });
 
   try {
-    let databaseUrl = process.env.DATABASE_URL;
-    if (!databaseUrl) {
+    let baseUrl = process.env.DATABASE_URL;
+    if (!baseUrl) {
       tmp = mkdtempSync(path.join(os.tmpdir(), "tracker-bench-"));
       // Durable, as users run it (`npm start`): fsync and synchronous commit on, so writes pay what they do there.
       embedded = await startEmbeddedPostgres({ dataDir: path.join(tmp, "pg"), durable: true });
-      databaseUrl = embedded.url;
+      baseUrl = embedded.url;
       log(`embedded PostgreSQL on port ${embedded.port}`);
     } else log("using DATABASE_URL");
 
-    const orm = await openOrm(databaseUrl);
-    log(`seeding ${Number(args.issues).toLocaleString("en-US")} issues...`);
-    const seeded = await seedBench(orm.em.fork(), databaseUrl, {
-      ...DEFAULT_SIZES,
-      issues: Number(args.issues),
-    });
-    log(`seeded in ${seeded.seconds.toFixed(1)} s: ${JSON.stringify(seeded.counts)}`);
-    const planning = await seedPlanningBench(orm.em.fork(), databaseUrl);
-    log(`seeded planning in ${planning.seconds.toFixed(1)} s: ${JSON.stringify(planning.counts)}`);
-    log(`vacuumed and settled after the load in ${(await settleAfterLoad(databaseUrl)).toFixed(1)} s`);
-
-    mkdirSync(outDir, { recursive: true });
-    if (!args["skip-explain"]) {
-      const plans = await explainListShapes(orm.em.fork(), seeded);
-      writeFileSync(path.join(outDir, "PLANS.md"), plansMarkdown(plans, seeded));
-      const slow = plans.filter((p) => p.ms > 20);
-      log(
-        `explained ${plans.length} list shapes (PLANS.md); slowest: ${[...plans]
-          .sort((a, b) => b.ms - a.ms)
-          .slice(0, 3)
-          .map((p) => `${p.name} ${p.ms.toFixed(1)} ms`)
-          .join(", ")}${slow.length ? `; ${slow.length} over 20 ms` : ""}`,
-      );
-    }
-    if (!args["skip-explain"]) {
-      writeFileSync(path.join(outDir, "PROJECT_PLANS.md"), await explainPlanning(orm.em.fork(), planning));
-      log("explained the project list shapes (PROJECT_PLANS.md)");
-    }
-    await orm.close(true);
-    if (args["explain-only"]) return;
-
-    const port = await freePort();
-    const base = `http://127.0.0.1:${port}`;
-    // e.g. TRACKER_BENCH_SERVER_NODE_ARGS="--cpu-prof --cpu-prof-dir=/tmp/prof" to profile the server.
-    // The heap cap `npm start` gives the server (see main.ts), then any extra flags.
-    const nodeArgs = [
-      "--max-old-space-size=1024",
-      ...(process.env.TRACKER_BENCH_SERVER_NODE_ARGS ?? "").split(/\s+/).filter(Boolean),
-    ];
-    server = spawn(process.execPath, [...nodeArgs, mainJs], {
-      env: {
-        ...process.env,
-        NODE_ENV: "production",
-        LOG_LEVEL: "warn",
-        DATABASE_URL: databaseUrl,
-        PORT: String(port),
-        TRACKER_RATE_LIMIT_PER_MINUTE: "0",
-      },
-      stdio: ["ignore", "inherit", "inherit"],
-    });
-    await waitForHealth(base, server);
-    log(`server pid ${server.pid} listening on ${base}`);
-    const pid = server.pid!;
-    let peak = 0;
-    const sampler = setInterval(() => {
-      const m = rssMb(pid);
-      if (m) peak = Math.max(peak, m.peak, m.current);
-    }, 250);
-
     const loadAverageBefore = os.loadavg().map((l) => Math.round(l * 100) / 100);
-    const results: CaseResult[] = [];
-    for (const spec of [...cases(seeded), ...planningCases(planning)]) {
-      if (args.only && !spec.name.includes(args.only)) continue;
-      log(`case: ${spec.name}`);
-      const r = await runCase(base, seeded.adminToken, pid, spec);
-      results.push(r);
-      log(
-        r.status === "ran"
-          ? `  ${r.requestsPerSec} req/s, p50 ${r.p50Ms} ms, p99 ${r.p99Ms} ms; CPU ms/request server ${r.cpu?.serverMs}, ` +
-              `postgres ${r.cpu?.postgresMs}, load generator ${r.cpu?.loadGeneratorMs}${r.note ? ` (${r.note})` : ""}`
-          : `  ${r.status}: ${r.note}`,
-      );
+    const runs: SizeRun[] = [];
+    for (const [i, issues] of SIZES.entries()) {
+      const databaseUrl = await databaseFor(baseUrl, issues, embedded !== undefined && SIZES.length > 1);
+      runs.push(await runSize(databaseUrl, issues, i === SIZES.length - 1));
     }
-    clearInterval(sampler);
-    // Let requests still in flight when the last case stopped finish before the server is stopped.
-    await new Promise((r) => setTimeout(r, 1000));
-    const last = rssMb(pid);
-    if (last) peak = Math.max(peak, last.peak);
+    const biggest = runs.at(-1)!;
 
-    let events: EventsCaseResult | undefined;
-    if (!args.only || EVENTS_CASE.includes(args.only)) {
-      log(`case: ${EVENTS_CASE}`);
-      events = await runEventsCase({
-        base,
-        token: seeded.adminToken,
-        databaseUrl,
-        workspaceId: seeded.workspaceId,
-        pid,
-      });
-      log(`  ${eventsSummary(events)}`);
-    }
+    if (!args["skip-explain"]) writeFileSync(path.join(outDir, "PLANS.md"), plansMarkdown(runs));
+    if (args["explain-only"]) return;
 
     const report: Report = {
       generatedAt: new Date().toISOString(),
@@ -568,11 +661,24 @@ async function main() {
       connections: CONNECTIONS,
       durationSeconds: DURATION,
       warmupSeconds: WARMUP,
-      seed: { counts: { ...seeded.counts, ...planning.counts }, seconds: seeded.seconds + planning.seconds },
-      cases: results,
-      rss: { peakMb: Math.round(peak), targetMb: TARGETS.rssMb, met: peak < TARGETS.rssMb },
+      seed: {
+        counts: { ...biggest.seeded.counts, ...biggest.planningCounts },
+        seconds: biggest.seeded.seconds + biggest.planningSeconds,
+      },
+      cases: biggest.cases,
+      rss: {
+        peakMb: Math.round(biggest.peakRssMb),
+        targetMb: TARGETS.rssMb,
+        met: biggest.peakRssMb < TARGETS.rssMb,
+      },
       targets: TARGETS,
-      events,
+      events: biggest.events,
+      sizes: runs.map((r) => ({
+        issues: r.issues,
+        seedSeconds: r.seeded.seconds,
+        cases: r.cases,
+        peakRssMb: Math.round(r.peakRssMb),
+      })),
     };
     writeFileSync(path.join(outDir, "results.json"), `${JSON.stringify(report, null, 2)}\n`);
     writeFileSync(path.join(outDir, "RESULTS.md"), markdown(report));
