@@ -12,13 +12,7 @@ import {
   type TeamRow,
   visibleTeamCondition,
 } from "../shared/resolve.js";
-import {
-  type IssueOut,
-  type IssueRow,
-  issueColumns,
-  issueFromRow,
-  labelNamesSql,
-} from "./issue.serialize.js";
+import { type IssueOut, type IssueRow, issueColumns, issueFromRow } from "./issue.serialize.js";
 import {
   checkAssignee,
   checkCycle,
@@ -141,7 +135,7 @@ export async function createIssue(scope: WorkspaceScope, input: IssueCreateInput
         }
         act as (${activity}),
         ${changes.ctes}
-      select ${issueColumns(labelIds.length ? labelNamesSql(labelIds) : undefined)}, ${changes.notify} as notified
+      select ${issueColumns(labelIds.length ? labelIds : undefined)}, ${changes.notify} as notified
         from ins i`,
     );
     return issueFromRow(row!);

@@ -13,13 +13,7 @@ import {
 } from "../activity/activity.service.js";
 import { type IssueKey, issueKeyQuery, type NamedRow } from "../shared/resolve.js";
 import type { StateType } from "../teams/team.entity.js";
-import {
-  type IssueOut,
-  type IssueRow,
-  issueColumns,
-  issueFromRow,
-  labelNamesSql,
-} from "./issue.serialize.js";
+import { type IssueOut, type IssueRow, issueColumns, issueFromRow } from "./issue.serialize.js";
 import * as refs from "./issue-refs.js";
 import {
   EMPTY,
@@ -316,7 +310,7 @@ async function write(plan: UpdatePlan): Promise<IssueOut> {
         }
         ${events.length ? q`act as (${activityInsertSql(events)}),` : EMPTY}
         ${recorded.ctes}
-      select ${issueColumns(labelIds !== null ? labelNamesSql(labelIds) : undefined)}, ${recorded.notify} as notified
+      select ${issueColumns(labelIds ?? undefined)}, ${recorded.notify} as notified
         from upd i`,
   );
   return issueFromRow(row!);

@@ -13,11 +13,10 @@ const LABELS_OF_ISSUE = `(select array_agg(sl.name order by lower(sl.name), sl.n
               join labels sl on sl.id = sil.label_id where sil.issue_id = i.id)`;
 
 /**
- * The label names of the labels `labelIds`, sorted like
- * {@link ISSUE_COLUMNS} sorts an issue's labels: for {@link issueColumns} in the statement that writes
- * the issue's labels, which cannot see its own writes.
+ * The label names of the labels `labelIds`, sorted like {@link ISSUE_COLUMNS} sorts an issue's labels:
+ * for the statement that writes the issue's labels, which cannot see its own writes.
  */
-export const labelNamesSql = (labelIds: string[]): SqlFragment =>
+const labelNamesSql = (labelIds: string[]): SqlFragment =>
   q`(select array_agg(sl.name order by lower(sl.name), sl.name) from labels sl where sl.id = any(${labelIds}::uuid[]))`;
 
 /**
@@ -26,10 +25,11 @@ export const labelNamesSql = (labelIds: string[]): SqlFragment =>
  * subqueries building their JSON object (null when absent), not joins: a page's statement then plans in
  * a fraction of a millisecond instead of several (join-order search over six tables), and each lookup is a
  * primary-key probe per returned row. Timestamps, due dates and sorted label names are formatted in SQL.
- * `labels` replaces the subquery reading the issue's labels ({@link labelNamesSql}).
+ * `labelIds`, from a statement that writes them, are the labels to show instead of the issue's rows.
  * Map the rows with {@link issueFromRow}.
  */
-export function issueColumns(labels: SqlFragment = raw(LABELS_OF_ISSUE)): SqlFragment {
+export function issueColumns(labelIds?: string[]): SqlFragment {
+  const labels = labelIds ? labelNamesSql(labelIds) : raw(LABELS_OF_ISSUE);
   return q`i.id as "id",
   i.number as "number",
   i.title as "title",
