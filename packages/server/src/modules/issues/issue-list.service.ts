@@ -2,21 +2,16 @@ import { genericPlanWhenOnly, sql } from "../../db/sql.js";
 import { jsonTimeSql } from "../../db/sql-time.js";
 import { JsonText, type WorkspaceScope } from "../../http/handler.js";
 import { namesAt } from "../shared/workspace-names.js";
-import type { IssueOut } from "./issue.serialize.js";
 import { compileIssueFilter, type IssueFilter, issuePage } from "./issue-filter.js";
 import {
   type FullListRow,
   ISSUE_OWN_JSON_SQL,
+  type IssuePage,
   issuesFromRows,
   type NamedListRow,
   pageJson,
 } from "./issue-page-json.js";
 import { isRecentSearch, searchFirstSource } from "./issue-search.js";
-
-export interface IssuePage {
-  issues: IssueOut[];
-  nextOffset: number | null;
-}
 
 /** A list statement pair: `text` and, when the cached names cannot answer, `fullText` (`issueListQuery`). */
 export interface ListStatement {
