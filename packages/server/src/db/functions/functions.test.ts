@@ -6,6 +6,7 @@ import * as labelIds from "./issue-label-ids.js";
 import * as searchBits from "./issue-search-bits.js";
 import * as searchRecent from "./issue-search-recent.js";
 import * as searchVector from "./issue-search-vector.js";
+import * as sortKeys from "./issue-sort-keys.js";
 import * as projectIssueCounts from "./project-issue-counts.js";
 import * as projectTeamIds from "./project-team-ids.js";
 import * as namesVersion from "./workspace-names-version.js";
@@ -16,6 +17,7 @@ const statements = [
   searchBits,
   searchRecent,
   searchVector,
+  sortKeys,
   projectIssueCounts,
   projectTeamIds,
   namesVersion,

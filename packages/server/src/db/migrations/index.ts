@@ -19,6 +19,7 @@ import { Migration20261124130000_issue_search_recent } from "./Migration20261124
 import { Migration20261124180000_issue_search_masks_simple } from "./Migration20261124180000_issue_search_masks_simple.js";
 import { Migration20261125140000_idempotent_requests } from "./Migration20261125140000_idempotent_requests.js";
 import { Migration20261125160000_issue_time_window_indexes } from "./Migration20261125160000_issue_time_window_indexes.js";
+import { Migration20261125180000_issue_sort_keys } from "./Migration20261125180000_issue_sort_keys.js";
 
 /** Applied in this order on every start. Add each new migration here (npm run migration:create). */
 export const migrationsList: MigrationObject[] = [
@@ -66,4 +67,5 @@ export const migrationsList: MigrationObject[] = [
     name: "Migration20261125160000_issue_time_window_indexes",
     class: Migration20261125160000_issue_time_window_indexes,
   },
+  { name: "Migration20261125180000_issue_sort_keys", class: Migration20261125180000_issue_sort_keys },
 ];

@@ -1,5 +1,6 @@
 import type { operations } from "@tracker/sdk/schema";
 import { OPEN_STATE_TYPES_SQL } from "../../db/functions/issue-blockers.js";
+import { stateTypeRank } from "../../db/functions/issue-sort-keys.js";
 import { TODAY } from "../../db/sql-time.js";
 import type { WorkspaceScope } from "../../http/handler.js";
 import { HttpProblem, Invalid } from "../../http/problem.js";
@@ -155,15 +156,11 @@ const SORT_SQL: Record<string, { exprs: string[]; joins?: string }> = {
   updated: { exprs: ["i.updated_at"] },
   title: { exprs: ["lower(i.title)"] },
   estimate: { exprs: ["i.estimate"] },
-  // State type order (backlog, unstarted, started, completed, canceled), then the state's workflow position.
-  state: {
-    exprs: [
-      "array_position(array['backlog', 'unstarted', 'started', 'completed', 'canceled']::text[], i.state_type::text)",
-      "ist.position",
-    ],
-    joins: "join workflow_states ist on ist.id = i.state_id",
-  },
-  assignee: { exprs: ["lower(ia.name)"], joins: "left join users ia on ia.id = i.assignee_id" },
+  // State type order (backlog, unstarted, started, completed, canceled), then the state's workflow position;
+  // the assignee's name. Both on keys the database keeps on the issue, in the order of an index
+  // (db/functions/issue-sort-keys.ts), so a page stops after the page as every other sort does.
+  state: { exprs: [stateTypeRank("i.state_type"), "i.state_position"] },
+  assignee: { exprs: ["i.assignee_sort"] },
 };
 
 /**

@@ -1,5 +1,6 @@
 import { defineEntity, type InferEntity, p } from "@mikro-orm/core";
 import { OPEN_STATE_TYPES_SQL } from "../../db/functions/issue-blockers.js";
+import { stateTypeRank } from "../../db/functions/issue-sort-keys.js";
 import { createdTimestamp, uuidPrimaryKey } from "../../entity-columns.js";
 import { Cycle } from "../cycles/cycle.entity.js";
 import { Label } from "../labels/label.entity.js";
@@ -60,6 +61,15 @@ export const Issue = defineEntity({
     {
       name: "issues_workspace_priority_sort_index",
       expression: `create index "issues_workspace_priority_sort_index" on "issues" ("workspace_id", (nullif("priority", 0)), "team_id", "number")`,
+    },
+    // The `state` and `assignee` sorts, on keys the database keeps (`db/functions/issue-sort-keys.ts`).
+    {
+      name: "issues_workspace_state_sort_index",
+      expression: `create index "issues_workspace_state_sort_index" on "issues" ("workspace_id", (${stateTypeRank('"state_type"')}), "state_position", "team_id", "number")`,
+    },
+    {
+      name: "issues_workspace_assignee_sort_index",
+      expression: `create index "issues_workspace_assignee_sort_index" on "issues" ("workspace_id", "assignee_sort", "team_id", "number")`,
     },
     {
       name: "issues_workspace_title_sort_index",
@@ -124,6 +134,12 @@ export const Issue = defineEntity({
      * specials. Kept by triggers on issue_relations and issues (migration `issue_blockers`); never written here.
      */
     openBlockers: p.integer().default(0),
+    /**
+     * Sort keys of the `state` and `assignee` sorts: the state's workflow position and the assignee's name,
+     * lowercased. Kept by triggers on issues and users (migration `issue_sort_keys`); never written here.
+     */
+    statePosition: p.integer().nullable().lazy(),
+    assigneeSort: p.text().nullable().lazy(),
     openBlocking: p.integer().default(0),
     /**
      * The issue's label ids (any order), for list pages. Kept equal to its `issue_labels` by triggers
