@@ -1,11 +1,7 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startTestServer, type TestServer } from "../../test/harness.js";
+import { describe, expect, it } from "vitest";
+import { useTestServer } from "../../test/harness.js";
 
-let srv: TestServer;
-beforeAll(async () => {
-  srv = await startTestServer();
-});
-afterAll(() => srv.close());
+const srv = useTestServer();
 
 describe("API keys", () => {
   it("shows a new key's token once and stores only its hash", async () => {

@@ -1,13 +1,9 @@
 import { randomUUID } from "node:crypto";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type ApiClient, startTestServer, type TestServer } from "../../test/harness.js";
+import { describe, expect, it } from "vitest";
+import { type ApiClient, useTestServer } from "../../test/harness.js";
 import { addIssue, addTeam, type FixtureTeam } from "../projects/planning.fixtures.js";
 
-let srv: TestServer;
-beforeAll(async () => {
-  srv = await startTestServer();
-});
-afterAll(() => srv.close());
+const srv = useTestServer();
 
 const DAY = 86_400_000;
 

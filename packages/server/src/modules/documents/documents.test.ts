@@ -1,12 +1,8 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startTestServer, type TestServer } from "../../test/harness.js";
+import { describe, expect, it } from "vitest";
+import { useTestServer } from "../../test/harness.js";
 import { insertIssue } from "../../test/issue-rows.js";
 
-let srv: TestServer;
-beforeAll(async () => {
-  srv = await startTestServer();
-});
-afterAll(() => srv.close());
+const srv = useTestServer();
 
 /** A workspace with teams ENG and OPS, its admin client, and fixture helpers writing to the database. */
 async function setup() {

@@ -1,8 +1,8 @@
 import { randomUUID } from "node:crypto";
 import type { components, operations } from "@tracker/sdk/schema";
-import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { afterEach, beforeAll, describe, expect, it } from "vitest";
 import { driftedLabelIds, driftedProjectTeamIds } from "../../test/derived-counts.js";
-import { type ApiClient, startTestServer, type TestServer } from "../../test/harness.js";
+import { type ApiClient, useTestServer } from "../../test/harness.js";
 import {
   addIssues,
   addTeam,
@@ -16,11 +16,7 @@ import {
 type InitiativeCreate = components["schemas"]["InitiativeCreate"];
 type ListQuery = NonNullable<operations["listInitiatives"]["parameters"]["query"]>;
 
-let srv: TestServer;
-beforeAll(async () => {
-  srv = await startTestServer();
-});
-afterAll(() => srv.close());
+const srv = useTestServer();
 
 const workspace = () => planningWorkspace(srv);
 

@@ -1,17 +1,13 @@
 import { randomUUID } from "node:crypto";
 import type { components } from "@tracker/sdk/schema";
-import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { afterEach, describe, expect, it } from "vitest";
 import { driftedLabelIds } from "../../test/derived-counts.js";
-import { startTestServer, type TestServer } from "../../test/harness.js";
+import { useTestServer } from "../../test/harness.js";
 import { insertIssue } from "../../test/issue-rows.js";
 
 type StateType = components["schemas"]["StateType"];
 
-let srv: TestServer;
-beforeAll(async () => {
-  srv = await startTestServer();
-});
-afterAll(() => srv.close());
+const srv = useTestServer();
 
 /** A workspace with team ENG, its admin client, and helpers that write fixtures straight to the database. */
 async function setup() {

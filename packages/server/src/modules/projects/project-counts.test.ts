@@ -1,12 +1,8 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { driftedProjectCounts } from "../../test/derived-counts.js";
-import { startTestServer, type TestServer } from "../../test/harness.js";
+import { useTestServer } from "../../test/harness.js";
 
-let srv: TestServer;
-beforeAll(async () => {
-  srv = await startTestServer();
-});
-afterAll(() => srv.close());
+const srv = useTestServer();
 
 describe("project progress counts", () => {
   it("stay equal to the project's issues through creates, state changes, project changes, moves and team deletes", async () => {

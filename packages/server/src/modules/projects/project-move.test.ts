@@ -1,15 +1,11 @@
 import { randomUUID } from "node:crypto";
-import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { afterEach, describe, expect, it } from "vitest";
 import { driftedLabelIds, driftedProjectTeamIds } from "../../test/derived-counts.js";
-import { type ApiClient, startTestServer, type TestServer } from "../../test/harness.js";
+import { type ApiClient, useTestServer } from "../../test/harness.js";
 import { whileHolding } from "../../test/hold.js";
 import { addIssue, addTeam, type FixtureTeam, snapshot } from "./planning.fixtures.js";
 
-let srv: TestServer;
-beforeAll(async () => {
-  srv = await startTestServer();
-});
-afterAll(() => srv.close());
+const srv = useTestServer();
 
 const TARGET_STATES = [
   { name: "Backlog", type: "backlog" },

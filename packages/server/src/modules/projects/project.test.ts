@@ -1,8 +1,8 @@
 import { randomUUID } from "node:crypto";
 import type { components, operations } from "@tracker/sdk/schema";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { driftedProjectTeamIds } from "../../test/derived-counts.js";
-import { type ApiClient, startTestServer, type TestServer } from "../../test/harness.js";
+import { type ApiClient, useTestServer } from "../../test/harness.js";
 import {
   addIssue,
   addIssues,
@@ -16,11 +16,7 @@ import {
 type ProjectCreate = components["schemas"]["ProjectCreate"];
 type ListQuery = NonNullable<operations["listProjects"]["parameters"]["query"]>;
 
-let srv: TestServer;
-beforeAll(async () => {
-  srv = await startTestServer();
-});
-afterAll(() => srv.close());
+const srv = useTestServer();
 
 const workspace = () => planningWorkspace(srv);
 

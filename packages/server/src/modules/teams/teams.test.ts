@@ -1,17 +1,13 @@
 import { randomUUID } from "node:crypto";
 import type { EntityManager } from "@mikro-orm/postgresql";
-import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { afterEach, describe, expect, it } from "vitest";
 import type { WorkspaceScope } from "../../http/handler.js";
 import { driftedProjectTeamIds } from "../../test/derived-counts.js";
-import { type ApiClient, startTestServer, type TestServer } from "../../test/harness.js";
+import { type ApiClient, useTestServer } from "../../test/harness.js";
 import { whileHolding } from "../../test/hold.js";
 import { resolveIssue } from "../shared/resolve.js";
 
-let srv: TestServer;
-beforeAll(async () => {
-  srv = await startTestServer();
-});
-afterAll(() => srv.close());
+const srv = useTestServer();
 // Deleting a team and changing a project's teams keep each project's team_ids equal to project_teams.
 afterEach(async () => {
   expect(await driftedProjectTeamIds(srv)).toEqual([]);

@@ -1,14 +1,10 @@
 import { randomUUID } from "node:crypto";
 import type { components } from "@tracker/sdk/schema";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startTestServer, type TestServer } from "../../test/harness.js";
+import { describe, expect, it } from "vitest";
+import { useTestServer } from "../../test/harness.js";
 import { insertIssue } from "../../test/issue-rows.js";
 
-let srv: TestServer;
-beforeAll(async () => {
-  srv = await startTestServer();
-});
-afterAll(() => srv.close());
+const srv = useTestServer();
 
 type StateType = components["schemas"]["StateType"];
 

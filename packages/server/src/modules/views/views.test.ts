@@ -1,12 +1,8 @@
 import { randomUUID } from "node:crypto";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startTestServer, type TestServer } from "../../test/harness.js";
+import { describe, expect, it } from "vitest";
+import { useTestServer } from "../../test/harness.js";
 
-let srv: TestServer;
-beforeAll(async () => {
-  srv = await startTestServer();
-});
-afterAll(() => srv.close());
+const srv = useTestServer();
 
 async function setup() {
   const boot = await srv.bootstrap({ team: { key: "ENG", name: "Engineering" } });
