@@ -2,12 +2,15 @@ import { randomUUID } from "node:crypto";
 import type { EntityManager } from "@mikro-orm/postgresql";
 import type { components } from "@tracker/sdk/schema";
 import { sql, sqlOne } from "../../db/sql.js";
+import { q } from "../../db/sql-fragment.js";
 import { iso } from "../../db/sql-time.js";
 import { type Change, issueRowChange, recordChanges } from "../../events/record-change.js";
 import type { WorkspaceScope } from "../../http/handler.js";
 import { Conflict, Forbidden, fieldPath, Invalid } from "../../http/problem.js";
 import { fieldChangedActivities, recordActivities } from "../activity/activity.service.js";
+import { clearFromIssues } from "../planning/clear-issues.js";
 import { findById, resolveTeam, visibleTeamCondition } from "../shared/resolve.js";
+import { Cycle } from "./cycle.entity.js";
 
 type Schemas = components["schemas"];
 export type CycleOut = Schemas["Cycle"];
@@ -205,28 +208,14 @@ export async function deleteCycle(scope: WorkspaceScope, id: string) {
   refuseGuests(scope, "delete cycles");
   await scope.em.transactional(async (em) => {
     const cycle = await findCycle(scope, em, id);
-    const cleared = await sql<{ id: string; number: number; team_id: string; team_key: string }>(
-      em,
-      `update issues i set cycle_id = null, updated_at = now()
-         from teams t
-        where t.id = i.team_id and i.cycle_id = ?
-        returning i.id, i.number, i.team_id, t.key as team_key`,
-      [cycle.id],
-    );
-    await sql(em, "delete from cycles where id = ?", [cycle.id]);
-    await recordActivities(
-      em,
-      fieldChangedActivities(
-        scope.workspace.id,
-        scope.caller.userId,
-        cleared.map((i) => i.id),
-        "cycle",
-        { from: { id: cycle.id, number: cycle.number }, to: null },
-      ),
-    );
+    const cleared = await clearFromIssues(scope, em, "cycle", q`i.cycle_id = ${cycle.id}`, {
+      id: cycle.id,
+      number: cycle.number,
+    });
+    await em.nativeDelete(Cycle, cycle.id);
     await recordChanges(em, scope.workspace.id, [
       cycleChange(cycle.team_key, cycle.team_id, cycle.id, "deleted"),
-      ...cleared.map(issueRowChange),
+      ...cleared,
     ]);
   });
 }

@@ -2,10 +2,11 @@ import { type EntityManager, LockMode } from "@mikro-orm/postgresql";
 import type { components } from "@tracker/sdk/schema";
 import { holdInWorkspace } from "../../db/locks.js";
 import { sql, sqlOne } from "../../db/sql.js";
-import { type Change, issueRowChange, recordChanges } from "../../events/record-change.js";
+import { q } from "../../db/sql-fragment.js";
+import { type Change, recordChanges } from "../../events/record-change.js";
 import type { WorkspaceScope } from "../../http/handler.js";
 import { Conflict, Forbidden, fieldPath, Invalid, NotFound } from "../../http/problem.js";
-import { fieldChangedActivities, recordActivities } from "../activity/activity.service.js";
+import { clearFromIssues } from "../planning/clear-issues.js";
 import {
   findById,
   isUuid,
@@ -157,24 +158,14 @@ export async function updateProject(
         .onConflict()
         .ignore();
       // Issues of a team taken off the project lose the project (contract), recorded per issue.
-      const cleared = await sql<{ id: string; number: number; team_id: string; team_key: string }>(
-        em,
-        `update issues i set project_id = null, updated_at = now()
-           from teams t
-          where t.id = i.team_id and i.project_id = ? and not (i.team_id = any(?::uuid[]))
-          returning i.id, i.number, i.team_id, t.key as team_key`,
-        [project.id, teamIds],
-      );
-      changes.push(...cleared.map(issueRowChange));
-      await recordActivities(
-        em,
-        fieldChangedActivities(
-          scope.workspace.id,
-          scope.caller.userId,
-          cleared.map((i) => i.id),
+      changes.push(
+        ...(await clearFromIssues(
+          scope,
+          em,
           "project",
-          { from: { id: project.id, name: project.name }, to: null },
-        ),
+          q`i.project_id = ${project.id} and not (i.team_id = any(${teamIds}::uuid[]))`,
+          { id: project.id, name: project.name },
+        )),
       );
     }
     await recordChanges(em, scope.workspace.id, changes);
