@@ -12,3 +12,9 @@ export const uuidPrimaryKey = () =>
 
 /** A timestamp the server sets when the entity is created; an edit that should move it sets it itself. */
 export const createdTimestamp = () => p.datetime().onCreate(() => new Date());
+
+/** A unique index on (workspace, lower(name)): names unique in a workspace regardless of case. */
+export function workspaceUniqueLowerName(table: string) {
+  const name = `${table}_workspace_lower_name_unique`;
+  return { name, expression: `create unique index "${name}" on "${table}" ("workspace_id", lower("name"))` };
+}

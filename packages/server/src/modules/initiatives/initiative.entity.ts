@@ -1,18 +1,13 @@
 import { defineEntity, type InferEntity, p } from "@mikro-orm/core";
 import { initiativeStatusValues } from "@tracker/sdk/schema";
-import { createdTimestamp, uuidPrimaryKey } from "../../entity-columns.js";
+import { createdTimestamp, uuidPrimaryKey, workspaceUniqueLowerName } from "../../entity-columns.js";
 import { User } from "../users/user.entity.js";
 import { Workspace } from "../workspaces/workspace.entity.js";
 
 export const Initiative = defineEntity({
   name: "Initiative",
   tableName: "initiatives",
-  indexes: [
-    {
-      name: "initiatives_workspace_lower_name_unique",
-      expression: `create unique index "initiatives_workspace_lower_name_unique" on "initiatives" ("workspace_id", lower("name"))`,
-    },
-  ],
+  indexes: [workspaceUniqueLowerName("initiatives")],
   properties: {
     id: uuidPrimaryKey(),
     workspace: () => p.manyToOne(Workspace).deleteRule("cascade"),

@@ -1,17 +1,7 @@
 import { type components, initiativeStatusValues } from "@tracker/sdk/schema";
 import { sql } from "../../db/sql.js";
 import type { WorkspaceScope } from "../../http/handler.js";
-import {
-  dueThis,
-  OPEN,
-  orderBy,
-  PlanningConditions,
-  type PlanningQuery,
-  pageOf,
-  sharedSorts,
-  sharedSpecials,
-  type Term,
-} from "../planning/planning-list.js";
+import * as planning from "../planning/planning-list.js";
 import { dateText, healthSql, percentSql } from "../planning/progress.js";
 import { projectMetricsSql, visibleProjectCondition } from "../projects/project.query.js";
 
@@ -20,7 +10,7 @@ export type InitiativeOut = Schemas["Initiative"];
 type InitiativeStatus = Schemas["InitiativeStatus"];
 type Health = Schemas["Health"];
 
-export type InitiativeQuery = PlanningQuery<
+export type InitiativeQuery = planning.PlanningQuery<
   InitiativeStatus,
   Schemas["InitiativeSpecialFilter"],
   Schemas["InitiativeSort"]
@@ -61,18 +51,20 @@ interface InitiativeRow {
 }
 
 const SORTS: Record<Exclude<Schemas["InitiativeSort"], `-${string}`>, string> = {
-  ...sharedSorts(initiativeStatusValues),
+  ...planning.sharedSorts(initiativeStatusValues),
   projects: "h.project_count",
 };
 
 const COUNTED = "pr.status not in ('paused', 'canceled')";
 
-function initiativeSpecials(scope: WorkspaceScope): Record<Schemas["InitiativeSpecialFilter"], Term> {
+function initiativeSpecials(
+  scope: WorkspaceScope,
+): Record<Schemas["InitiativeSpecialFilter"], planning.Term> {
   return {
-    ...sharedSpecials(scope, { active: "active", updates: "initiative_id" }),
-    due_quarter: dueThis("quarter"),
+    ...planning.sharedSpecials(scope, { active: "active", updates: "initiative_id" }),
+    due_quarter: planning.dueThis("quarter"),
     // No change to it or its projects, then none to their issues.
-    stale: `${OPEN} and h.last_change < now() - interval '14 days'
+    stale: `${planning.OPEN} and h.last_change < now() - interval '14 days'
                     and not exists (select 1 from projects sp join issues si on si.project_id = sp.id
                                      where sp.initiative_id = h.id and si.updated_at >= now() - interval '14 days')`,
     no_projects: "h.project_count = 0",
@@ -92,7 +84,7 @@ export async function queryInitiatives(
   const vis = visibleInitiativeCondition(scope, "h");
   // The projects listed with each initiative are only those the caller may see.
   const projectVis = visibleProjectCondition(scope, "pr");
-  const conditions = new PlanningConditions(vis.sql, [
+  const conditions = new planning.PlanningConditions(vis.sql, [
     scope.workspace.id,
     ...projectVis.params,
     scope.workspace.id,
@@ -103,7 +95,7 @@ export async function queryInitiatives(
   conditions.lead(scope, q.lead);
   conditions.anyOf("h.health", "text", q.health);
   conditions.specials(q.special, initiativeSpecials(scope));
-  const order = orderBy(SORTS, q.sort ?? "-updated").sql;
+  const order = planning.orderBy(SORTS, q.sort ?? "-updated").sql;
   const offset = q.offset ?? 0;
   const page = conditions.page(q.limit, offset);
 
@@ -139,7 +131,7 @@ export async function queryInitiatives(
     conditions.params,
     { prepare: true },
   );
-  const { rows: pageRows, nextOffset } = pageOf(rows, q.limit, offset);
+  const { rows: pageRows, nextOffset } = planning.pageOf(rows, q.limit, offset);
   return {
     initiatives: pageRows.map((r) => ({
       id: r.id,

@@ -1,17 +1,12 @@
 import { defineEntity, type InferEntity, p } from "@mikro-orm/core";
-import { createdTimestamp, uuidPrimaryKey } from "../../entity-columns.js";
+import { createdTimestamp, uuidPrimaryKey, workspaceUniqueLowerName } from "../../entity-columns.js";
 import { Workspace } from "../workspaces/workspace.entity.js";
 
 /** Labels belong to the workspace; names are unique per workspace regardless of case. */
 export const Label = defineEntity({
   name: "Label",
   tableName: "labels",
-  indexes: [
-    {
-      name: "labels_workspace_lower_name_unique",
-      expression: `create unique index "labels_workspace_lower_name_unique" on "labels" ("workspace_id", lower("name"))`,
-    },
-  ],
+  indexes: [workspaceUniqueLowerName("labels")],
   properties: {
     id: uuidPrimaryKey(),
     workspace: () => p.manyToOne(Workspace).deleteRule("cascade"),

@@ -1,6 +1,6 @@
 import { defineEntity, p } from "@mikro-orm/core";
 import { projectStatusValues } from "@tracker/sdk/schema";
-import { createdTimestamp, uuidPrimaryKey } from "../../entity-columns.js";
+import { createdTimestamp, uuidPrimaryKey, workspaceUniqueLowerName } from "../../entity-columns.js";
 import { Initiative } from "../initiatives/initiative.entity.js";
 import { Team } from "../teams/team.entity.js";
 import { User } from "../users/user.entity.js";
@@ -16,10 +16,7 @@ export const Project = defineEntity({
     // Sort by target date, and filters under it (`health=at_risk,off_track&sort=target`): an ordered scan
     // that computes progress only for the projects it reads.
     { properties: ["workspace", "targetDate"] },
-    {
-      name: "projects_workspace_lower_name_unique",
-      expression: `create unique index "projects_workspace_lower_name_unique" on "projects" ("workspace_id", lower("name"))`,
-    },
+    workspaceUniqueLowerName("projects"),
   ],
   properties: {
     id: uuidPrimaryKey(),

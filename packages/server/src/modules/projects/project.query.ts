@@ -3,17 +3,7 @@ import { genericPlanWhenOnly, sql } from "../../db/sql.js";
 import { dateFromJson, isoFromJson, jsonTimeSql } from "../../db/sql-time.js";
 import type { WorkspaceScope } from "../../http/handler.js";
 import { NotFound } from "../../http/problem.js";
-import {
-  dueThis,
-  OPEN,
-  orderBy,
-  PlanningConditions,
-  type PlanningQuery,
-  pageOf,
-  sharedSorts,
-  sharedSpecials,
-  type Term,
-} from "../planning/planning-list.js";
+import * as planning from "../planning/planning-list.js";
 import { healthSql, percentSql } from "../planning/progress.js";
 import {
   resolveInitiative,
@@ -79,7 +69,7 @@ export function projectMetricsSql(
       ) m`;
 }
 
-export interface ProjectQuery extends PlanningQuery<ProjectStatus, ProjectSpecial, ProjectSort> {
+export interface ProjectQuery extends planning.PlanningQuery<ProjectStatus, ProjectSpecial, ProjectSort> {
   /** Only projects of these initiatives (the initiative list's project arrays). */
   initiativeIds?: string[];
   initiative?: string;
@@ -114,7 +104,7 @@ const PAGE_COLUMNS = `h.id, h.name, h.description, h.status, h.initiative_id, h.
   h.created_at, h.updated_at, h.team_ids, h.done, h.total, h.percent, h.health`;
 
 const SORTS: Record<ProjectSortKey, string> = {
-  ...sharedSorts(projectStatusValues),
+  ...planning.sharedSorts(projectStatusValues),
   scope: "h.total",
   lead: "lower(lu.name)",
 };
@@ -124,12 +114,12 @@ type ProjectSortKey = Exclude<ProjectSort, `-${string}`>;
 const COMPUTED_SORTS: ReadonlySet<string> = new Set(["health", "progress", "scope"]);
 const COMPUTED_SPECIALS: ReadonlySet<string> = new Set(["stale", "no_issues", "off_track"]);
 
-function projectSpecials(scope: WorkspaceScope): Record<ProjectSpecial, Term> {
+function projectSpecials(scope: WorkspaceScope): Record<ProjectSpecial, planning.Term> {
   return {
-    ...sharedSpecials(scope, { active: "started", updates: "project_id" }),
-    due_month: dueThis("month"),
+    ...planning.sharedSpecials(scope, { active: "started", updates: "project_id" }),
+    due_month: planning.dueThis("month"),
     // No project change, then no issue change (an index-only probe of the project's issues).
-    stale: `${OPEN} and h.updated_at < now() - interval '14 days'
+    stale: `${planning.OPEN} and h.updated_at < now() - interval '14 days'
                     and not exists (select 1 from issues si where si.project_id = h.id
                                        and si.updated_at >= now() - interval '14 days')`,
     no_initiative: "h.initiative_id is null",
@@ -144,7 +134,7 @@ export async function projectListQuery(
   q: ProjectQuery,
 ): Promise<{ text: string; params: unknown[] }> {
   const vis = visibleProjectCondition(scope, "h");
-  const conditions = new PlanningConditions(vis.sql, [scope.workspace.id, ...vis.params]);
+  const conditions = new planning.PlanningConditions(vis.sql, [scope.workspace.id, ...vis.params]);
   const { where, params } = conditions;
 
   if (q.ids) conditions.add({ sql: "h.id = any(?::uuid[])", params: [q.ids] });
@@ -166,7 +156,7 @@ export async function projectListQuery(
   conditions.anyOf("h.health", "text", q.health);
   conditions.specials(q.special, projectSpecials(scope));
 
-  const { key: sortKey, sql: order } = orderBy(SORTS, q.sort ?? "-updated");
+  const { key: sortKey, sql: order } = planning.orderBy(SORTS, q.sort ?? "-updated");
   /** Whether a filter or the sort reads a computed column (else only the page's metrics are computed). */
   const computed =
     !!q.health?.length || COMPUTED_SORTS.has(sortKey) || !!q.special?.some((s) => COMPUTED_SPECIALS.has(s));
@@ -243,7 +233,7 @@ export async function queryProjects(
   const rows = await sql<ProjectRow>(scope.em, query.text, query.params, {
     prepare: genericPlanWhenOnly(q, PLAN_FREE_KEYS),
   });
-  const { rows: pageRows, nextOffset } = pageOf(rows, q.limit, q.offset ?? 0);
+  const { rows: pageRows, nextOffset } = planning.pageOf(rows, q.limit, q.offset ?? 0);
   const teams = await pageTeams(scope, pageRows);
   return {
     projects: pageRows.map((r) => ({
