@@ -40,6 +40,25 @@ export class HttpProblem extends Error {
   }
 }
 
+/**
+ * Runs `work`, answering a unique violation of one of `constraints` (by constraint or index name) with that
+ * constraint's problem. The database decides, so two concurrent writes of one name cannot both win and
+ * the loser gets the contract's 409, never a 500.
+ */
+export async function guardUnique<T>(
+  work: () => Promise<T>,
+  constraints: Record<string, () => HttpProblem>,
+): Promise<T> {
+  try {
+    return await work();
+  } catch (err) {
+    const e = err as { code?: string; constraint?: string };
+    const problem = e.code === "23505" && e.constraint ? constraints[e.constraint] : undefined;
+    if (problem) throw problem();
+    throw err;
+  }
+}
+
 export class Invalid extends HttpProblem {
   constructor(detail: string, errors: FieldError[] = []) {
     super(400, "invalid_request", "Invalid request", detail, errors.length ? { errors } : {});

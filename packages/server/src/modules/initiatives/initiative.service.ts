@@ -5,7 +5,7 @@ import { sql, sqlOne } from "../../db/sql.js";
 import { recordChanges } from "../../events/record-change.js";
 import { requireAdmin } from "../../http/auth.js";
 import type { WorkspaceScope } from "../../http/handler.js";
-import { Conflict, Forbidden, fieldPath, Invalid, NotFound } from "../../http/problem.js";
+import { Conflict, Forbidden, fieldPath, guardUnique, Invalid, NotFound } from "../../http/problem.js";
 import {
   moveProjectToWorkspace,
   resolveTargetTeam,
@@ -21,18 +21,12 @@ type InitiativeRecord = Schemas["InitiativeRecord"];
 
 const NAME_UNIQUE = "initiatives_workspace_lower_name_unique";
 
-/** Turns the unique index on initiative names into 409 `conflict` (the database decides, race-free). */
-async function guardName<T>(name: string, where: string, work: () => Promise<T>): Promise<T> {
-  try {
-    return await work();
-  } catch (err) {
-    const e = err as { code?: string; constraint?: string };
-    if (e.code === "23505" && e.constraint === NAME_UNIQUE) {
-      throw new Conflict("conflict", `An initiative named "${name}" already exists in ${where}.`);
-    }
-    throw err;
-  }
-}
+/** Runs `work`, turning the unique index on initiative names into 409 `conflict`. */
+const guardName = <T>(name: string, where: string, work: () => Promise<T>) =>
+  guardUnique(work, {
+    [NAME_UNIQUE]: () =>
+      new Conflict("conflict", `An initiative named "${name}" already exists in ${where}.`),
+  });
 
 function refuseGuests(scope: WorkspaceScope, what: string) {
   if (scope.workspace.role === "guest") throw new Forbidden("forbidden", `Guests may not ${what}.`);

@@ -5,7 +5,7 @@ import { sql } from "../../db/sql.js";
 import { type Change, recordChanges } from "../../events/record-change.js";
 import { requireAdmin } from "../../http/auth.js";
 import type { WorkspaceScope } from "../../http/handler.js";
-import { Conflict, Forbidden, fieldPath, Invalid, NotFound } from "../../http/problem.js";
+import { Conflict, Forbidden, fieldPath, guardUnique, Invalid, NotFound } from "../../http/problem.js";
 import { type ActivityInput, recordActivities } from "../activity/activity.service.js";
 import { isUuid } from "../shared/resolve.js";
 import { rewriteLabelFilters } from "../views/label-filters.js";
@@ -40,20 +40,15 @@ export function colorFor(name: string): string {
   return PALETTE[digest[0]! % PALETTE.length]!;
 }
 
-const PG_UNIQUE_VIOLATION = "23505";
-
 /** Runs `work`, turning the unique index on label names into 409 `label_name_taken`. */
-async function guardLabelName<T>(name: string, work: () => Promise<T>): Promise<T> {
-  try {
-    return await work();
-  } catch (e) {
-    if ((e as { code?: string }).code !== PG_UNIQUE_VIOLATION) throw e;
-    throw new Conflict(
-      "label_name_taken",
-      `Another label is already named "${name}" (names are unique regardless of case): merge into it instead.`,
-    );
-  }
-}
+const guardLabelName = <T>(name: string, work: () => Promise<T>) =>
+  guardUnique(work, {
+    labels_workspace_lower_name_unique: () =>
+      new Conflict(
+        "label_name_taken",
+        `Another label is already named "${name}" (names are unique regardless of case): merge into it instead.`,
+      ),
+  });
 
 function refuseGuests(scope: WorkspaceScope, what: string): void {
   if (scope.workspace.role === "guest") throw new Forbidden("forbidden", `Guests may not ${what}.`);

@@ -5,8 +5,8 @@ import { sql, sqlOne } from "../../db/sql.js";
 import { q } from "../../db/sql-fragment.js";
 import { type Change, recordChanges } from "../../events/record-change.js";
 import type { WorkspaceScope } from "../../http/handler.js";
-import { Conflict, Forbidden, fieldPath, Invalid, NotFound } from "../../http/problem.js";
-import { clearFromIssues } from "../planning/clear-issues.js";
+import { Conflict, Forbidden, fieldPath, guardUnique, Invalid, NotFound } from "../../http/problem.js";
+import { reassignIssues } from "../planning/reassign-issues.js";
 import {
   findById,
   isUuid,
@@ -23,21 +23,12 @@ type ProjectUpdate = components["schemas"]["ProjectUpdate"];
 
 export const PROJECT_NAME_UNIQUE = "projects_workspace_lower_name_unique";
 
-/**
- * Runs `work`, turning the unique index on project names into 409 `conflict`. The database decides, so
- * two concurrent creates of one name cannot both win and the loser never sees a 500.
- */
-export async function guardProjectName<T>(name: string, where: string, work: () => Promise<T>): Promise<T> {
-  try {
-    return await work();
-  } catch (err) {
-    const e = err as { code?: string; constraint?: string };
-    if (e.code === "23505" && e.constraint === PROJECT_NAME_UNIQUE) {
-      throw new Conflict("conflict", `A project named "${name}" already exists in ${where}.`);
-    }
-    throw err;
-  }
-}
+/** Runs `work`, turning the unique index on project names into 409 `conflict`. */
+export const guardProjectName = <T>(name: string, where: string, work: () => Promise<T>) =>
+  guardUnique(work, {
+    [PROJECT_NAME_UNIQUE]: () =>
+      new Conflict("conflict", `A project named "${name}" already exists in ${where}.`),
+  });
 
 export interface ProjectRecord {
   id: string;
@@ -159,12 +150,12 @@ export async function updateProject(
         .ignore();
       // Issues of a team taken off the project lose the project (contract), recorded per issue.
       changes.push(
-        ...(await clearFromIssues(
+        ...(await reassignIssues(
           scope,
           em,
           "project",
           q`i.project_id = ${project.id} and not (i.team_id = any(${teamIds}::uuid[]))`,
-          { id: project.id, name: project.name },
+          { from: { id: project.id, name: project.name }, to: null },
         )),
       );
     }

@@ -5,7 +5,7 @@ import { holdInWorkspace } from "../../db/locks.js";
 import { sql, sqlOne } from "../../db/sql.js";
 import { type Change, recordChanges } from "../../events/record-change.js";
 import type { WorkspaceScope } from "../../http/handler.js";
-import { Conflict, Forbidden, fieldPath, Invalid, NotFound } from "../../http/problem.js";
+import { Conflict, Forbidden, fieldPath, guardUnique, Invalid, NotFound } from "../../http/problem.js";
 import {
   findById,
   isUuid,
@@ -40,20 +40,13 @@ const CHANGE_CHUNK = 5000;
  * Turns the unique violations that guard team keys and personal spaces into the contract's 409s. The
  * database decides, so two concurrent creates of one key cannot both win and the loser never sees a 500.
  */
-async function guardTeamUniques<T>(key: string, work: () => Promise<T>): Promise<T> {
-  try {
-    return await work();
-  } catch (err) {
-    const e = err as { code?: string; constraint?: string };
-    if (e.code === "23505" && e.constraint === KEY_UNIQUE) {
-      throw new Conflict("team_key_taken", `The team key "${key}" is already used in this workspace.`);
-    }
-    if (e.code === "23505" && e.constraint === PERSONAL_UNIQUE) {
-      throw new Conflict("personal_space", "You already have a personal space in this workspace.");
-    }
-    throw err;
-  }
-}
+const guardTeamUniques = <T>(key: string, work: () => Promise<T>) =>
+  guardUnique(work, {
+    [KEY_UNIQUE]: () =>
+      new Conflict("team_key_taken", `The team key "${key}" is already used in this workspace.`),
+    [PERSONAL_UNIQUE]: () =>
+      new Conflict("personal_space", "You already have a personal space in this workspace."),
+  });
 
 async function recordInChunks(em: EntityManager, workspaceId: string, changes: Change[]) {
   for (let i = 0; i < changes.length; i += CHANGE_CHUNK) {
