@@ -4,11 +4,10 @@ import type { components } from "@tracker/sdk/schema";
 import { sql, sqlOne } from "../../db/sql.js";
 import { q } from "../../db/sql-fragment.js";
 import { iso } from "../../db/sql-time.js";
-import { type Change, issueRowChange, recordChanges } from "../../events/record-change.js";
+import { type Change, recordChanges } from "../../events/record-change.js";
 import type { WorkspaceScope } from "../../http/handler.js";
 import { Conflict, Forbidden, fieldPath, Invalid } from "../../http/problem.js";
-import { fieldChangedActivities, recordActivities } from "../activity/activity.service.js";
-import { clearFromIssues } from "../planning/clear-issues.js";
+import { reassignIssues } from "../planning/reassign-issues.js";
 import { findById, resolveTeam, visibleTeamCondition } from "../shared/resolve.js";
 import { Cycle } from "./cycle.entity.js";
 
@@ -134,26 +133,15 @@ export async function createCycle(scope: WorkspaceScope, input: Schemas["CycleCr
     const changes: Change[] = [cycleChange(team.key, team.id, id, "created")];
     let rolledOver = 0;
     if (input.rollover !== false && previous) {
-      const moved = await sql<{ id: string; number: number; team_id: string; team_key: string }>(
+      const moved = await reassignIssues(
+        scope,
         em,
-        `update issues i set cycle_id = ?, updated_at = now()
-           from teams t
-          where t.id = i.team_id and i.cycle_id = ? and i.state_type not in ('completed', 'canceled')
-          returning i.id, i.number, i.team_id, t.key as team_key`,
-        [id, previous.id],
+        "cycle",
+        q`i.cycle_id = ${previous.id} and i.state_type not in ('completed', 'canceled')`,
+        { from: { id: previous.id, number: previous.number }, to: { id, number } },
       );
       rolledOver = moved.length;
-      changes.push(...moved.map(issueRowChange));
-      await recordActivities(
-        em,
-        fieldChangedActivities(
-          scope.workspace.id,
-          scope.caller.userId,
-          moved.map((i) => i.id),
-          "cycle",
-          { from: { id: previous.id, number: previous.number }, to: { id, number } },
-        ),
-      );
+      changes.push(...moved);
     }
     await recordChanges(em, scope.workspace.id, changes);
     const row = await sqlOne<CycleRow>(em, `select ${CYCLE_COLUMNS} from cycles c where c.id = ?`, [id]);
@@ -208,9 +196,9 @@ export async function deleteCycle(scope: WorkspaceScope, id: string) {
   refuseGuests(scope, "delete cycles");
   await scope.em.transactional(async (em) => {
     const cycle = await findCycle(scope, em, id);
-    const cleared = await clearFromIssues(scope, em, "cycle", q`i.cycle_id = ${cycle.id}`, {
-      id: cycle.id,
-      number: cycle.number,
+    const cleared = await reassignIssues(scope, em, "cycle", q`i.cycle_id = ${cycle.id}`, {
+      from: { id: cycle.id, number: cycle.number },
+      to: null,
     });
     await em.nativeDelete(Cycle, cycle.id);
     await recordChanges(em, scope.workspace.id, [

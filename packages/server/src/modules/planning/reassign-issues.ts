@@ -6,34 +6,35 @@ import type { WorkspaceScope } from "../../http/handler.js";
 import { type FieldChange, fieldChangedActivities, recordActivities } from "../activity/activity.service.js";
 
 /**
- * Takes a project or a cycle off the issues `where` selects (on `issues i`): the project or cycle is
- * deleted, or the issue's team left the project. Each issue's activity records the change from `from` to
- * nothing; the answer is the issues' live-stream changes, for the caller to record with its own.
+ * Moves the issues `where` selects (on `issues i`) from one project or cycle to another, or to none: the
+ * project or cycle is deleted, the issue's team left the project, or a new cycle takes the open issues of
+ * the previous one. Each issue's activity records `change`; the answer is the issues' live-stream changes,
+ * for the caller to record with its own.
  */
-export async function clearFromIssues(
+export async function reassignIssues(
   scope: WorkspaceScope,
   em: EntityManager,
   field: "project" | "cycle",
   where: SqlFragment,
-  from: FieldChange["from"],
+  change: { from: FieldChange["from"]; to: ({ id: string } & Record<string, unknown>) | null },
 ): Promise<Change[]> {
-  const cleared = await sql<{ id: string; number: number; team_id: string; team_key: string }>(
+  const moved = await sql<{ id: string; number: number; team_id: string; team_key: string }>(
     em,
-    `update issues i set ${field}_id = null, updated_at = now()
+    `update issues i set ${field}_id = ?, updated_at = now()
        from teams t
       where t.id = i.team_id and ${where.sql}
       returning i.id, i.number, i.team_id, t.key as team_key`,
-    where.params,
+    [change.to?.id ?? null, ...where.params],
   );
   await recordActivities(
     em,
     fieldChangedActivities(
       scope.workspace.id,
       scope.caller.userId,
-      cleared.map((i) => i.id),
+      moved.map((i) => i.id),
       field,
-      { from, to: null },
+      change,
     ),
   );
-  return cleared.map(issueRowChange);
+  return moved.map(issueRowChange);
 }
