@@ -49,32 +49,26 @@ export async function createView(scope: WorkspaceScope, input: ViewCreate): Prom
   checkViewFilters(kind, filters);
   checkViewSort(kind, input.sort);
   const team = input.team != null ? await resolveTeam(scope, input.team) : null;
+  const stored = {
+    name: input.name,
+    kind,
+    display: input.display ?? "list",
+    grouping: input.grouping ?? "status",
+    filters,
+    sort: input.sort ?? null,
+    favorite: input.favorite ?? false,
+  };
   return scope.em.transactional(async (em) => {
     const view = em.create(SavedView, {
+      ...stored,
       workspace: scope.workspace.id,
       owner: scope.caller.userId,
-      name: input.name,
-      kind,
       team: team?.id ?? null,
-      display: input.display ?? "list",
-      grouping: input.grouping ?? "status",
-      filters,
-      sort: input.sort ?? null,
-      favorite: input.favorite ?? false,
     });
     await em.flush();
     await recordChanges(em, scope.workspace.id, [{ entity: "view", action: "created", id: view.id }]);
-    return {
-      id: view.id,
-      name: input.name,
-      kind,
-      team: team?.key ?? null,
-      display: input.display ?? "list",
-      grouping: input.grouping ?? "status",
-      filters,
-      sort: input.sort ?? null,
-      favorite: input.favorite ?? false,
-    };
+    // The answer is what was stored, with the team by key.
+    return { id: view.id, ...stored, team: team?.key ?? null };
   });
 }
 
