@@ -257,14 +257,14 @@ const BATCH_MAX = 100;
 
 /** Which item of a batch a refusal names: `errors[0].path` is `/body/issues/<i>` (or below it). */
 function refusedItem(error: TrackerError): number | undefined {
-  const match = /^\/?body[./]issues[./](\d+)/.exec(error.errors[0]?.path ?? "");
+  const match = /^\/body\/issues\/(\d+)/.exec(error.errors[0]?.path ?? "");
   return match ? Number(match[1]) : undefined;
 }
 
 /** A refusal in one line: the item's own fields (paths made relative to it) or else the problem's detail. */
 function reasonOf(error: TrackerError): string {
   const fields = error.errors
-    .map((e) => ({ path: e.path.replace(/^\/?body[./]issues[./]\d+[./]?/, ""), message: e.message }))
+    .map((e) => ({ path: e.path.replace(/^\/body\/issues\/\d+\/?/, ""), message: e.message }))
     .filter((e) => e.path !== "")
     .map((e) => `${e.path.replace(/\//g, ".")} ${e.message}`);
   const detail = error.detail.replace(/^Issue \d+ of \d+: /, "");

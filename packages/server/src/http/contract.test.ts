@@ -80,8 +80,8 @@ describe("errors", () => {
     expect(res.status).toBe(400);
     expect(body.errors).toEqual(
       expect.arrayContaining([
-        { path: "body.name", message: "must be string" },
-        { path: "body.colour", message: "is not a known field" },
+        { path: "/body/name", message: "must be string" },
+        { path: "/body/colour", message: "is not a known field" },
       ]),
     );
   });

@@ -1,10 +1,9 @@
 import { readFileSync } from "node:fs";
-import path from "node:path";
 import { Ajv2020, type ErrorObject, type ValidateFunction } from "ajv/dist/2020.js";
 import addFormatsModule, { type FormatsPlugin } from "ajv-formats";
 import { parse } from "yaml";
 import { contractFile } from "../config.js";
-import type { FieldError } from "./problem.js";
+import { type FieldError, fieldPath } from "./problem.js";
 
 // ajv-formats ships CommonJS; under NodeNext its default export is the module object.
 const addFormats = ((addFormatsModule as unknown as { default?: FormatsPlugin }).default ??
@@ -198,23 +197,29 @@ export class Contract {
   }
 }
 
-/** Turns ajv's errors into the problem body's `errors: [{path, message}]`. */
+/** Turns ajv's errors into the problem body's `errors: [{path, message}]`, each path a JSON Pointer. */
 export function fieldErrors(
   where: "body" | "query" | "path",
   errors: ErrorObject[] | null | undefined,
 ): FieldError[] {
   return (errors ?? []).map((e) => {
-    let p = e.instancePath.replace(/^\//, "").replace(/\//g, ".");
-    if (e.keyword === "required")
-      p = [p, (e.params as { missingProperty: string }).missingProperty].filter(Boolean).join(".");
+    // ajv's instancePath is a JSON Pointer below the part (`/issues/2/title`): its segments, unescaped.
+    const at = e.instancePath
+      .split("/")
+      .slice(1)
+      .map((s) => s.replace(/~1/g, "/").replace(/~0/g, "~"));
+    if (e.keyword === "required") {
+      const missing = (e.params as { missingProperty: string }).missingProperty;
+      return { path: fieldPath(where, ...at, missing), message: e.message ?? "is required" };
+    }
     if (e.keyword === "additionalProperties") {
-      p = [p, (e.params as { additionalProperty: string }).additionalProperty].filter(Boolean).join(".");
-      return { path: `${where}${p ? `.${p}` : ""}`, message: "is not a known field" };
+      const field = (e.params as { additionalProperty: string }).additionalProperty;
+      return { path: fieldPath(where, ...at, field), message: "is not a known field" };
     }
     let message = e.message ?? "is invalid";
     if (e.keyword === "enum")
       message = `must be one of: ${(e.params as { allowedValues: unknown[] }).allowedValues.join(", ")}`;
-    return { path: `${where}${p ? `.${p}` : ""}`, message };
+    return { path: fieldPath(where, ...at), message };
   });
 }
 
@@ -230,7 +235,7 @@ export function unstorableInputErrors(parts: Record<"path" | "query" | "body", u
   const errors: FieldError[] = [];
   const stack: { value: unknown; at: string; depth: number }[] = Object.entries(parts)
     .reverse()
-    .map(([at, value]) => ({ value, at, depth: 0 }));
+    .map(([at, value]) => ({ value, at: fieldPath(at as keyof typeof parts), depth: 0 }));
   while (stack.length) {
     const { value, at, depth } = stack.pop()!;
     if (typeof value === "string") {
@@ -247,7 +252,12 @@ export function unstorableInputErrors(parts: Record<"path" | "query" | "body", u
       const [k, v] = entries[i]!;
       if (typeof k === "string" && k.includes("\u0000"))
         errors.push({ path: at, message: "has a key containing the NUL character" });
-      else stack.push({ value: v, at: `${at}.${k}`, depth: depth + 1 });
+      else
+        stack.push({
+          value: v,
+          at: `${at}/${String(k).replace(/~/g, "~0").replace(/\//g, "~1")}`,
+          depth: depth + 1,
+        });
     }
   }
   return errors;

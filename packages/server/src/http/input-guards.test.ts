@@ -51,7 +51,7 @@ describe("the NUL character", () => {
     expect(res.status).toBe(400);
     expect(res.type).toContain("application/problem+json");
     expect(res.body.code).toBe("invalid_request");
-    expect(res.body.errors).toEqual([{ path: "body.title", message: "must not contain the NUL character" }]);
+    expect(res.body.errors).toEqual([{ path: "/body/title", message: "must not contain the NUL character" }]);
     expect(await issueCount()).toBe(before);
 
     const nested = await call(
@@ -60,22 +60,22 @@ describe("the NUL character", () => {
       JSON.stringify({ team: "ENG", title: "ok", labels: ["x\u0000"] }),
     );
     expect(nested.status).toBe(400);
-    expect(nested.body.errors?.map((e) => e.path)).toEqual(["body.labels.0"]);
+    expect(nested.body.errors?.map((e) => e.path)).toEqual(["/body/labels/0"]);
     expect(await issueCount()).toBe(before);
   });
 
   it("in a path or query value is 400 naming the parameter", async () => {
     const read = await call("GET", "/issues/ENG-%00");
     expect(read.status).toBe(400);
-    expect(read.body.errors?.map((e) => e.path)).toEqual(["path.identifier"]);
+    expect(read.body.errors?.map((e) => e.path)).toEqual(["/path/identifier"]);
 
     const team = await call("PATCH", "/teams/%00", JSON.stringify({ name: "x" }));
     expect(team.status).toBe(400);
-    expect(team.body.errors?.map((e) => e.path)).toEqual(["path.key"]);
+    expect(team.body.errors?.map((e) => e.path)).toEqual(["/path/key"]);
 
     const search = await call("GET", "/issues?q=a%00b");
     expect(search.status).toBe(400);
-    expect(search.body.errors?.map((e) => e.path)).toEqual(["query.q"]);
+    expect(search.body.errors?.map((e) => e.path)).toEqual(["/query/q"]);
   });
 });
 
@@ -87,7 +87,7 @@ describe("deep nesting", () => {
     expect(res.status).toBe(400);
     expect(res.body.code).toBe("invalid_request");
     expect(res.body.errors).toEqual([
-      { path: `body.labels${".0".repeat(31)}`, message: "is nested more than 32 levels deep" },
+      { path: `/body/labels${"/0".repeat(31)}`, message: "is nested more than 32 levels deep" },
     ]);
     expect(await issueCount()).toBe(before);
     // 32 levels is still fine as far as nesting goes (the schema then says what it thinks of it).
@@ -107,7 +107,7 @@ describe("integers past the database's range", () => {
         status: 400,
         code: "invalid_request",
       });
-      expect(over.body.errors?.map((e) => e.path)).toEqual(["query.offset"]);
+      expect(over.body.errors?.map((e) => e.path)).toEqual(["/query/offset"]);
       const last = await call("GET", `${path}?offset=2147483647`);
       expect({ path, status: last.status, nextOffset: last.body.nextOffset }).toEqual({
         path,
@@ -123,7 +123,7 @@ describe("integers past the database's range", () => {
     const identifier = (created.body.issue as { identifier: string }).identifier;
     const res = await call("PATCH", `/issues/${identifier}`, JSON.stringify({ cycle: 1e20 }));
     expect(res.status).toBe(400);
-    expect(res.body.errors?.[0]?.path).toBe("body.cycle");
+    expect(res.body.errors?.[0]?.path).toBe("/body/cycle");
     const after = await call("GET", `/issues/${identifier}`);
     expect((after.body.issue as { cycle: unknown }).cycle).toBeNull();
   });

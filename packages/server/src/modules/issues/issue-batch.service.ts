@@ -31,7 +31,7 @@ function atItem(problem: HttpProblem, index: number, count: number): HttpProblem
   const own = (problem.extra.errors as FieldError[] | undefined) ?? [];
   const errors: FieldError[] = [
     { path, message: problem.message },
-    ...own.map((e) => ({ ...e, path: e.path.replace(/^\/?body[./]?/, `${path}/`) })),
+    ...own.map((e) => ({ ...e, path: e.path.replace(/^\/body/, path) })),
   ];
   return new HttpProblem(
     problem.status,

@@ -172,7 +172,7 @@ export function issueOrderBy(sort: string = DEFAULT_ISSUE_SORT): { orderBy: stri
   const key = desc ? sort.slice(1) : sort;
   const spec = SORT_SQL[key];
   if (!spec)
-    throw new Invalid(`Unknown sort "${sort}".`, [{ path: "query.sort", message: "is not a sort key" }]);
+    throw new Invalid(`Unknown sort "${sort}".`, [{ path: "/query/sort", message: "is not a sort key" }]);
   const dir = desc ? "desc nulls first" : "asc nulls last";
   const tie = desc ? "desc" : "asc";
   return {
@@ -221,11 +221,11 @@ export async function compileIssueFilter(
 
   if (filter.state != null && filter.team == null)
     throw new Invalid("Filtering by state needs `team`: state names belong to a team.", [
-      { path: "query.state", message: "needs team" },
+      { path: "/query/state", message: "needs team" },
     ]);
   if (filter.cycle != null && filter.team == null)
     throw new Invalid("Filtering by cycle needs `team`: cycle numbers belong to a team.", [
-      { path: "query.cycle", message: "needs team" },
+      { path: "/query/cycle", message: "needs team" },
     ]);
 
   // References are compiled to subqueries, not looked up first: a list costs one round trip. The
@@ -255,7 +255,7 @@ export async function compileIssueFilter(
       const c = filter.cycle;
       if (c !== "current" && !(Number.isInteger(Number(c)) && Number(c) >= 1))
         throw new Invalid(`Unknown cycle "${c}": use a cycle number or \`current\`.`, [
-          { path: "query.cycle", message: "must be a cycle number or current" },
+          { path: "/query/cycle", message: "must be a cycle number or current" },
         ]);
       cycleRef = c === "current" ? "current" : Number(c);
       if (cycleRef === "current")
@@ -274,8 +274,10 @@ export async function compileIssueFilter(
     checks.push(async () => {
       // resolveTeam applies visibility: a team the caller may not see is "not found".
       const row = await resolveTeam(scope, ref);
-      if (stateRef !== undefined) await asInvalid("query.state", () => resolveState(scope, row.id, stateRef));
-      if (cycleRef !== undefined) await asInvalid("query.cycle", () => resolveCycle(scope, row.id, cycleRef));
+      if (stateRef !== undefined)
+        await asInvalid("/query/state", () => resolveState(scope, row.id, stateRef));
+      if (cycleRef !== undefined)
+        await asInvalid("/query/cycle", () => resolveCycle(scope, row.id, cycleRef));
     });
   } else {
     const vis = visibleTeamIdCondition(scope, "i.team_id");
@@ -286,7 +288,7 @@ export async function compileIssueFilter(
   for (const t of stateTypes)
     if (!(STATE_TYPES as readonly string[]).includes(t))
       throw new Invalid(`Unknown state type "${t}".`, [
-        { path: "query.stateType", message: `must be one of: ${STATE_TYPES.join(", ")}` },
+        { path: "/query/stateType", message: `must be one of: ${STATE_TYPES.join(", ")}` },
       ]);
   if (stateTypes.length) add("i.state_type = any(?::text[])", stateTypes);
 
@@ -337,7 +339,7 @@ export async function compileIssueFilter(
     const instant = timeBoundInstant(value);
     if (instant === undefined)
       throw new Invalid(`${key} must be ${TIME_BOUND_FORMAT}: "${value}" is not.`, [
-        { path: `query.${key}`, message: `must be ${TIME_BOUND_FORMAT}` },
+        { path: `/query/${key}`, message: `must be ${TIME_BOUND_FORMAT}` },
       ]);
     add(`${comparison} ?::timestamptz`, instant);
   }
@@ -346,7 +348,7 @@ export async function compileIssueFilter(
     const condition = SPECIAL_SQL[special as IssueSpecial];
     if (!condition)
       throw new Invalid(`Unknown special filter "${special}".`, [
-        { path: "query.special", message: `must be one of: ${ISSUE_SPECIALS.join(", ")}` },
+        { path: "/query/special", message: `must be one of: ${ISSUE_SPECIALS.join(", ")}` },
       ]);
     if (special === "mine" || special === "created_by_me") add(condition, scope.caller.userId);
     else add(`(${condition})`);
@@ -368,11 +370,11 @@ export function issuePage(filter: Pick<IssueFilter, "limit" | "offset">): { limi
   const offset = filter.offset ?? 0;
   if (!Number.isInteger(limit) || limit < 1 || limit > MAX_ISSUE_LIMIT)
     throw new Invalid(`limit must be between 1 and ${MAX_ISSUE_LIMIT}.`, [
-      { path: "query.limit", message: `must be between 1 and ${MAX_ISSUE_LIMIT}` },
+      { path: "/query/limit", message: `must be between 1 and ${MAX_ISSUE_LIMIT}` },
     ]);
   if (!Number.isInteger(offset) || offset < 0)
     throw new Invalid("offset must be a non-negative integer.", [
-      { path: "query.offset", message: "must be >= 0" },
+      { path: "/query/offset", message: "must be >= 0" },
     ]);
   return { limit, offset };
 }

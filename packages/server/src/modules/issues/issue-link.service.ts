@@ -21,12 +21,12 @@ export async function createIssueLink(
     url = new URL(input.url);
   } catch {
     throw new Invalid("The link must be an absolute http or https URL.", [
-      { path: "body.url", message: "not a URL" },
+      { path: "/body/url", message: "not a URL" },
     ]);
   }
   if (url.protocol !== "http:" && url.protocol !== "https:")
     throw new Invalid("The link must be an absolute http or https URL.", [
-      { path: "body.url", message: "only http and https URLs" },
+      { path: "/body/url", message: "only http and https URLs" },
     ]);
   return inTransaction(scope, async (tx) => {
     const issue = await resolveIssue(tx, ref);

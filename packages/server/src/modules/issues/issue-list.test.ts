@@ -758,7 +758,7 @@ describe("listIssues time windows", () => {
         });
         const problem = (await res.json()) as { code?: string; errors?: { path: string }[] };
         expect([name, value, res.status, problem.code]).toEqual([name, value, 400, "invalid_request"]);
-        expect(problem.errors?.map((e) => e.path)).toContain(`query.${name}`);
+        expect(problem.errors?.map((e) => e.path)).toContain(`/query/${name}`);
       }
   });
 
@@ -780,7 +780,7 @@ describe("listIssues time windows", () => {
       const res = await win.POST("/views", { body: { name: "Broken", filters: { [name]: value } } });
       expect(res.response.status).toBe(400);
       expect(res.error?.code).toBe("invalid_request");
-      expect(res.error?.errors?.map((e) => e.path)).toEqual([`body.filters.${name}`]);
+      expect(res.error?.errors?.map((e) => e.path)).toEqual([`/body/filters/${name}`]);
       const update = await win.PATCH("/views/{id}", {
         params: { path: { id: view.id } },
         body: { filters: { ...filters, [name]: value } },

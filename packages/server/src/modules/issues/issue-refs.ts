@@ -65,7 +65,7 @@ export function checkState(row: StateColumns, ref: string | undefined): StateRow
   if (row.newState) return row.newState;
   if (ref === undefined) throw new Invalid("The team has no workflow states.");
   const message = `No state "${ref}" in this team. States: ${row.stateNames ?? ""}.`;
-  throw new Invalid(message, [{ path: "body.state", message }]);
+  throw new Invalid(message, [{ path: "/body/state", message }]);
 }
 
 // ---- Assignee ----------------------------------------------------------------------------------
@@ -103,7 +103,7 @@ export function checkAssignee(
   if (!row) throw new NotFound(`No member "${ref}" in this workspace.`);
   if (!row.allowed)
     throw new Invalid(`${row.email} cannot see team ${teamKey}, so cannot be assigned its issues.`, [
-      { path: "body.assignee", message: "must be a member who can see the team" },
+      { path: "/body/assignee", message: "must be a member who can see the team" },
     ]);
   // `me` keeps the caller's own name, as the single resolver does.
   return ref === "me" ? { id: scope.caller.userId, name: scope.caller.name } : { id: row.id, name: row.name };
@@ -147,7 +147,7 @@ export function checkProject(row: ProjectRow | null, ref: string, teamKey: strin
   if (!row) throw new NotFound(`No project "${ref}" in this workspace.`);
   if (!row.included)
     throw new Invalid(`Project "${row.name}" does not include team ${teamKey}.`, [
-      { path: "body.project", message: "must include the issue's team" },
+      { path: "/body/project", message: "must include the issue's team" },
     ]);
   return { id: row.id, name: row.name };
 }
@@ -172,7 +172,7 @@ export function checkCycle(row: CycleRow | null, ref: CycleSelector): CycleRow {
   if (row) return row;
   if (ref === "current")
     throw new Invalid("The team has no current cycle.", [
-      { path: "body.cycle", message: "the team has no active cycle" },
+      { path: "/body/cycle", message: "the team has no active cycle" },
     ]);
   throw new NotFound(`No cycle ${ref} in this team.`);
 }
@@ -214,7 +214,7 @@ export function labelSpellings(names: string[]): Map<string, string> {
   for (const raw of names) {
     const name = raw.trim();
     if (!name)
-      throw new Invalid("Label names cannot be blank.", [{ path: "body.labels", message: "blank name" }]);
+      throw new Invalid("Label names cannot be blank.", [{ path: "/body/labels", message: "blank name" }]);
     if (!wanted.has(name.toLowerCase())) wanted.set(name.toLowerCase(), name);
   }
   return wanted;

@@ -105,7 +105,7 @@ export async function updateIssue(
 function checkLabelArguments(input: IssueUpdateInput): void {
   if (input.labels !== undefined && (input.addLabels !== undefined || input.removeLabels !== undefined))
     throw new Invalid("Give either `labels` (the whole set) or `addLabels`/`removeLabels`, not both.", [
-      { path: "body.labels", message: "may not be combined with addLabels or removeLabels" },
+      { path: "/body/labels", message: "may not be combined with addLabels or removeLabels" },
     ]);
 }
 
@@ -253,7 +253,7 @@ function planParent(plan: UpdatePlan): void {
   if (parent && cur.parentLoop)
     throw new Invalid(
       `${parent.identifier} cannot be the parent of ${key.identifier}: that would make a loop.`,
-      [{ path: "body.parent", message: "may not be the issue itself or one of its sub-issues" }],
+      [{ path: "/body/parent", message: "may not be the issue itself or one of its sub-issues" }],
     );
   if ((parent?.id ?? null) === cur.parentId) return;
   set(plan, "parent_id", parent?.id ?? null);

@@ -105,7 +105,7 @@ export async function createRelation(
     const other = await resolveIssue(tx, otherRef);
     if (issue.id === other.id)
       throw new Invalid("An issue cannot be related to itself.", [
-        { path: "body.issue", message: "must name another issue" },
+        { path: "/body/issue", message: "must name another issue" },
       ]);
     await lockIssues(tx.em, tx.workspace.id, [issue, other]);
     const existing = await sqlOne<{ forward: boolean }>(

@@ -89,13 +89,13 @@ const SORTS: Record<ViewKind, readonly string[]> = {
 export function checkViewFilters(
   kind: ViewKind,
   filters: Record<string, unknown>,
-  path = "body.filters",
+  path = "/body/filters",
 ): void {
   const specs = FILTER_SPECS[kind];
   const errors: { path: string; message: string }[] = [];
   for (const [key, value] of Object.entries(filters)) {
     const spec = specs[key];
-    const at = `${path}.${key}`;
+    const at = `${path}/${key}`;
     if (!spec) {
       errors.push({
         path: at,
@@ -124,7 +124,7 @@ export function checkViewFilters(
 }
 
 /** 400 unless `sort` (when set) is a sort key of the kind. */
-export function checkViewSort(kind: ViewKind, sort: string | null | undefined, path = "body.sort"): void {
+export function checkViewSort(kind: ViewKind, sort: string | null | undefined, path = "/body/sort"): void {
   if (sort == null) return;
   if (!SORTS[kind].includes(sort)) {
     throw new Invalid(`"${sort}" is not a sort key of ${kind} views.`, [

@@ -47,7 +47,7 @@ describe("workspaces", () => {
     const res = await srv.client(apiKey.token).POST("/workspaces", { body: { name: "" } });
     expect(res.response.status).toBe(400);
     expect(res.error!.code).toBe("invalid_request");
-    expect(res.error!.errors).toEqual([expect.objectContaining({ path: "body.name" })]);
+    expect(res.error!.errors).toEqual([expect.objectContaining({ path: "/body/name" })]);
     expect(await srv.query("select count(*)::int as n from workspaces")).toEqual(before);
   });
 
