@@ -2,9 +2,8 @@ import { spawn } from "node:child_process";
 import { mkdtempSync, readdirSync, rmSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { freePort, packAndInstall, withDatabase } from "@tracker/server/testing";
-import pg from "pg";
-import { afterAll, describe, expect, inject, it } from "vitest";
+import { freePort, freshDatabase, packAndInstall, spawnLogged } from "@tracker/server/testing";
+import { afterAll, describe, expect, it } from "vitest";
 import { useSession } from "./test/binary.js";
 
 // What a person installs: `npm pack` of the CLI and the SDK, installed into an empty prefix from those
@@ -74,32 +73,23 @@ describe("npm pack and install with the server (real binaries from the tarballs,
     expect(tarballs).toHaveLength(4);
     const tracker = path.join(prefix, "bin", "tracker");
 
-    const database = `cli_pack_${process.pid}`;
-    const admin = new pg.Client({ connectionString: inject("databaseUrl") });
-    await admin.connect();
-    await admin.query(`drop database if exists ${database}`);
-    await admin.query(`create database ${database}`);
-    await admin.end();
+    const databaseUrl = await freshDatabase(`cli_pack_${process.pid}`);
     const port = await freePort();
-    const server = spawn(tracker, ["server", "start", "--port", String(port)], {
+    const {
+      child: server,
+      log,
+      exited,
+    } = spawnLogged(tracker, ["server", "start", "--port", String(port)], {
       env: {
         PATH: `${path.dirname(process.execPath)}:/usr/bin:/bin`,
         HOME: withServer,
-        DATABASE_URL: withDatabase(inject("databaseUrl"), database),
+        DATABASE_URL: databaseUrl,
       },
     });
-    let log = "";
-    server.stdout.setEncoding("utf8").on("data", (d: string) => {
-      log += d;
-    });
-    server.stderr.setEncoding("utf8").on("data", (d: string) => {
-      log += d;
-    });
-    const exited = new Promise<number | null>((resolve) => server.on("close", resolve));
     try {
       // Development mode: the empty database is migrated and gets a demo workspace whose key is printed.
-      await expect.poll(() => log, { timeout: 120_000, interval: 250 }).toMatch(/API key: trk_\S+/);
-      const key = /API key: (trk_\S+)/.exec(log)?.[1] ?? "";
+      await expect.poll(log, { timeout: 120_000, interval: 250 }).toMatch(/API key: trk_\S+/);
+      const key = /API key: (trk_\S+)/.exec(log())?.[1] ?? "";
       const teams = await run(tracker, ["teams", "list", "--jq", ".[].key"], {
         TRACKER_URL: `http://127.0.0.1:${port}`,
         TRACKER_API_KEY: key,
@@ -110,6 +100,6 @@ describe("npm pack and install with the server (real binaries from the tarballs,
       server.kill("SIGTERM");
     }
     expect(await exited).toBe(0);
-    expect(log).toContain('"msg":"shutting down"');
+    expect(log()).toContain('"msg":"shutting down"');
   });
 });

@@ -4,7 +4,9 @@
  * names). Only for this repository's tests: the published package carries `dist` alone.
  */
 
+export { freshDatabase } from "./databases.js";
 export { freePort } from "./free-port.js";
 export { withDatabase } from "./global-setup.js";
 export { type ApiClient, startTestServer, type TestServer } from "./harness.js";
 export { npm, packAndInstall } from "./pack.js";
+export { spawnLogged } from "./spawn-logged.js";

@@ -1,10 +1,8 @@
-import { spawn } from "node:child_process";
 import { mkdtempSync, rmSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { freePort, withDatabase } from "@tracker/server/testing";
-import pg from "pg";
-import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
+import { freePort, freshDatabase, spawnLogged } from "@tracker/server/testing";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { BIN, runBinary } from "../../test/binary.js";
 
 // `tracker server setup` and `tracker server start` run the reference server's own entry points; here on a
@@ -13,13 +11,7 @@ const home = mkdtempSync(path.join(os.tmpdir(), "tracker-cli-server-"));
 let databaseUrl: string;
 
 beforeAll(async () => {
-  const name = `cli_server_${process.pid}`;
-  const admin = new pg.Client({ connectionString: inject("databaseUrl") });
-  await admin.connect();
-  await admin.query(`drop database if exists ${name}`);
-  await admin.query(`create database ${name} template ${inject("templateDatabase")}`);
-  await admin.end();
-  databaseUrl = withDatabase(inject("databaseUrl"), name);
+  databaseUrl = await freshDatabase(`cli_server_${process.pid}`, "template");
 });
 afterAll(() => rmSync(home, { recursive: true, force: true }));
 
@@ -56,19 +48,15 @@ describe("tracker server (real binary, real server)", () => {
       stderr: "--workspace-name is required\nRun 'tracker server setup --help' for usage.\n",
     });
 
-    const server = spawn(process.execPath, [BIN, "server", "start", "--port", String(port), "--production"], {
+    const {
+      child: server,
+      log,
+      exited,
+    } = spawnLogged(process.execPath, [BIN, "server", "start", "--port", String(port), "--production"], {
       env: { PATH: process.env.PATH, ...env } as NodeJS.ProcessEnv,
     });
-    let log = "";
-    server.stdout.setEncoding("utf8").on("data", (d: string) => {
-      log += d;
-    });
-    server.stderr.setEncoding("utf8").on("data", (d: string) => {
-      log += d;
-    });
-    const exited = new Promise<number | null>((resolve) => server.on("close", resolve));
     try {
-      await expect.poll(() => log, { timeout: 60_000, interval: 200 }).toContain('"msg":"listening"');
+      await expect.poll(log, { timeout: 60_000, interval: 200 }).toContain('"msg":"listening"');
       const created = await runBinary(["teams", "create", "--name", "Engineering", "--key", "ENG"], { env });
       expect(created).toMatchObject({ code: 0, stdout: "ENG\n" });
       const issue = await runBinary(
@@ -80,6 +68,6 @@ describe("tracker server (real binary, real server)", () => {
       server.kill("SIGTERM");
     }
     expect(await exited).toBe(0);
-    expect(log).toContain('"msg":"shutting down"');
+    expect(log()).toContain('"msg":"shutting down"');
   });
 });
