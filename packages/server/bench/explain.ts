@@ -1,7 +1,8 @@
 import type { EntityManager } from "@mikro-orm/postgresql";
+import { issueSpecialFilterValues } from "@tracker/sdk/schema";
 import { sql } from "../src/db/sql.js";
 import type { WorkspaceScope } from "../src/http/handler.js";
-import { ISSUE_SPECIALS, type IssueFilter } from "../src/modules/issues/issue-filter.js";
+import type { IssueFilter } from "../src/modules/issues/issue-filter.js";
 import { issueListQuery } from "../src/modules/issues/issue-list.service.js";
 import type { Seeded } from "./seed.js";
 
@@ -48,7 +49,7 @@ export function listShapes(seeded: Seeded): { name: string; filter: IssueFilter 
     { name: "completedBefore (ten months ago)", filter: { completedBefore: daysAgo(300) } },
     { name: "team + completedBefore (ten months ago)", filter: { team, completedBefore: daysAgo(300) } },
   ];
-  for (const special of ISSUE_SPECIALS)
+  for (const special of issueSpecialFilterValues)
     shapes.push({ name: `special ${special}`, filter: { special: [special] } });
   for (const sort of SORTS)
     for (const s of [sort, `-${sort}`] as IssueFilter["sort"][]) {

@@ -15,6 +15,9 @@ export function iso(value: Date | string | null | undefined): string | null {
 /** Timestamps formatted by PostgreSQL exactly like `Date.prototype.toISOString()` (UTC, milliseconds). */
 export const isoSql = (col: string) => `to_char(${col} at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`;
 
+/** A date column as the contract's `YYYY-MM-DD` text (never a driver-dependent Date). */
+export const dateSql = (col: string) => `to_char(${col}, 'YYYY-MM-DD')`;
+
 /**
  * A timestamp or date as the text of its JSON value, in UTC for a timestamp (`"2026-11-24T15:10:03.5564"`):
  * ISO 8601 whatever the session's DateStyle, at about half the cost of `isoSql` and `to_char` for dates,

@@ -101,7 +101,12 @@ export class EventHub {
   /** Serves one GET /events request; resolves when the stream ends. */
   async serve(scope: WorkspaceScope): Promise<void> {
     if (this.stopped) {
-      throw new HttpProblem(503, "unavailable", "Unavailable", "The server is shutting down; reconnect.");
+      throw new HttpProblem(
+        503,
+        "service_unavailable",
+        "Unavailable",
+        "The server is shutting down; reconnect.",
+      );
     }
     const { koa: ctx, workspace, caller } = scope;
     const lastEventId = ctx.get("last-event-id").trim();

@@ -11,7 +11,8 @@ export const eventHandlers = [
   handle("streamEvents", async (s) => {
     const scope = inWorkspace(s);
     const hub = EventHub.of(scope.koa.app);
-    if (!hub) throw new HttpProblem(503, "unavailable", "Unavailable", "The event stream is not running.");
+    if (!hub)
+      throw new HttpProblem(503, "service_unavailable", "Unavailable", "The event stream is not running.");
     await hub.serve(scope);
     return { status: 200, body: undefined as never };
   }),

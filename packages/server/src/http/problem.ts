@@ -27,11 +27,8 @@ export function fieldPath(
 export class HttpProblem extends Error {
   constructor(
     readonly status: number,
-    /**
-     * A `ProblemCode`, but `string` until the event stream's 503 `unavailable` (not a code the contract
-     * lists; it has `service_unavailable`) is settled; the subclasses take only the contract's codes.
-     */
-    readonly code: string,
+    /** One of the contract's `ProblemCode`s: what clients switch on. */
+    readonly code: ProblemCode,
     readonly title: string,
     detail?: string,
     readonly extra: Record<string, unknown> = {},

@@ -1,8 +1,9 @@
 import { type components, initiativeStatusValues } from "@tracker/sdk/schema";
 import { sql } from "../../db/sql.js";
+import { dateSql } from "../../db/sql-time.js";
 import type { WorkspaceScope } from "../../http/handler.js";
 import * as planning from "../planning/planning-list.js";
-import { dateText, healthSql, percentSql } from "../planning/progress.js";
+import { healthSql, percentSql } from "../planning/progress.js";
 import { projectMetricsSql, visibleProjectCondition } from "../projects/project.query.js";
 
 type Schemas = components["schemas"];
@@ -123,7 +124,7 @@ export async function queryInitiatives(
          from (select agg.*, ${percentSql("agg.done", "agg.total")} as percent from agg) m
      )
      select h.id, h.name, h.description, h.status, h.lead_id, lu.name as lead_name, lu.email as lead_email,
-            ${dateText("h.target_date")} as target_date, h.done, h.total, h.percent, h.excluded, h.health,
+            ${dateSql("h.target_date")} as target_date, h.done, h.total, h.percent, h.excluded, h.health,
             h.projects
        from h left join users lu on lu.id = h.lead_id
       where ${conditions.where.join(" and ")}

@@ -2,6 +2,7 @@ import { randomUUID } from "node:crypto";
 import { type EntityManager, LockMode } from "@mikro-orm/postgresql";
 import type { components } from "@tracker/sdk/schema";
 import { sql, sqlOne } from "../../db/sql.js";
+import { dateSql } from "../../db/sql-time.js";
 import { recordChanges } from "../../events/record-change.js";
 import { requireAdmin } from "../../http/auth.js";
 import type { WorkspaceScope } from "../../http/handler.js";
@@ -158,8 +159,8 @@ export async function moveInitiative(
       target_date: string | null;
     }>(
       em,
-      `select id, name, description, status, lead_id, to_char(start_date, 'YYYY-MM-DD') as start_date,
-              to_char(target_date, 'YYYY-MM-DD') as target_date
+      `select id, name, description, status, lead_id, ${dateSql("start_date")} as start_date,
+              ${dateSql("target_date")} as target_date
          from initiatives where id = ? and workspace_id = ? for update`,
       [initiative.id, scope.workspace.id],
     );

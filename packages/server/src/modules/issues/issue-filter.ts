@@ -1,4 +1,4 @@
-import type { operations } from "@tracker/sdk/schema";
+import { issueSpecialFilterValues, type operations } from "@tracker/sdk/schema";
 import { OPEN_STATE_TYPES_SQL } from "../../db/functions/issue-blockers.js";
 import { stateTypeRank } from "../../db/functions/issue-sort-keys.js";
 import { TODAY } from "../../db/sql-time.js";
@@ -25,23 +25,6 @@ import { issueSearchCondition } from "./issue-search.js";
 export type IssueFilter = Omit<NonNullable<operations["listIssues"]["parameters"]["query"]>, "workspace">;
 export type IssueSpecial = NonNullable<IssueFilter["special"]>[number];
 export type IssueSortKey = NonNullable<IssueFilter["sort"]>;
-
-export const ISSUE_SPECIALS = [
-  "overdue",
-  "due_today",
-  "due_week",
-  "no_due_date",
-  "stale",
-  "unassigned",
-  "no_estimate",
-  "no_project",
-  "no_labels",
-  "blocked",
-  "blocking",
-  "unstarted_overdue",
-  "mine",
-  "created_by_me",
-] as const satisfies readonly IssueSpecial[];
 
 /**
  * The time windows of the list query, each as its comparison on `issues i`: `...After` is inclusive,
@@ -348,7 +331,7 @@ export async function compileIssueFilter(
     const condition = SPECIAL_SQL[special as IssueSpecial];
     if (!condition)
       throw new Invalid(`Unknown special filter "${special}".`, [
-        { path: "/query/special", message: `must be one of: ${ISSUE_SPECIALS.join(", ")}` },
+        { path: "/query/special", message: `must be one of: ${issueSpecialFilterValues.join(", ")}` },
       ]);
     if (special === "mine" || special === "created_by_me") add(condition, scope.caller.userId);
     else add(`(${condition})`);

@@ -1,4 +1,5 @@
-import { defineEntity, type InferEntity, p } from "@mikro-orm/core";
+import { defineEntity, p } from "@mikro-orm/core";
+import { issueRelationTypeValues } from "@tracker/sdk/schema";
 import { OPEN_STATE_TYPES_SQL } from "../../db/functions/issue-blockers.js";
 import { stateTypeRank } from "../../db/functions/issue-sort-keys.js";
 import { createdTimestamp, uuidPrimaryKey } from "../../entity-columns.js";
@@ -165,7 +166,6 @@ export const Issue = defineEntity({
     searchBits3: p.bigint().fieldName("search_bits_3").default(0).lazy(),
   },
 });
-export type IIssue = InferEntity<typeof Issue>;
 
 /**
  * Each workspace's recently updated issues with their lexemes, prefixed per workspace, under a GIN index of
@@ -211,8 +211,6 @@ export const IssueLabel = defineEntity({
   },
 });
 
-export const RELATION_TYPES = ["blocks", "related", "duplicate"] as const;
-
 /** Stored once, from the source issue's side; reads show it from the reader's side. */
 export const IssueRelation = defineEntity({
   name: "IssueRelation",
@@ -229,7 +227,7 @@ export const IssueRelation = defineEntity({
   properties: {
     id: uuidPrimaryKey(),
     workspace: () => p.manyToOne(Workspace).deleteRule("cascade"),
-    type: p.enum([...RELATION_TYPES]),
+    type: p.enum([...issueRelationTypeValues]),
     issue: () => p.manyToOne(Issue).deleteRule("cascade"),
     relatedIssue: () => p.manyToOne(Issue).deleteRule("cascade"),
     creator: () => p.manyToOne(User).nullable().deleteRule("set null"),

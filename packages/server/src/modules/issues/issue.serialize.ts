@@ -2,7 +2,7 @@ import type { EntityManager } from "@mikro-orm/postgresql";
 import type { components } from "@tracker/sdk/schema";
 import { sql } from "../../db/sql.js";
 import { q, raw, type SqlFragment } from "../../db/sql-fragment.js";
-import { isoSql } from "../../db/sql-time.js";
+import { dateSql, isoSql } from "../../db/sql-time.js";
 
 export type IssueOut = components["schemas"]["Issue"];
 type StateType = components["schemas"]["StateType"];
@@ -36,7 +36,7 @@ export function issueColumns(labelIds?: string[]): SqlFragment {
   i.description as "description",
   i.priority as "priority",
   i.estimate as "estimate",
-  to_char(i.due_date, 'YYYY-MM-DD') as "dueDate",
+  ${raw(dateSql("i.due_date"))} as "dueDate",
   (select json_build_object('id', st.id, 'key', st.key, 'name', st.name) from teams st
     where st.id = i.team_id) as "team",
   (select json_build_object('id', ss.id, 'name', ss.name, 'type', ss.type) from workflow_states ss

@@ -48,6 +48,3 @@ export const HEALTH_RANK = (h: string) =>
 export function orderTerm(expr: string, descending: boolean): string {
   return descending ? `${expr} desc nulls first` : `${expr} asc nulls last`;
 }
-
-/** A date column as the contract's `YYYY-MM-DD` string (never a driver-dependent Date). */
-export const dateText = (col: string) => `to_char(${col}, 'YYYY-MM-DD')`;

@@ -3,6 +3,7 @@ import type { components } from "@tracker/sdk/schema";
 import { holdInWorkspace } from "../../db/locks.js";
 import { sql, sqlOne } from "../../db/sql.js";
 import { q } from "../../db/sql-fragment.js";
+import { dateSql } from "../../db/sql-time.js";
 import { type Change, recordChanges } from "../../events/record-change.js";
 import type { WorkspaceScope } from "../../http/handler.js";
 import { Conflict, Forbidden, fieldPath, guardUnique, Invalid, NotFound } from "../../http/problem.js";
@@ -46,8 +47,8 @@ export async function findProject(scope: WorkspaceScope, ref: string, em = scope
   const vis = visibleProjectCondition(scope, "p");
   const row = await sqlOne<ProjectRecord>(
     em,
-    `select p.id, p.name, p.status, p.lead_id, to_char(p.start_date, 'YYYY-MM-DD') as start_date,
-            to_char(p.target_date, 'YYYY-MM-DD') as target_date,
+    `select p.id, p.name, p.status, p.lead_id, ${dateSql("p.start_date")} as start_date,
+            ${dateSql("p.target_date")} as target_date,
             exists (select 1 from project_teams xpt join teams xt on xt.id = xpt.team_id
                      where xpt.project_id = p.id and xt.personal) as personal
        from projects p
