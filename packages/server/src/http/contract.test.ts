@@ -1,15 +1,13 @@
 import { randomUUID } from "node:crypto";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { allHandlers } from "../handlers.js";
-import { startTestServer, type TestServer, testContract } from "../test/harness.js";
+import { testContract, useTestServer } from "../test/harness.js";
 
-let srv: TestServer;
+const srv = useTestServer();
 let token: string;
 beforeAll(async () => {
-  srv = await startTestServer();
   token = (await srv.bootstrap()).apiKey.token;
 });
-afterAll(() => srv.close());
 
 const implemented = new Set(allHandlers.map((h) => h.operationId as string));
 

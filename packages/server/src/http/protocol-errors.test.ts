@@ -3,16 +3,14 @@
  * path does not take, an unknown method, headers over Node's limit. Clients switch on `code` everywhere.
  */
 import { connect } from "node:net";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startTestServer, type TestServer } from "../test/harness.js";
+import { beforeAll, describe, expect, it } from "vitest";
+import { useTestServer } from "../test/harness.js";
 
-let srv: TestServer;
+const srv = useTestServer();
 let token: string;
 beforeAll(async () => {
-  srv = await startTestServer();
   token = (await srv.bootstrap()).apiKey.token;
 });
-afterAll(() => srv.close());
 
 async function problemOf(res: Response) {
   expect(res.headers.get("content-type")).toContain("application/problem+json");

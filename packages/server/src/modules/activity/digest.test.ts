@@ -1,13 +1,9 @@
 import { randomUUID } from "node:crypto";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type ApiClient, startTestServer, type TestServer } from "../../test/harness.js";
+import { describe, expect, it } from "vitest";
+import { type ApiClient, useTestServer } from "../../test/harness.js";
 import { addTeam, joinTeam } from "../issues/issue-fixtures.js";
 
-let srv: TestServer;
-beforeAll(async () => {
-  srv = await startTestServer();
-});
-afterAll(() => srv.close());
+const srv = useTestServer();
 
 async function setup() {
   const { apiKey, workspace, user } = await srv.bootstrap({ team: { key: "ENG", name: "Engineering" } });
