@@ -67,6 +67,11 @@ export interface EventsCaseResult {
   perStreamKb?: number;
   /** CPU cores in use during the writes: the server, PostgreSQL, and the bench process (client threads and writer). */
   cores?: { server: number; postgres: number; bench: number };
+  /**
+   * CPU ms per 1,000 deliveries from the first write until the last delivery (or the end of the wait for
+   * stragglers): a figure that does not depend on how much of the cores others left the case.
+   */
+  cpuPerThousand?: { server: number; postgres: number; bench: number };
   /** The soft open-files limit of the bench process (its clients hold one socket per stream). */
   fdLimit?: number;
   targets?: { name: string; target: string; value: number; met: boolean }[];
@@ -287,6 +292,7 @@ export async function runEventsCase(options: EventsCaseOptions): Promise<EventsC
     const started = performance.now();
     const inFlight = new Set<Promise<void>>();
     let failed = 0;
+    const startedAt = Date.now();
     for (let n = 0; n < total; n++) {
       const due = started + (n * 1000) / rate;
       const wait = due - performance.now();
@@ -320,6 +326,16 @@ export async function runEventsCase(options: EventsCaseOptions): Promise<EventsC
     }
     clearInterval(sampler);
     sampler = undefined;
+    const all = cpuSpent(cpuBefore, cpuSnapshot(options.pid));
+    const perThousand = (ms: number) => Math.round((ms / Math.max(1, delivered() / 1000)) * 100) / 100;
+    result.cpuPerThousand = {
+      server: perThousand(all.server),
+      postgres: perThousand(all.postgres),
+      bench: perThousand(all.bench),
+    };
+    process.stderr.write(
+      `[bench]   deliveries counted until ${((Date.now() - startedAt) / 1000).toFixed(1)} s after the first write\n`,
+    );
 
     const histogram = new Histogram();
     const reached = new Map<number, number>();
@@ -409,7 +425,8 @@ export function eventsSummary(r: EventsCaseResult): string {
     `p99 ${r.firstDeliveryP99Ms} ms; first-to-last spread p50 ${r.spreadP50Ms} ms); server RSS ${r.rssIdleMb} MB idle, ` +
     `${r.rssBeforeMb} MB with the streams open (${r.perStreamKb} KB per stream), ${r.rssPeakMb} MB peak; cores in use: ` +
     `server ${r.cores?.server}, postgres ${r.cores?.postgres}, bench (${r.clientThreads} client threads and the writer) ` +
-    `${r.cores?.bench}${r.note ? ` (${r.note})` : ""}`
+    `${r.cores?.bench}; CPU ms per 1,000 deliveries: server ${r.cpuPerThousand?.server}, postgres ` +
+    `${r.cpuPerThousand?.postgres}, bench ${r.cpuPerThousand?.bench}${r.note ? ` (${r.note})` : ""}`
   );
 }
 
@@ -434,6 +451,10 @@ export function eventsMarkdown(r: EventsCaseResult): string[] {
       (r.cores
         ? ` Cores in use while writing: server ${r.cores.server}, PostgreSQL ${r.cores.postgres}, bench ` +
           `(client threads and writer) ${r.cores.bench}, of 2.`
+        : "") +
+      (r.cpuPerThousand
+        ? ` CPU ms per 1,000 deliveries, until the last one: server ${r.cpuPerThousand.server}, PostgreSQL ` +
+          `${r.cpuPerThousand.postgres}, bench ${r.cpuPerThousand.bench}.`
         : ""),
     "",
     `Targets: ${(r.targets ?? []).map((t) => `${t.name} ${t.target}: ${yes(t.met)}`).join("; ")}.` +
