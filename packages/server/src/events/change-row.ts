@@ -84,10 +84,16 @@ export function changedFrame(row: ChangeRow): string {
  */
 export class ChangeBatch {
   readonly frames: string[];
+  /**
+   * No row is of a personal team: every member and admin sees all of it (isVisible turns them away from
+   * nothing else), so their streams skip the row-by-row check.
+   */
+  readonly wholeToMembers: boolean;
   private whole: Buffer | undefined;
 
   constructor(readonly rows: readonly ChangeRow[]) {
     this.frames = rows.map(changedFrame);
+    this.wholeToMembers = rows.every((row) => !(row.teamId && row.personal));
   }
 
   get all(): Buffer {

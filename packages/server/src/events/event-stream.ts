@@ -43,12 +43,9 @@ export class EventStream {
   /** Set once the response head is written; nothing is written before. */
   opened = false;
   closeReason: CloseReason | undefined;
-  /** Resolves when the stream has ended, whoever ended it. */
-  readonly finished: Promise<void>;
   private live = false;
   private pending: ChangeBatch[] = [];
   private pendingRows = 0;
-  private resolveFinished!: () => void;
 
   constructor(
     readonly res: ServerResponse,
@@ -57,9 +54,6 @@ export class EventStream {
     private readonly limits: StreamLimits,
     private readonly onClose: (stream: EventStream, reason: CloseReason) => void,
   ) {
-    this.finished = new Promise((resolve) => {
-      this.resolveFinished = resolve;
-    });
     res.once("close", () => this.close("client"));
   }
 
@@ -145,20 +139,27 @@ export class EventStream {
       socket.once("close", () => clearTimeout(timer));
       socket.end(CLOSING[reason]);
     }
-    this.resolveFinished();
   }
 
   private get socket(): Socket {
     return this.res.socket as Socket;
   }
 
-  /** One write per batch: the shared buffer when this stream sees all of it, else its visible frames. */
+  /**
+   * One write per batch: the shared buffer when this stream sees all of it, else its visible frames.
+   * Members and admins see a batch without personal-team rows whole (isVisible), which the batch knows
+   * once for all of them; only guests and personal rows are judged row by row.
+   */
   private send(batch: ChangeBatch): void {
     const { rows, frames } = batch;
     if (rows.length === 0) return;
     const last = rows[rows.length - 1]!.id;
     if (last <= this.lastSent) return;
-    if (rows[0]!.id > this.lastSent && rows.every((row) => isVisible(row, this.access))) {
+    if (
+      rows[0]!.id > this.lastSent &&
+      ((batch.wholeToMembers && this.access.role !== "guest") ||
+        rows.every((row) => isVisible(row, this.access)))
+    ) {
       this.lastSent = last;
       this.write(batch.all);
       return;

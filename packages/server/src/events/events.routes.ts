@@ -6,7 +6,8 @@ export const eventHandlers = [
   /**
    * The response is the event stream itself, written by the hub to the raw response (`ctx.respond` is
    * off); authentication and workspace resolution ran before, like for every operation. The handler
-   * returns when the stream ends, so the request log line carries the stream's whole duration.
+   * returns once the stream is open, so the request's resources are not held for the stream's lifetime;
+   * its log line says how long opening took.
    */
   handle("streamEvents", async (s) => {
     const scope = inWorkspace(s);
