@@ -72,6 +72,7 @@ export async function startHttp(
     await orm.close(true);
     throw err;
   });
+  keepListening(server, logger);
   const { port } = server.address() as AddressInfo;
   let closing: Promise<void> | undefined;
   return {
@@ -96,4 +97,23 @@ export async function startHttp(
       return closing;
     },
   };
+}
+
+/**
+ * A listening server reports a failed accept (the process at its open-files limit: EMFILE, ENFILE) as an
+ * `error` event, and an `error` nobody listens to ends the process, with every open event stream. The
+ * server keeps listening after one, so it is logged, once a minute at most, with what to raise.
+ */
+function keepListening(server: Server, logger: Logger): void {
+  let lastLogged = 0;
+  server.on("error", (err: NodeJS.ErrnoException) => {
+    if (Date.now() - lastLogged < 60_000) return;
+    lastLogged = Date.now();
+    logger.error("http: a connection could not be accepted", {
+      code: err.code,
+      error: err.message,
+      hint:
+        err.code === "EMFILE" || err.code === "ENFILE" ? "raise the open-files limit (ulimit -n)" : undefined,
+    });
+  });
 }
