@@ -100,7 +100,7 @@ export async function recordActivity(em: EntityManager, event: ActivityInput): P
 /** Records many activity events in one insert (e.g. one `labels_changed` per issue of a label merge). */
 export async function recordActivities(em: EntityManager, events: ActivityInput[]): Promise<void> {
   if (events.length === 0) return;
-  // Chunked so very large bulk operations stay under PostgreSQL's parameter limit.
+  // Chunked so one statement of a very large bulk operation keeps its arrays (and memory) modest.
   for (let i = 0; i < events.length; i += 5000) {
     const insert = activityInsertSql(events.slice(i, i + 5000));
     await sql(em, insert.sql, insert.params);
@@ -113,17 +113,21 @@ export async function recordActivities(em: EntityManager, events: ActivityInput[
  * `clock_timestamp()`, so events recorded together keep their order.
  */
 export function activityInsertSql(events: ActivityInput[]): { sql: string; params: unknown[] } {
+  // One array per column, so the text is the same for any number of events (a write that prepares its
+  // statement, such as a batch create, prepares one text) and a chunk of thousands binds six values.
   return {
     sql: `insert into activity_events (id, workspace_id, issue_id, actor_id, type, payload, created_at)
-       values ${events.map(() => "(?, ?, ?, ?, ?, ?::jsonb, clock_timestamp())").join(", ")}`,
-    params: events.flatMap((e) => [
-      randomUUID(),
-      e.workspaceId,
-      e.issueId,
-      e.actorId,
-      e.type,
-      JSON.stringify(e.payload),
-    ]),
+       select a.id, a.workspace_id, a.issue_id, a.actor_id, a.type, a.payload, clock_timestamp()
+         from unnest(?::uuid[], ?::uuid[], ?::uuid[], ?::uuid[], ?::text[], ?::jsonb[])
+              as a(id, workspace_id, issue_id, actor_id, type, payload)`,
+    params: [
+      events.map(() => randomUUID()),
+      events.map((e) => e.workspaceId),
+      events.map((e) => e.issueId),
+      events.map((e) => e.actorId),
+      events.map((e) => e.type),
+      events.map((e) => JSON.stringify(e.payload)),
+    ],
   };
 }
 

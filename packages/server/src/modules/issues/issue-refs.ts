@@ -36,6 +36,10 @@ export const DEFAULT_LABEL_COLOR = "#bec2c8";
 const STATE_JSON =
   "json_build_object('id', ws.id, 'name', ws.name, 'type', ws.type, 'color', ws.color, 'position', ws.position)";
 
+/** The order whose first state is a team's default: backlog first, then unstarted, then any; by position. */
+const DEFAULT_STATE_ORDER =
+  "case ws.type when 'backlog' then 0 when 'unstarted' then 1 else 2 end, ws.position, ws.id";
+
 /**
  * Columns `newState` and `stateNames` (to name the team's states when `ref` names none) for the team whose
  * id is the SQL expression `teamId`. Without a `ref`: the team's default state, its first backlog state by
@@ -44,8 +48,7 @@ const STATE_JSON =
 export function stateColumns(teamId: string, ref: string | undefined): SqlFragment {
   if (ref === undefined)
     return raw(`(select ${STATE_JSON} from workflow_states ws where ws.team_id = ${teamId}
-       order by case ws.type when 'backlog' then 0 when 'unstarted' then 1 else 2 end, ws.position, ws.id
-       limit 1) as "newState", null as "stateNames"`);
+       order by ${DEFAULT_STATE_ORDER} limit 1) as "newState", null as "stateNames"`);
   return withParams(
     `(select ${STATE_JSON} from workflow_states ws
        where ws.team_id = ${teamId} and ${isUuid(ref) ? "ws.id = ?" : "lower(ws.name) = lower(?)"}) as "newState",
@@ -142,6 +145,21 @@ export async function shareLockProject(scope: WorkspaceScope, ref: string): Prom
   );
 }
 
+/**
+ * {@link shareLockProject} for the projects many writes name, in one statement, locked in id order (so two
+ * such writes naming the same projects never wait on each other in a cycle).
+ */
+export async function shareLockProjects(scope: WorkspaceScope, refs: string[]): Promise<void> {
+  if (refs.length === 0) return;
+  await sql(
+    scope.em,
+    `select id from projects
+      where workspace_id = ? and (id = any(?::uuid[]) or lower(name) in (select lower(n) from unnest(?::text[]) n))
+      order by id for share`,
+    [scope.workspace.id, refs.filter(isUuid), refs.filter((r) => !isUuid(r))],
+  );
+}
+
 /** The project; unknown is 404, one that does not include the team 400. */
 export function checkProject(row: ProjectRow | null, ref: string, teamKey: string): NamedRow {
   if (!row) throw new NotFound(`No project "${ref}" in this workspace.`);
@@ -175,6 +193,94 @@ export function checkCycle(row: CycleRow | null, ref: CycleSelector): CycleRow {
       { path: "/body/cycle", message: "the team has no active cycle" },
     ]);
   throw new NotFound(`No cycle ${ref} in this team.`);
+}
+
+// ---- Many writes at once ------------------------------------------------------------------------
+
+/**
+ * A write's named references as the columns of a row alias `r`, for resolving many writes' references in
+ * one statement (`POST /issues/batch`): each reference is split in JavaScript, as the single builders above
+ * split it, into the id it gives (when a UUID) or the name, email or number it gives, so the statement's
+ * text is the same whatever the references and each lookup is still an equality.
+ */
+export interface RefColumnsRow {
+  state_id: string | null;
+  state_name: string | null;
+  assignee_id: string | null;
+  assignee_email: string | null;
+  project_id: string | null;
+  project_name: string | null;
+  cycle_number: number | null;
+  cycle_current: boolean;
+}
+
+/** {@link RefColumnsRow} of one write's references (`me` is the caller's id). */
+export function refColumnsRow(
+  scope: WorkspaceScope,
+  input: { state?: string; assignee?: string | null; project?: string | null; cycle?: CycleSelector | null },
+): RefColumnsRow {
+  const split = (ref: string | null | undefined) =>
+    ref == null ? [null, null] : isUuid(ref) ? [ref, null] : [null, ref];
+  const [stateId, stateName] = split(input.state);
+  const [assigneeId, assigneeEmail] =
+    input.assignee === "me" ? [scope.caller.userId, null] : split(input.assignee);
+  const [projectId, projectName] = split(input.project);
+  return {
+    state_id: stateId!,
+    state_name: stateName!,
+    assignee_id: assigneeId!,
+    assignee_email: assigneeEmail!,
+    project_id: projectId!,
+    project_name: projectName!,
+    cycle_number: input.cycle != null && input.cycle !== "current" ? Number(input.cycle) : null,
+    cycle_current: input.cycle === "current",
+  };
+}
+
+/** The SQL types of {@link RefColumnsRow}'s columns, in its order, for `unnest(...) as r(...)`. */
+export const REF_COLUMNS: readonly [keyof RefColumnsRow, string][] = [
+  ["state_id", "uuid"],
+  ["state_name", "text"],
+  ["assignee_id", "uuid"],
+  ["assignee_email", "text"],
+  ["project_id", "uuid"],
+  ["project_name", "text"],
+  ["cycle_number", "int"],
+  ["cycle_current", "boolean"],
+];
+
+/**
+ * The columns `newState`, `stateNames`, `newAssignee`, `newProject` and `newCycle` (as
+ * {@link stateColumns} and {@link namedRefColumns} select them, checked with the same `check…`) of the
+ * references in the columns of `r` ({@link REF_COLUMNS}), relative to the team alias `t`.
+ */
+export function refColumnsFromRow(scope: WorkspaceScope): SqlFragment {
+  const stateGiven = "(r.state_id is not null or r.state_name is not null)";
+  return withParams(
+    `case when ${stateGiven}
+       then (select ${STATE_JSON} from workflow_states ws
+              where ws.team_id = t.id and (ws.id = r.state_id or lower(ws.name) = lower(r.state_name)))
+       else (select ${STATE_JSON} from workflow_states ws where ws.team_id = t.id
+              order by ${DEFAULT_STATE_ORDER} limit 1) end as "newState",
+     case when ${stateGiven}
+       then (select string_agg(ws.name, ', ' order by ws.position) from workflow_states ws where ws.team_id = t.id)
+       end as "stateNames",
+     (select json_build_object('id', u.id, 'name', u.name, 'email', u.email, 'allowed',
+               ${memberSeesTeamSql("t", "u", "m")})
+        from users u join memberships m on m.user_id = u.id and m.workspace_id = ?
+       where u.id = r.assignee_id or u.email = lower(r.assignee_email)) as "newAssignee",
+     (select json_build_object('id', p.id, 'name', p.name, 'included',
+               exists (select 1 from project_teams ptm where ptm.project_id = p.id and ptm.team_id = t.id))
+        from projects p
+       where p.workspace_id = ? and (p.id = r.project_id or lower(p.name) = lower(r.project_name))) as "newProject",
+     case when r.cycle_current
+       then (select json_build_object('id', cy.id, 'number', cy.number) from cycles cy
+              where cy.team_id = t.id and cy.starts_at <= now() and cy.ends_at > now()
+              order by cy.starts_at desc limit 1)
+       else (select json_build_object('id', cy.id, 'number', cy.number) from cycles cy
+              where cy.team_id = t.id and cy.number = r.cycle_number) end as "newCycle"`,
+    [scope.workspace.id, scope.workspace.id],
+  );
 }
 
 /** The columns a write's resolving statement selects for the references it names, beside `newState`. */

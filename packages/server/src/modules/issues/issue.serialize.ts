@@ -20,16 +20,29 @@ const labelNamesSql = (labelIds: string[]): SqlFragment =>
   q`(select array_agg(sl.name order by lower(sl.name), sl.name) from labels sl where sl.id = any(${labelIds}::uuid[]))`;
 
 /**
+ * The label names of each issue as the relation `written` (columns `issue_id`, `label_id`) holds them, for a
+ * statement that writes many issues' labels from it (a batch create), sorted the same way.
+ */
+const writtenLabelNamesSql = (written: string): SqlFragment =>
+  raw(`(select array_agg(sl.name order by lower(sl.name), sl.name) from ${written} wl
+          join labels sl on sl.id = wl.label_id where wl.issue_id = i.id)`);
+
+/**
  * The SELECT list of one contract `Issue` over `issues i` ({@link ISSUE_FROM}), or over any relation
  * aliased `i` with the issues columns (e.g. a CTE `update issues ... returning *`). References are scalar
  * subqueries building their JSON object (null when absent), not joins: a page's statement then plans in
  * a fraction of a millisecond instead of several (join-order search over six tables), and each lookup is a
  * primary-key probe per returned row. Timestamps, due dates and sorted label names are formatted in SQL.
- * `labelIds`, from a statement that writes them, are the labels to show instead of the issue's rows.
+ * `labelIds`, from a statement that writes them, are the labels to show instead of the issue's rows (or
+ * `writtenIn`: the relation of the issue and label ids it writes).
  * Map the rows with {@link issueFromRow}.
  */
-export function issueColumns(labelIds?: string[]): SqlFragment {
-  const labels = labelIds ? labelNamesSql(labelIds) : raw(LABELS_OF_ISSUE);
+export function issueColumns(labelIds?: string[] | { writtenIn: string }): SqlFragment {
+  const labels = !labelIds
+    ? raw(LABELS_OF_ISSUE)
+    : Array.isArray(labelIds)
+      ? labelNamesSql(labelIds)
+      : writtenLabelNamesSql(labelIds.writtenIn);
   return q`i.id as "id",
   i.number as "number",
   i.title as "title",

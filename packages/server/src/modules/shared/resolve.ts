@@ -186,6 +186,46 @@ export function issueKeyQuery(scope: WorkspaceScope, ref: string): SqlFragment |
 }
 
 /**
+ * {@link issueKeyQuery} for many references at once, in one statement of fixed text: rows `(n, <IssueKey
+ * columns>)` for each `refs[n]` that names an issue the caller sees, with the same choice (the issue
+ * holding an identifier now wins over a redirect). `n` is the reference's index; a reference that cannot
+ * name an issue, or names none, has no row.
+ */
+export function issueKeysQuery(scope: WorkspaceScope, refs: string[]): SqlFragment {
+  const vis = visibleTeamCondition(scope, "kt");
+  const ws = scope.workspace.id;
+  const n: number[] = [];
+  const ids: (string | null)[] = [];
+  const keys: (string | null)[] = [];
+  const numbers: (number | null)[] = [];
+  refs.forEach((ref, i) => {
+    const m = isUuid(ref) ? undefined : ISSUE_IDENTIFIER.exec(ref.trim());
+    if (!isUuid(ref) && !m) return;
+    n.push(i);
+    ids.push(isUuid(ref) ? ref : null);
+    keys.push(m ? m[1]!.toUpperCase() : null);
+    numbers.push(m ? Number(m[2]) : null);
+  });
+  return {
+    sql: `select r.n, k.*
+            from unnest(?::int[], ?::uuid[], ?::text[], ?::int[]) as r(n, id, key, number)
+            cross join lateral (
+              select ki.id, kt.key || '-' || ki.number as identifier, kt.id as "teamId", kt.key as "teamKey", ki.number
+                from (select r.id, 1 as rank where r.id is not null
+                      union all
+                      select hi.id, 1 from issues hi join teams ht on ht.id = hi.team_id
+                       where hi.workspace_id = ? and ht.key = r.key and hi.number = r.number
+                      union all
+                      select hr.issue_id, 2 from issue_redirects hr
+                       where hr.workspace_id = ? and hr.team_key = r.key and hr.number = r.number) hit
+                join issues ki on ki.id = hit.id join teams kt on kt.id = ki.team_id
+               where (r.id is null or ki.workspace_id = ?) and ${vis.sql}
+               order by hit.rank limit 1) k`,
+    params: [n, ids, keys, numbers, ws, ws, ws, ...vis.params],
+  };
+}
+
+/**
  * An issue by identifier (`ENG-123`, case-insensitive) or id. Identifiers that an issue had before a move
  * or a team key change resolve through the recorded redirect. One query ({@link issueKeyQuery}).
  */
