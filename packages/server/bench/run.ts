@@ -500,6 +500,10 @@ async function stopServer(): Promise<void> {
   });
 }
 
+/** `--only a|b`: the cases whose name contains any of the parts. */
+const onlyParts = args.only?.split("|");
+const selected = (name: string) => !onlyParts || onlyParts.some((part) => name.includes(part));
+
 /** Seeds one size into `databaseUrl`, explains the list shapes, then loads the built server on it. */
 async function runSize(databaseUrl: string, issues: number, last: boolean): Promise<SizeRun> {
   const orm = await openOrm(databaseUrl);
@@ -507,7 +511,7 @@ async function runSize(databaseUrl: string, issues: number, last: boolean): Prom
   const seeded = await seedBench(orm.em.fork(), databaseUrl, { ...DEFAULT_SIZES, issues });
   log(`seeded in ${seeded.seconds.toFixed(1)} s: ${JSON.stringify(seeded.counts)}`);
   // `--only events` needs no planning workspace: its seeding is most of a short run.
-  const eventsOnly = args.only !== undefined && EVENTS_CASE.includes(args.only);
+  const eventsOnly = onlyParts?.every((part) => EVENTS_CASE.includes(part)) ?? false;
   const planning = eventsOnly ? undefined : await seedPlanningBench(orm.em.fork(), databaseUrl);
   if (planning)
     log(`seeded planning in ${planning.seconds.toFixed(1)} s: ${JSON.stringify(planning.counts)}`);
@@ -577,7 +581,7 @@ async function runSize(databaseUrl: string, issues: number, last: boolean): Prom
   }, 250);
 
   for (const spec of [...cases(seeded), ...(planning ? planningCases(planning) : [])]) {
-    if (args.only && !spec.name.includes(args.only)) continue;
+    if (!selected(spec.name)) continue;
     log(`case: ${spec.name}`);
     const r = await runCase(base, seeded.adminToken, pid, spec);
     run.cases.push(r);
@@ -594,7 +598,7 @@ async function runSize(databaseUrl: string, issues: number, last: boolean): Prom
   const lastRss = rssMb(pid);
   if (lastRss) run.peakRssMb = Math.max(run.peakRssMb, lastRss.peak);
 
-  if (last && (!args.only || EVENTS_CASE.includes(args.only))) {
+  if (last && (!onlyParts || onlyParts.some((part) => EVENTS_CASE.includes(part)))) {
     log(`case: ${EVENTS_CASE}`);
     run.events = await runEventsCase({
       base,
