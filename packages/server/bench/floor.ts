@@ -10,12 +10,13 @@
  * and initiative lists) through the same runner (`db/sql.ts`) and write the same JSON. What it leaves out is
  * everything around them:
  * - no Koa, router, body parser, CORS, request id, request log, rate limit or problem mapping;
- * - no MikroORM: no `em.fork()` per request; `sql()` gets a stand-in for the EntityManager that hands it
- *   connections from one `pg.Pool` (the ORM's type parsers: dates and timestamps as text), and opens its
- *   pool of generic plans as it does in the server;
+ * - no MikroORM: no `em.fork()` per request; `sql()` gets a stand-in for the EntityManager that gives it
+ *   the connection settings (with the ORM's type parsers: dates and timestamps as text), from which it opens
+ *   its node-postgres pools as it does in the server;
  * - the API key is looked up once with the server's `authenticate` and then cached for the process's life
- *   (the server reads it, its owner and their memberships on every request), and so is the workspace it
- *   resolves to;
+ *   (the server reads it, its owner and their memberships on every request, as the contract's
+ *   "Authentication" requires), and so is the workspace it resolves to; `TRACKER_FLOOR_AUTH=every` looks
+ *   the key up on every request instead;
  * - the query string is not validated against the contract: comma lists are split and integers parsed,
  *   as the contract's coercion would, and anything the handler refuses is a bare 400/404/500;
  * - errors are answered with a status and an empty object, not the contract's problem body.
@@ -24,6 +25,7 @@ import http from "node:http";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import pg from "pg";
+import { closeGenericPlanPool } from "../src/db/sql.js";
 import { allHandlers } from "../src/handlers.js";
 import { authenticate, type Caller, resolveWorkspace, type WorkspaceAccess } from "../src/http/auth.js";
 import { Contract, type OperationSpec, WORKSPACE_HEADER } from "../src/http/contract.js";
@@ -37,21 +39,8 @@ if (!databaseUrl) throw new Error("floor: DATABASE_URL is not set");
 // The ORM's type parsers (`PostgreSqlConnection.getConnectionOptions`): dates and timestamps stay text.
 const types = new pg.TypeOverrides();
 for (const oid of [1082, 1114, 1184, 1186]) types.setTypeParser(oid, (s: string) => s);
-const settings: pg.PoolConfig = { connectionString: databaseUrl, types };
-// As many sessions as the ORM's pool (`db/orm.ts`).
-const pool = new pg.Pool({ ...settings, max: 20 });
-pool.on("error", () => undefined);
-
-/** What `db/sql.ts` asks of an EntityManager, answered from `pool`. */
-const connection = {
-  getConnectionOptions: () => settings,
-  getKnex: () => ({
-    client: {
-      acquireConnection: () => pool.connect(),
-      releaseConnection: async (c: pg.PoolClient) => c.release(),
-    },
-  }),
-};
+/** What `db/sql.ts` asks of the ORM's connection: its settings, for the pools it opens outside transactions. */
+const connection = { getConnectionOptions: (): pg.PoolConfig => ({ connectionString: databaseUrl, types }) };
 const em = {
   getConnection: () => connection,
   getTransactionContext: () => undefined,
@@ -90,6 +79,11 @@ function queryOf(op: OperationSpec, search: URLSearchParams): Record<string, unk
   return query;
 }
 
+/**
+ * `TRACKER_FLOOR_AUTH=every`: look the key up on every request, as the server does, to measure what that
+ * lookup costs.
+ */
+const EVERY_CALL = process.env.TRACKER_FLOOR_AUTH === "every";
 /** Callers by `Authorization` header, looked up once (see above). */
 const callers = new Map<string, Promise<Caller>>();
 const workspaces = new Map<string, WorkspaceAccess>();
@@ -108,7 +102,7 @@ async function serve(req: http.IncomingMessage, res: http.ServerResponse): Promi
     return;
   }
   const authorization = req.headers.authorization ?? "";
-  let caller = callers.get(authorization);
+  let caller = EVERY_CALL ? undefined : callers.get(authorization);
   if (!caller) {
     caller = authenticate(em, authorization);
     callers.set(authorization, caller);
@@ -154,5 +148,5 @@ server.listen(Number(process.env.PORT ?? 0), "127.0.0.1");
 process.once("SIGTERM", () => {
   server.close();
   server.closeAllConnections();
-  void pool.end().finally(() => process.exit(0));
+  void closeGenericPlanPool(em).finally(() => process.exit(0));
 });
