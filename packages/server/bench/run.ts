@@ -35,7 +35,9 @@ import { DEFAULT_SIZES, type Seeded, seedBench } from "./seed.js";
 const here = path.dirname(fileURLToPath(import.meta.url));
 const packageRoot = path.resolve(here, "../.."); // build/bench -> packages/server
 const outDir = path.join(packageRoot, "bench");
-const mainJs = path.join(packageRoot, "dist", "main.js");
+// TRACKER_BENCH_SERVER_JS: another build of the server to load (an A/B of two builds on one machine).
+const mainJs = process.env.TRACKER_BENCH_SERVER_JS ?? path.join(packageRoot, "dist", "main.js");
+const floorJs = path.join(here, "floor.js");
 
 const { values: args } = parseArgs({
   options: {
@@ -62,7 +64,7 @@ const ISSUES = Number(args.issues);
 const COMPARE_WITH = Number(args["compare-with"]);
 const SIZES = ISSUES > COMPARE_WITH ? [COMPARE_WITH, ISSUES] : [ISSUES];
 
-const TARGETS = { readP99Ms: 50, readRps: 1000, createRps: 500, rssMb: 300 };
+const TARGETS = { readP99Ms: 50, readRps: 1000, createRps: 500, rssMb: 300, floorShare: 0.75 };
 
 interface CaseSpec {
   name: string;
@@ -96,6 +98,20 @@ interface CaseResult {
   cpu?: CpuShare;
   /** Issues created a second (requests a second times the issues each creates), for the create cases. */
   issuesPerSec?: number;
+  /** The same case on the floor (bench/floor.ts), loaded right after the server, for reads. */
+  floor?: FloorResult;
+}
+
+interface FloorResult {
+  requestsPerSec?: number;
+  p50Ms?: number;
+  p99Ms?: number;
+  cpu?: CpuShare;
+  /** The server's req/s over the floor's: the target is at least `TARGETS.floorShare`. */
+  ratio?: number;
+  /** Whether the floor answered the case's first path with the server's very body. */
+  sameBody: boolean;
+  note?: string;
 }
 
 const log = (msg: string) => process.stderr.write(`[bench] ${msg}\n`);
@@ -375,6 +391,43 @@ async function runCase(base: string, token: string, serverPid: number, spec: Cas
   };
 }
 
+/**
+ * The read `spec` again on the floor, with the same settings, right after the server's run; first checks
+ * that both answer its next path with the same body, so the floor is known to do the server's work.
+ */
+async function runFloor(
+  base: string,
+  floorBase: string,
+  token: string,
+  floorPid: number,
+  spec: CaseSpec,
+  server: CaseResult,
+): Promise<FloorResult> {
+  const { path: probePath } = spec.next();
+  const headers = { authorization: `Bearer ${spec.token ?? token}` };
+  const [a, b] = await Promise.all(
+    [base, floorBase].map(async (u) => (await fetch(`${u}${probePath}`, { headers })).text()),
+  );
+  const r = await runCase(floorBase, token, floorPid, spec);
+  const ratio =
+    r.requestsPerSec && server.requestsPerSec ? server.requestsPerSec / r.requestsPerSec : undefined;
+  return {
+    requestsPerSec: r.requestsPerSec,
+    p50Ms: r.p50Ms,
+    p99Ms: r.p99Ms,
+    cpu: r.cpu,
+    ...(ratio !== undefined ? { ratio: Math.round(ratio * 100) / 100 } : {}),
+    sameBody: a === b,
+    ...(r.note || a !== b
+      ? {
+          note: [r.note, a === b ? "" : `body differs from the server's for ${probePath}`]
+            .filter(Boolean)
+            .join("; "),
+        }
+      : {}),
+  };
+}
+
 function markdown(report: Report): string {
   const yes = (met: boolean) => (met ? "met" : "**missed**");
   const lines = [
@@ -391,18 +444,24 @@ function markdown(report: Report): string {
       .map(([k, v]) => `${v.toLocaleString("en-US")} ${k}`)
       .join(", ")} in ${report.seed.seconds.toFixed(1)} s.`,
     "",
-    "| case | status | req/s | p50 ms | p99 ms | CPU ms/req: server / PG / load | targets |",
-    "|---|---|---:|---:|---:|---|---|",
+    "| case | status | req/s | p50 ms | p99 ms | CPU ms/req: server / PG / load | floor req/s | server / floor | floor CPU ms/req: floor / PG / load | targets |",
+    "|---|---|---:|---:|---:|---|---:|---:|---|---|",
   ];
   for (const c of report.cases) {
     const targets = [
       ...(c.targets?.map((t) => `${t.name} ${t.target}: ${yes(t.met)}`) ?? (c.note ? [c.note] : [])),
       ...(c.issuesPerSec !== undefined ? [`${c.issuesPerSec.toLocaleString("en-US")} issues/s`] : []),
+      ...(c.floor?.ratio !== undefined
+        ? [`server / floor >= ${TARGETS.floorShare}: ${yes(c.floor.ratio >= TARGETS.floorShare)}`]
+        : []),
+      ...(c.floor?.note ? [`floor: ${c.floor.note}`] : []),
     ].join("; ");
     lines.push(
       `| ${c.name} | ${c.status === "ran" ? "ran" : c.status === "not_built" ? "not built (501)" : "failed"} | ` +
         `${c.requestsPerSec ?? "-"} | ${c.p50Ms ?? "-"} | ${c.p99Ms ?? "-"} | ` +
-        `${c.cpu ? `${c.cpu.serverMs} / ${c.cpu.postgresMs} / ${c.cpu.loadGeneratorMs}` : "-"} | ${targets}${c.status === "ran" && c.note ? ` (${c.note})` : ""} |`,
+        `${c.cpu ? `${c.cpu.serverMs} / ${c.cpu.postgresMs} / ${c.cpu.loadGeneratorMs}` : "-"} | ` +
+        `${c.floor?.requestsPerSec ?? "-"} | ${c.floor?.ratio?.toFixed(2) ?? "-"} | ` +
+        `${c.floor?.cpu ? `${c.floor.cpu.serverMs} / ${c.floor.cpu.postgresMs} / ${c.floor.cpu.loadGeneratorMs}` : "-"} | ${targets}${c.status === "ran" && c.note ? ` (${c.note})` : ""} |`,
     );
   }
   if (report.sizes.length > 1) {
@@ -437,7 +496,9 @@ function markdown(report: Report): string {
     "",
     `Server peak RSS (VmHWM): ${report.rss.peakMb.toFixed(0)} MB, target < ${TARGETS.rssMb} MB: ${yes(report.rss.met)}.`,
     "",
-    "Targets (2-core machine): every read p99 < 50 ms and > 1,000 req/s; create > 500 req/s; RSS < 300 MB.",
+    "Targets (2-core machine): every read p99 < 50 ms and > 1,000 req/s; create > 500 req/s; RSS < 300 MB;",
+    "every read at least 75% of the floor's req/s: the same case on plain `node:http` + `pg` running the",
+    "server's own handlers and statements without the framework around them (bench/floor.ts, README.md).",
     "The load generator shares the two cores with the server and PostgreSQL, so the numbers are a floor.",
     "Query plans of every list shape: PLANS.md; index notes: README.md.",
     "",
@@ -482,10 +543,16 @@ interface SizeRun {
 }
 
 let server: ChildProcess | undefined;
+let floor: ChildProcess | undefined;
 
 async function stopServer(): Promise<void> {
-  const child = server;
+  const children = [server, floor];
   server = undefined;
+  floor = undefined;
+  await Promise.all(children.map(stopChild));
+}
+
+async function stopChild(child: ChildProcess | undefined): Promise<void> {
   if (!child || child.exitCode !== null) return;
   child.kill("SIGTERM");
   await new Promise((r) => {
@@ -574,6 +641,14 @@ async function runSize(databaseUrl: string, issues: number, last: boolean): Prom
   );
   await waitForHealth(base, server);
   log(`server pid ${server.pid} listening on ${base}`);
+  // The floor (bench/floor.ts) on the same database, idle while the server is loaded and the other way round.
+  const floorBase = `http://127.0.0.1:${await freePort()}`;
+  floor = spawn(process.execPath, ["--max-old-space-size=1024", floorJs], {
+    env: { ...process.env, NODE_ENV: "production", DATABASE_URL: databaseUrl, PORT: new URL(floorBase).port },
+    stdio: ["ignore", "inherit", "inherit"],
+  });
+  await waitForHealth(floorBase, floor);
+  log(`floor pid ${floor.pid} listening on ${floorBase}`);
   const pid = server.pid!;
   const sampler = setInterval(() => {
     const m = rssMb(pid);
@@ -584,11 +659,17 @@ async function runSize(databaseUrl: string, issues: number, last: boolean): Prom
     if (!selected(spec.name)) continue;
     log(`case: ${spec.name}`);
     const r = await runCase(base, seeded.adminToken, pid, spec);
+    if (r.status === "ran" && spec.kind === "read")
+      r.floor = await runFloor(base, floorBase, seeded.adminToken, floor.pid!, spec, r);
     run.cases.push(r);
     log(
       r.status === "ran"
         ? `  ${r.requestsPerSec} req/s, p50 ${r.p50Ms} ms, p99 ${r.p99Ms} ms; CPU ms/request server ${r.cpu?.serverMs}, ` +
-            `postgres ${r.cpu?.postgresMs}, load generator ${r.cpu?.loadGeneratorMs}${r.note ? ` (${r.note})` : ""}`
+            `postgres ${r.cpu?.postgresMs}, load generator ${r.cpu?.loadGeneratorMs}${r.note ? ` (${r.note})` : ""}` +
+            (r.floor
+              ? `\n[bench]   floor ${r.floor.requestsPerSec} req/s (server / floor ${r.floor.ratio}), p99 ${r.floor.p99Ms} ms; ` +
+                `CPU ms/request floor ${r.floor.cpu?.serverMs}, postgres ${r.floor.cpu?.postgresMs}${r.floor.note ? ` (${r.floor.note})` : ""}`
+              : "")
         : `  ${r.status}: ${r.note}`,
     );
   }

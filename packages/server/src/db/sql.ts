@@ -58,6 +58,10 @@ function numberPlaceholders(query: string): Numbered {
  * `prepare: "generic"` always uses the generic plan, planned once per connection: for statements whose best
  * plan is the same whatever the values, which PostgreSQL's estimate would still replan every time. Outside
  * a transaction they run on a small pool of their own, whose sessions force generic plans.
+ *
+ * Other statements outside a transaction run on a node-postgres pool of their own too, not on the ORM's:
+ * a checkout through the ORM's pool (knex and its pool manager) cost the issue read a tenth of its server
+ * time (bench/README.md, "The floor"). In a transaction, statements run on the transaction's connection.
  */
 export async function sql<T = Record<string, unknown>>(
   em: EntityManager,
@@ -80,11 +84,12 @@ export async function sql<T = Record<string, unknown>>(
   }
   const values = params.map((p) => (Array.isArray(p) ? pgArray(p) : p));
   const trx = em.getTransactionContext<Knex.Transaction>();
-  if (name && options.prepare === "generic" && !trx) {
-    const result = await genericPlanPool(em).query({ name, text, values });
+  if (!trx) {
+    const pool = plainPool(em, name && options.prepare === "generic" ? "generic" : "direct");
+    const result = await pool.query(name ? { name, text, values } : { text, values });
     return result.rows as T[];
   }
-  const source = (trx ?? em.getConnection().getKnex()).client as unknown as ConnectionSource;
+  const source = trx.client as unknown as ConnectionSource;
   const connection = await source.acquireConnection();
   try {
     const result = await connection.query(name ? { name, text, values } : { text, values });
@@ -112,18 +117,33 @@ export function genericPlanWhenOnly(filter: object, planFreeKeys: ReadonlySet<st
   return free ? "generic" : false;
 }
 
-/** Per ORM connection, the pool of `prepare: "generic"` statements; opened on first use. */
-const genericPools = new WeakMap<object, pg.Pool>();
+type PoolKind = "generic" | "direct";
+/**
+ * Per ORM connection, the pools of statements outside a transaction: `generic` for `prepare: "generic"`,
+ * `direct` for the others; each opened on first use.
+ */
+const plainPools = new WeakMap<object, Map<PoolKind, pg.Pool>>();
 /**
  * Sessions of that pool. Its statements are short reads (authentication, lists), so a few sessions keep the
  * database busy; more only interleave more backends on the same cores, each running slower (bench, full-text
  * list on two cores: 8 sessions, 1.12-1.22 ms of PostgreSQL CPU per request; 4 sessions, 1.03-1.05 ms).
  */
 const GENERIC_POOL_SIZE = 4;
+/**
+ * Sessions of the `direct` pool: the reads planned per request and the single statements of writes outside
+ * a transaction. Fewer than the ORM's 20 for the same reason as above; writes wait on row locks here at most
+ * for a statement, never for a transaction (those run on the ORM's connections).
+ */
+const DIRECT_POOL_SIZE = 8;
 
-function genericPlanPool(em: EntityManager): pg.Pool {
+function plainPool(em: EntityManager, kind: PoolKind): pg.Pool {
   const connection = em.getConnection();
-  let pool = genericPools.get(connection);
+  let pools = plainPools.get(connection);
+  if (!pools) {
+    pools = new Map();
+    plainPools.set(connection, pools);
+  }
+  let pool = pools.get(kind);
   if (!pool) {
     // The ORM's own connection settings (host, port, user, database, and its type parsers).
     const settings = (
@@ -131,22 +151,22 @@ function genericPlanPool(em: EntityManager): pg.Pool {
     ).getConnectionOptions();
     pool = new pg.Pool({
       ...settings,
-      max: GENERIC_POOL_SIZE,
+      max: kind === "generic" ? GENERIC_POOL_SIZE : DIRECT_POOL_SIZE,
       idleTimeoutMillis: 30_000,
       allowExitOnIdle: true,
-      options: "-c plan_cache_mode=force_generic_plan",
+      ...(kind === "generic" ? { options: "-c plan_cache_mode=force_generic_plan" } : {}),
     });
     // An idle session that dies is replaced on the next checkout; the error is not the caller's.
     pool.on("error", () => undefined);
-    genericPools.set(connection, pool);
+    pools.set(kind, pool);
   }
   return pool;
 }
 
-/** Closes the pool of `prepare: "generic"` statements, if one was opened; with the ORM, on shutdown. */
+/** Closes the pools of statements outside a transaction, if any was opened; with the ORM, on shutdown. */
 export async function closeGenericPlanPool(em: EntityManager): Promise<void> {
   const connection = em.getConnection();
-  const pool = genericPools.get(connection);
-  genericPools.delete(connection);
-  await pool?.end();
+  const pools = plainPools.get(connection);
+  plainPools.delete(connection);
+  await Promise.all([...(pools?.values() ?? [])].map((pool) => pool.end()));
 }

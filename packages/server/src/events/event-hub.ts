@@ -179,16 +179,16 @@ export class EventHub {
       return;
     }
     const after = /^\d{1,15}$/.test(lastEventId) ? Number(lastEventId) : undefined;
+    // Before anything is awaited: the stream is already in its feed, whose pings must come after it.
+    stream.write(connected);
     const kept = after !== undefined && (await this.isKept(feed.workspaceId, after));
     if (stream.closed) return;
     if (!kept) {
       const cursor = feed.cursor;
-      stream.write(connected);
       stream.write(`event: reset\nid: ${cursor}\ndata: {}\n\n`);
       stream.goLive(cursor);
       return;
     }
-    stream.write(connected);
     stream.lastSent = after;
     const until = feed.cursor;
     let from = after;

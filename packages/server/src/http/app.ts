@@ -28,6 +28,7 @@ import {
 } from "./idempotency.js";
 import { HttpProblem, Invalid, NotFound, NotImplemented } from "./problem.js";
 import { RateLimiter } from "./rate-limit.js";
+import { requestEntityManager } from "./request-em.js";
 import { webMiddleware } from "./web.js";
 
 export const API_PREFIX = "/api/v1";
@@ -250,7 +251,7 @@ export function createApp(deps: AppDeps): Koa<State> {
   }
 
   async function runOperation(ctx: Context, op: OperationSpec, handler: HandlerEntry["handler"] | undefined) {
-    const em = orm.em.fork();
+    const em = requestEntityManager(orm);
     const scope: RequestScope = {
       em,
       requestId: ctx.state.requestId,
