@@ -76,6 +76,11 @@ export const Issue = defineEntity({
       name: "issues_workspace_title_sort_index",
       expression: `create index "issues_workspace_title_sort_index" on "issues" ("workspace_id", lower("title"), "team_id", "number")`,
     },
+    // The `label` filter: `label_ids @> <the named labels' ids>` (issue-filter.ts).
+    {
+      name: "issues_label_ids_index",
+      expression: `create index "issues_label_ids_index" on "issues" using gin ("label_ids")`,
+    },
     {
       name: "issues_search_vector_index",
       expression: `create index "issues_search_vector_index" on "issues" using gin ("search_vector")`,
