@@ -76,6 +76,11 @@ export const Issue = defineEntity({
       name: "issues_workspace_title_sort_index",
       expression: `create index "issues_workspace_title_sort_index" on "issues" ("workspace_id", lower("title"), "team_id", "number")`,
     },
+    // A state, cycle or project filter in the default order: the page is the first rows of a backward scan.
+    ...["state", "cycle", "project"].map((ref) => ({
+      name: `issues_${ref}_updated_index`,
+      expression: `create index "issues_${ref}_updated_index" on "issues" ("${ref}_id", "updated_at", "team_id", "number") include ("workspace_id", "id")`,
+    })),
     // The `label` filter: `label_ids @> <the named labels' ids>` (issue-filter.ts).
     {
       name: "issues_label_ids_index",
