@@ -3,7 +3,7 @@ import { issueSpecialFilterValues } from "@tracker/sdk/schema";
 import { sql } from "../src/db/sql.js";
 import type { WorkspaceScope } from "../src/http/handler.js";
 import type { IssueFilter } from "../src/modules/issues/issue-filter.js";
-import { issueListQuery } from "../src/modules/issues/issue-list.service.js";
+import { issueListQuery, namesForFilter } from "../src/modules/issues/issue-list.service.js";
 import type { Seeded } from "./seed.js";
 
 export interface PlanReport {
@@ -83,7 +83,11 @@ export async function explainListShapes(em: EntityManager, seeded: Seeded): Prom
   const reports: PlanReport[] = [];
   for (const shape of listShapes(seeded)) {
     // The statements a page runs: in turn, until one answers with rows (`listIssues`).
-    const { statements } = await issueListQuery(scope, shape.filter);
+    const { statements } = await issueListQuery(
+      scope,
+      shape.filter,
+      await namesForFilter(scope, shape.filter),
+    );
     let ms = 0;
     const plans: string[] = [];
     for (const [n, statement] of statements.entries()) {

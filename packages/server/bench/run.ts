@@ -55,6 +55,10 @@ const { values: args } = parseArgs({
     "skip-explain": { type: "boolean", default: false },
     "explain-only": { type: "boolean", default: false },
     only: { type: "string" },
+    // The embedded cluster's folder, kept after the run (default: a temp folder, removed at the end).
+    "data-dir": { type: "string" },
+    // Reuse a size's database (`bench_<N>`) whose seed completed in an earlier run on the same cluster.
+    reuse: { type: "boolean", default: false },
   },
 });
 const DURATION = Number(args.duration);
@@ -571,18 +575,78 @@ async function stopChild(child: ChildProcess | undefined): Promise<void> {
 const onlyParts = args.only?.split("|");
 const selected = (name: string) => !onlyParts || onlyParts.some((part) => name.includes(part));
 
-/** Seeds one size into `databaseUrl`, explains the list shapes, then loads the built server on it. */
+/** What a completed seed left in its database (`bench_seed`), for `--reuse`. */
+interface SeedRecord {
+  seeded: Seeded;
+  planning: PlanningSeeded;
+}
+
+/**
+ * The seed of an earlier run, when `databaseUrl`'s database holds one whose seed completed: the record is
+ * written last, after the seed's own commits and the settling, so a half-seeded database has none.
+ */
+async function completedSeed(databaseUrl: string): Promise<SeedRecord | undefined> {
+  const client = new pg.Client({ connectionString: databaseUrl });
+  await client.connect();
+  try {
+    const { rows } = await client.query(
+      "select seeded, planning from bench_seed where to_regclass('bench_seed') is not null",
+    );
+    return rows[0] as SeedRecord | undefined;
+  } catch {
+    return undefined; // no bench_seed table: never completed
+  } finally {
+    await client.end();
+  }
+}
+
+async function recordSeed(databaseUrl: string, record: SeedRecord): Promise<void> {
+  const client = new pg.Client({ connectionString: databaseUrl });
+  await client.connect();
+  try {
+    await client.query(
+      "create table if not exists bench_seed (seeded jsonb not null, planning jsonb not null)",
+    );
+    await client.query("insert into bench_seed (seeded, planning) values ($1, $2)", [
+      JSON.stringify(record.seeded),
+      JSON.stringify(record.planning),
+    ]);
+  } finally {
+    await client.end();
+  }
+}
+
+/** Seeds one size into `databaseUrl` (or reuses its completed seed), explains the list shapes, then loads the built server on it. */
 async function runSize(databaseUrl: string, issues: number, last: boolean): Promise<SizeRun> {
+  const reused = args.reuse ? await completedSeed(databaseUrl) : undefined;
+  // Opening the ORM runs the migrations, so a reused database gets the schema of the code under test.
   const orm = await openOrm(databaseUrl);
-  log(`seeding ${issues.toLocaleString("en-US")} issues...`);
-  const seeded = await seedBench(orm.em.fork(), databaseUrl, { ...DEFAULT_SIZES, issues });
-  log(`seeded in ${seeded.seconds.toFixed(1)} s: ${JSON.stringify(seeded.counts)}`);
-  // `--only events` needs no planning workspace: its seeding is most of a short run.
-  const eventsOnly = onlyParts?.every((part) => EVENTS_CASE.includes(part)) ?? false;
-  const planning = eventsOnly ? undefined : await seedPlanningBench(orm.em.fork(), databaseUrl);
-  if (planning)
-    log(`seeded planning in ${planning.seconds.toFixed(1)} s: ${JSON.stringify(planning.counts)}`);
-  log(`vacuumed and settled after the load in ${(await settleAfterLoad(databaseUrl)).toFixed(1)} s`);
+  let seeded: Seeded;
+  let planning: PlanningSeeded | undefined;
+  if (reused) {
+    ({ seeded, planning } = reused);
+    log(
+      `reusing the seed of ${issues.toLocaleString("en-US")} issues (seeded in ${seeded.seconds.toFixed(1)} s, ` +
+        `planning ${planning.seconds.toFixed(1)} s): ${JSON.stringify(seeded.counts)}`,
+    );
+    const started = Date.now();
+    const client = new pg.Client({ connectionString: databaseUrl });
+    await client.connect();
+    await client.query("vacuum (analyze)").finally(() => client.end());
+    log(`vacuumed in ${((Date.now() - started) / 1000).toFixed(1)} s`);
+  } else {
+    log(`seeding ${issues.toLocaleString("en-US")} issues...`);
+    seeded = await seedBench(orm.em.fork(), databaseUrl, { ...DEFAULT_SIZES, issues });
+    log(`seeded in ${seeded.seconds.toFixed(1)} s: ${JSON.stringify(seeded.counts)}`);
+    // `--only events` needs no planning workspace: its seeding is most of a short run.
+    const eventsOnly = onlyParts?.every((part) => EVENTS_CASE.includes(part)) ?? false;
+    planning = eventsOnly ? undefined : await seedPlanningBench(orm.em.fork(), databaseUrl);
+    if (planning)
+      log(`seeded planning in ${planning.seconds.toFixed(1)} s: ${JSON.stringify(planning.counts)}`);
+    log(`vacuumed and settled after the load in ${(await settleAfterLoad(databaseUrl)).toFixed(1)} s`);
+    // Only a whole seed (with its planning workspace) is recorded for --reuse.
+    if (planning) await recordSeed(databaseUrl, { seeded, planning });
+  }
   const run: SizeRun = {
     issues,
     seeded,
@@ -698,20 +762,26 @@ async function runSize(databaseUrl: string, issues: number, last: boolean): Prom
   return run;
 }
 
-/** A database of its own for each size, in the embedded cluster (a DATABASE_URL's holds them side by side). */
+/**
+ * A database of its own for each size, in the embedded cluster (a DATABASE_URL's holds them side by side).
+ * With `--reuse`, an existing `bench_<N>` whose seed completed is kept; any other is made afresh.
+ */
 async function databaseFor(baseUrl: string, issues: number, own: boolean): Promise<string> {
   if (!own) return baseUrl;
   const name = `bench_${issues}`;
+  const url = new URL(baseUrl);
+  url.pathname = `/${name}`;
   const admin = new pg.Client({ connectionString: baseUrl });
   await admin.connect();
   try {
+    const exists = (await admin.query("select 1 from pg_database where datname = $1", [name])).rowCount;
+    if (args.reuse && exists && (await completedSeed(url.toString()))) return url.toString();
+    if (args.reuse) log(`no completed seed in ${name}: seeding it`);
     await admin.query(`drop database if exists ${name}`);
     await admin.query(`create database ${name}`);
   } finally {
     await admin.end();
   }
-  const url = new URL(baseUrl);
-  url.pathname = `/${name}`;
   return url.toString();
 }
 
@@ -731,9 +801,10 @@ async function main() {
   try {
     let baseUrl = process.env.DATABASE_URL;
     if (!baseUrl) {
-      tmp = mkdtempSync(path.join(os.tmpdir(), "tracker-bench-"));
+      if (!args["data-dir"]) tmp = mkdtempSync(path.join(os.tmpdir(), "tracker-bench-"));
+      const dataDir = tmp ? path.join(tmp, "pg") : path.resolve(args["data-dir"]!);
       // Durable, as users run it (`npm start`): fsync and synchronous commit on, so writes pay what they do there.
-      embedded = await startEmbeddedPostgres({ dataDir: path.join(tmp, "pg"), durable: true });
+      embedded = await startEmbeddedPostgres({ dataDir, durable: true });
       baseUrl = embedded.url;
       log(`embedded PostgreSQL on port ${embedded.port}`);
     } else log("using DATABASE_URL");
@@ -741,7 +812,10 @@ async function main() {
     const loadAverageBefore = os.loadavg().map((l) => Math.round(l * 100) / 100);
     const runs: SizeRun[] = [];
     for (const [i, issues] of SIZES.entries()) {
-      const databaseUrl = await databaseFor(baseUrl, issues, embedded !== undefined && SIZES.length > 1);
+      // `--reuse` needs the size's own database even for one size, as `--data-dir` keeps them.
+      const own =
+        embedded !== undefined && (SIZES.length > 1 || args.reuse || args["data-dir"] !== undefined);
+      const databaseUrl = await databaseFor(baseUrl, issues, own);
       runs.push(await runSize(databaseUrl, issues, i === SIZES.length - 1));
     }
     const biggest = runs.at(-1)!;

@@ -1,6 +1,7 @@
 import type { EntityManager } from "@mikro-orm/postgresql";
 import pg from "pg";
 import { bootstrapWorkspace } from "../src/modules/dev/bootstrap.js";
+import { SEARCH_RECENT_ROWS } from "../src/modules/issues/search-recent.js";
 import { insertTeam } from "../src/modules/teams/team.service.js";
 
 export interface BenchSizes {
@@ -74,6 +75,18 @@ export async function seedBench(
       )
     ).rows as { indexname: string; indexdef: string }[];
     for (const index of searchIndexes) await q(`drop index ${index.indexname}`);
+    // So are the other indexes of `issues` (all but those of constraints): maintained row by row, a
+    // million random inserts into each of ~20 indexes outgrew the shared buffers and took most of the
+    // seed; each is built once, sorted, after the load.
+    const issueIndexes = (
+      await q(
+        `select i.indexname, i.indexdef from pg_indexes i
+          where i.schemaname = current_schema() and i.tablename = 'issues' and i.indexname <> all($1)
+            and not exists (select 1 from pg_constraint c where c.conname = i.indexname)`,
+        [searchIndexes.map((index) => index.indexname)],
+      )
+    ).rows as { indexname: string; indexdef: string }[];
+    for (const index of issueIndexes) await q(`drop index ${index.indexname}`);
     // The recent issues of search are filled once after the load too, instead of by the trigger per write.
     await q("alter table issues disable trigger issues_search_recent");
     await q(
@@ -155,20 +168,38 @@ export async function seedBench(
       [ws, sizes.labels],
     );
 
-    // The issues: one set-based insert. Distributions: states 20% backlog, 20% todo, 15% in progress,
-    // 5% in review, 33% done, 7% canceled; 45% without due date, the rest within +-60 days of today.
+    // The issues: drawn first into a temp table (so a sub-issue can name its parent's id), then one
+    // set-based insert that writes each row once, as it ends up: completion time, parent and label ids
+    // included. Writing those afterwards (an update of 40%, 5% and 70% of the rows) rewrote every such row
+    // and all of its index entries, most of the seed's time at 1,000,000 issues (bench/README.md).
+    // Distributions: states 20% backlog, 20% todo, 15% in progress, 5% in review, 33% done, 7% canceled;
+    // 45% without due date, the rest within +-60 days of today; each issue draws a label twice, each draw
+    // kept with probability 0.7 (~1.4 labels an issue, duplicates dropped); 5% are sub-issues of the
+    // previous issue of their team.
+    await q(
+      `create temp table bench_issues on commit drop as
+       with labels as (select array_agg(id) as a from labels where workspace_id = $1)
+       select n, n % $2::int as ti, n / $2::int + 1 as num, gen_random_uuid() as id, random() as r_state,
+              random() as r_due, random() as r_assignee, random() as r_project, random() as r_cycle,
+              random() as r_est, created, created + random() * (now() - created) as updated,
+              coalesce(array(select distinct labels.a[1 + floor(random() * cardinality(labels.a))::int]
+                               from generate_series(1, 2 + 0 * n) k where random() < 0.7), '{}') as label_ids
+         from (select n, now() - random() * interval '365 days' as created
+                 from generate_series(0, $3::int - 1) n) g
+              cross join labels`,
+      [ws, sizes.teams, sizes.issues],
+    );
+    // label_ids in the order the mirror trigger keeps them (issue-label-ids.ts): by id.
+    await q(
+      "update bench_issues set label_ids = array(select x from unnest(label_ids) x order by x) where cardinality(label_ids) > 1",
+    );
     await q(
       `insert into issues (id, workspace_id, team_id, number, title, description, priority, estimate, due_date,
                            state_id, state_type, assignee_id, creator_id, project_id, cycle_id, parent_id,
-                           created_at, updated_at, completed_at)
+                           created_at, updated_at, completed_at, label_ids)
        with words as (select $3::text[] as w),
-            users as (select array_agg(id order by idx) as a from bench_users),
-            g as (
-              select n, n % $2::int as ti, n / $2::int + 1 as num, random() as r_state, random() as r_due,
-                     random() as r_assignee, random() as r_project, random() as r_cycle, random() as r_est,
-                     now() - random() * interval '365 days' as created
-                from generate_series(0, $4::int - 1) n)
-       select gen_random_uuid(), $1, bt.id, g.num,
+            users as (select array_agg(id order by idx) as a from bench_users)
+       select g.id, $1, bt.id, g.num,
               initcap(array_to_string(array(select words.w[1 + floor(random() * cardinality(words.w))::int]
                                               from generate_series(1, 3 + g.n % 5)), ' ')),
               case when g.n % 2 = 0 then array_to_string(array(
@@ -182,43 +213,33 @@ export async function seedBench(
               users.a[1 + floor(random() * cardinality(users.a))::int],
               case when g.r_project < 0.5 then bp.id end,
               case when g.r_cycle < 0.4 then bc.id end,
-              null,
+              parent.id,
               g.created,
-              g.created + random() * (now() - g.created),
-              null
-         from g cross join words cross join users
+              g.updated,
+              case when s.type in ('completed', 'canceled') then g.updated end,
+              g.label_ids
+         from bench_issues g cross join words cross join users
          join bench_teams bt on bt.idx = g.ti
          join bench_states s on s.team_idx = g.ti and s.pos = case
               when g.r_state < 0.20 then 0 when g.r_state < 0.40 then 1 when g.r_state < 0.55 then 2
               when g.r_state < 0.60 then 3 when g.r_state < 0.93 then 4 else 5 end
          join bench_projects bp on bp.idx = g.ti * 2 + g.num % 2
-         join bench_cycles bc on bc.team_idx = g.ti and bc.number = 1 + g.num % $5::int`,
-      [ws, sizes.teams, WORDS, sizes.issues, sizes.cycles],
-    );
-    await q(
-      "update issues set completed_at = updated_at where workspace_id = $1 and state_type in ('completed', 'canceled')",
-      [ws],
-    );
-    // 5% are sub-issues of an issue of the same team.
-    await q(
-      `update issues c set parent_id = p.id from issues p
-        where c.workspace_id = $1 and p.team_id = c.team_id and c.number % 20 = 3 and p.number = c.number - 1`,
-      [ws],
+         join bench_cycles bc on bc.team_idx = g.ti and bc.number = 1 + g.num % $4::int
+         left join bench_issues parent on g.num % 20 = 3 and parent.n = g.n - $2::int`,
+      [ws, sizes.teams, WORDS, sizes.cycles],
     );
     await q(
       `update teams t set issue_counter = m.n from (select team_id, max(number) n from issues group by team_id) m
         where m.team_id = t.id and t.workspace_id = $1`,
       [ws],
     );
+    // The links the label ids mirror, without the trigger that would rewrite every issue's label_ids.
+    await q("alter table issue_labels disable trigger issue_labels_ids_insert");
     await q(
       `insert into issue_labels (issue_id, label_id)
-       select i.id, l.a[1 + floor(random() * cardinality(l.a))::int]
-         from issues i cross join generate_series(1, 2) k
-              cross join (select array_agg(id) a from labels where workspace_id = $1) l
-        where i.workspace_id = $1 and random() < 0.7
-       on conflict do nothing`,
-      [ws],
+       select g.id, l.id from bench_issues g cross join unnest(g.label_ids) l(id)`,
     );
+    await q("alter table issue_labels enable trigger issue_labels_ids_insert");
     // Relations between random pairs: 70% blocks, the rest related or duplicate.
     await q(
       `with x as (select id, row_number() over (order by random()) rn from issues where workspace_id = $1)
@@ -240,15 +261,20 @@ export async function seedBench(
         where i.workspace_id = $1 and random() < 0.5`,
       [ws],
     );
+    // Only the newest issues: the bench prunes the recent issues to SEARCH_RECENT_ROWS after the load
+    // (run.ts), whose cut these hold; computing the terms of every issue was minutes at 1,000,000.
     await q(
       `insert into issue_search_recent (issue_id, workspace_id, team_id, number, updated_at, terms)
        select id, workspace_id, team_id, number, updated_at, tracker_search_terms(workspace_id, search_vector)
-         from issues where workspace_id = $1
+         from issues
+        where workspace_id = $1
+          and updated_at >= coalesce((select updated_at from issues where workspace_id = $1
+                                       order by updated_at desc offset $2 limit 1), '-infinity')
        on conflict (issue_id) do nothing`,
-      [ws],
+      [ws, 3 * SEARCH_RECENT_ROWS],
     );
     await q("alter table issues enable trigger issues_search_recent");
-    for (const index of searchIndexes) await q(index.indexdef);
+    for (const index of [...issueIndexes, ...searchIndexes]) await q(index.indexdef);
     await q("commit");
     await q("analyze");
 

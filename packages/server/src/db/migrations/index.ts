@@ -20,6 +20,9 @@ import { Migration20261124180000_issue_search_masks_simple } from "./Migration20
 import { Migration20261125140000_idempotent_requests } from "./Migration20261125140000_idempotent_requests.js";
 import { Migration20261125160000_issue_time_window_indexes } from "./Migration20261125160000_issue_time_window_indexes.js";
 import { Migration20261125180000_issue_sort_keys } from "./Migration20261125180000_issue_sort_keys.js";
+import { Migration20261126010000_issue_label_ids_index } from "./Migration20261126010000_issue_label_ids_index.js";
+import { Migration20261126011000_issue_updated_index_label_ids } from "./Migration20261126011000_issue_updated_index_label_ids.js";
+import { Migration20261126012000_issue_reference_updated_indexes } from "./Migration20261126012000_issue_reference_updated_indexes.js";
 
 /** Applied in this order on every start. Add each new migration here (npm run migration:create). */
 export const migrationsList: MigrationObject[] = [
@@ -68,4 +71,16 @@ export const migrationsList: MigrationObject[] = [
     class: Migration20261125160000_issue_time_window_indexes,
   },
   { name: "Migration20261125180000_issue_sort_keys", class: Migration20261125180000_issue_sort_keys },
+  {
+    name: "Migration20261126010000_issue_label_ids_index",
+    class: Migration20261126010000_issue_label_ids_index,
+  },
+  {
+    name: "Migration20261126011000_issue_updated_index_label_ids",
+    class: Migration20261126011000_issue_updated_index_label_ids,
+  },
+  {
+    name: "Migration20261126012000_issue_reference_updated_indexes",
+    class: Migration20261126012000_issue_reference_updated_indexes,
+  },
 ];

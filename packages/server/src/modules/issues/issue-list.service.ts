@@ -1,8 +1,8 @@
-import { genericPlanWhenOnly, sql } from "../../db/sql.js";
+import { genericPlanWhenOnly, sql, sqlOne } from "../../db/sql.js";
 import { jsonTimeSql } from "../../db/sql-time.js";
 import { JsonText, type WorkspaceScope } from "../../http/handler.js";
-import { namesAt } from "../shared/workspace-names.js";
-import { compileIssueFilter, type IssueFilter, issuePage } from "./issue-filter.js";
+import { latestNames, namesAt, type WorkspaceNames } from "../shared/workspace-names.js";
+import { asList, compileIssueFilter, type IssueFilter, issuePage } from "./issue-filter.js";
 import {
   type FullListRow,
   ISSUE_OWN_JSON_SQL,
@@ -38,11 +38,11 @@ export interface ListStatement {
  *   assignee who has left the workspace): the same rows, and on the first row one JSON object of everything
  *   the page refers to, each read once for the page.
  */
-export async function issueListQuery(scope: WorkspaceScope, filter: IssueFilter) {
+export async function issueListQuery(scope: WorkspaceScope, filter: IssueFilter, names?: WorkspaceNames) {
   const { limit, offset } = issuePage(filter);
   const recentSearch = isRecentSearch(filter);
   // A search in `updated` order runs on generic plans (`listIssues`).
-  const compiled = await compileIssueFilter(scope, filter, { genericPlan: recentSearch });
+  const compiled = await compileIssueFilter(scope, filter, { genericPlan: recentSearch, names });
   // Every match, through the filter's indexes: for a search, its GIN index.
   const all = {
     text: `select i.id from issues i ${compiled.joins}
@@ -67,6 +67,7 @@ export async function issueListQuery(scope: WorkspaceScope, filter: IssueFilter)
     limit,
     offset,
     check: compiled.check,
+    namesVersion: compiled.namesVersion,
   };
 }
 
@@ -150,9 +151,32 @@ const PLAN_FREE_KEYS: ReadonlySet<string> = new Set([
   "offset",
 ]);
 
+/**
+ * The server's newest names for the workspace when the filter names labels: the list then compares label
+ * ids (`compileIssueFilter`), and `listIssues` checks that its statement ran at those names' version.
+ */
+export async function namesForFilter(
+  scope: WorkspaceScope,
+  filter: IssueFilter,
+): Promise<WorkspaceNames | undefined> {
+  return asList(filter.label).length ? latestNames(scope.em, scope.workspace.id) : undefined;
+}
+
 /** One page of the issues matching `filter`, filtered, sorted and paged in SQL. */
 export async function listIssues(scope: WorkspaceScope, filter: IssueFilter): Promise<JsonText<IssuePage>> {
-  const query = await issueListQuery(scope, filter);
+  const names = await namesForFilter(scope, filter);
+  // Label ids from names of another version than the statement's may name other labels: then the page
+  // is read again, matching the names in SQL.
+  return (await listPage(scope, filter, names)) ?? (await listPage(scope, filter, undefined))!;
+}
+
+/** The page, or undefined when its filter was compiled from `names` of another version than it ran at. */
+async function listPage(
+  scope: WorkspaceScope,
+  filter: IssueFilter,
+  names: WorkspaceNames | undefined,
+): Promise<JsonText<IssuePage> | undefined> {
+  const query = await issueListQuery(scope, filter, names);
   const prepare = isRecentSearch(filter) ? "generic" : genericPlanWhenOnly(filter, PLAN_FREE_KEYS);
   /** The page's rows without the one fetched to know whether another page follows, and that answer. */
   const paged = <R>(rows: R[]) => {
@@ -174,16 +198,30 @@ export async function listIssues(scope: WorkspaceScope, filter: IssueFilter): Pr
     return rows;
   };
   const rows = await answer<NamedListRow>("text");
+  if (query.namesVersion !== undefined) {
+    // The version the statement ran at: on its first row, or, for an empty page, read now; as versions
+    // only grow, reading the compiled one now means the statement, which ran before, read it too.
+    const ran =
+      rows[0]?.namesVersion ??
+      (
+        await sqlOne<{ version: string }>(
+          scope.em,
+          "select names_version::text as version from workspaces where id = ?",
+          [scope.workspace.id],
+        )
+      )?.version;
+    if (ran !== query.namesVersion) return undefined;
+  }
   // An empty page may be a reference naming nothing: that is a 404/400, not an empty list.
   if (rows.length === 0) {
     await query.check();
     return new JsonText(JSON.stringify({ issues: [], nextOffset: null } satisfies IssuePage));
   }
   const page = paged(rows);
-  const names = rows[0]!.namesVersion
+  const shown = rows[0]!.namesVersion
     ? await namesAt(scope.em, scope.workspace.id, rows[0]!.namesVersion)
     : undefined;
-  const json = names && pageJson(page.rows, names, page.nextOffset);
+  const json = shown && pageJson(page.rows, shown, page.nextOffset);
   if (json) return new JsonText(json);
   const full = paged(await answer<FullListRow>("fullText"));
   const issues = issuesFromRows(full.rows, full.rows[0]?.refs)!;

@@ -421,6 +421,55 @@ describe("listIssues filters", () => {
     expect(await set({ label: ["no-such-label"] })).toEqual([]);
   });
 
+  it("filters by labels: a repeated name counts once, an unknown one among known ones matches nothing", async () => {
+    expect(await set({ label: ["bug", "BUG"] })).toEqual(["ENG-1", "ENG-2"]);
+    expect(await set({ label: ["bug", "frontend", "Bug"] })).toEqual(["ENG-1"]);
+    expect(await set({ label: ["bug", "no-such-label"] })).toEqual([]);
+    expect(await set({ label: ["frontend"], special: ["overdue"] })).toEqual(["ENG-1"]);
+  });
+
+  it("filters by the labels' names as they are now, also right after they change elsewhere", async () => {
+    // The server resolves label names through its cache of the workspace's names; these renames go
+    // straight to the database, as another server would write them.
+    expect(await set({ label: ["bug"] })).toEqual(["ENG-1", "ENG-2"]);
+    const rename = async (...pairs: [string, string][]) => {
+      for (const [from, to] of pairs)
+        await srv.query("update labels set name = $3 where workspace_id = $1 and name = $2", [
+          wsId,
+          from,
+          to,
+        ]);
+    };
+    // "bug" and "docs" swap names.
+    await rename(["bug", "swapping"], ["docs", "bug"], ["swapping", "docs"]);
+    try {
+      expect(await set({ label: ["bug"] })).toEqual(["ENG-3"]);
+      expect(await set({ label: ["docs"] })).toEqual(["ENG-1", "ENG-2"]);
+      expect(await set({ label: ["docs", "Frontend"] })).toEqual(["ENG-1"]);
+      await rename(["docs", "defect"]);
+      expect(await set({ label: ["docs"] })).toEqual([]);
+      expect(await set({ label: ["defect"] })).toEqual(["ENG-1", "ENG-2"]);
+    } finally {
+      await rename(["defect", "docs"], ["bug", "swapping"], ["docs", "bug"], ["swapping", "docs"]);
+    }
+    expect(await set({ label: ["bug"] })).toEqual(["ENG-1", "ENG-2"]);
+    expect(await set({ label: ["docs"] })).toEqual(["ENG-3"]);
+  });
+
+  it("filters by a label whose name is not ASCII", async () => {
+    await srv.query(
+      "insert into issue_labels (issue_id, label_id) select i.id, $1 from issues i where i.team_id = $2 and i.number = 4",
+      [await label(wsId, "Überprüfung"), teams.ENG!.id],
+    );
+    try {
+      expect(await set({ label: ["Überprüfung"] })).toEqual(["ENG-4"]);
+      expect(await set({ label: ["bug"] })).toEqual(["ENG-1", "ENG-2"]);
+    } finally {
+      await srv.query("delete from labels where workspace_id = $1 and name = 'Überprüfung'", [wsId]);
+    }
+    expect(await set({ label: ["Überprüfung"] })).toEqual([]);
+  });
+
   it("searches full text with websearch syntax: words, quotes, -word, or, an identifier", async () => {
     expect(await set({ q: "crash" })).toEqual(["ENG-1", "ENG-2"]);
     expect(await set({ q: "login" })).toEqual(["ENG-1", "ENG-3"]);

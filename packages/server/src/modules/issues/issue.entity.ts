@@ -25,13 +25,13 @@ export const Issue = defineEntity({
   uniques: [{ properties: ["team", "number"] }],
   indexes: [
     // The default sort (-updated) workspace-wide, covering what the list's inner select reads: a filter the
-    // index cannot answer (`blocked`, `blocking`, `no_labels`, `label`) is an index-only scan probing per
-    // row instead of a heap fetch per row read, deep pages skip rows without reading them, and the `state`
+    // index cannot answer (`blocked`, `blocking`) is an index-only scan probing per row instead of a heap
+    // fetch per row read, `label` and `no_labels` check the row's label ids in the index, deep pages skip rows without reading them, and the `state`
     // and `assignee` sorts (which sort every visible issue) read this index instead of the whole table. Its
     // search bits let a full-text search sorted by `updated` skip non-matches without a heap fetch.
     {
       name: "issues_workspace_updated_index",
-      expression: `create index "issues_workspace_updated_index" on "issues" ("workspace_id", "updated_at", "team_id", "number") include ("id", "state_id", "state_type", "assignee_id", "search_bits_0", "search_bits_1", "search_bits_2", "search_bits_3")`,
+      expression: `create index "issues_workspace_updated_index" on "issues" ("workspace_id", "updated_at", "team_id", "number") include ("id", "state_id", "state_type", "assignee_id", "search_bits_0", "search_bits_1", "search_bits_2", "search_bits_3", "label_ids")`,
     },
     { properties: ["team", "updatedAt"] },
     { properties: ["assignee"] },
@@ -75,6 +75,16 @@ export const Issue = defineEntity({
     {
       name: "issues_workspace_title_sort_index",
       expression: `create index "issues_workspace_title_sort_index" on "issues" ("workspace_id", lower("title"), "team_id", "number")`,
+    },
+    // A state, cycle or project filter in the default order: the page is the first rows of a backward scan.
+    ...["state", "cycle", "project"].map((ref) => ({
+      name: `issues_${ref}_updated_index`,
+      expression: `create index "issues_${ref}_updated_index" on "issues" ("${ref}_id", "updated_at", "team_id", "number") include ("workspace_id", "id")`,
+    })),
+    // The `label` filter: `label_ids @> <the named labels' ids>` (issue-filter.ts).
+    {
+      name: "issues_label_ids_index",
+      expression: `create index "issues_label_ids_index" on "issues" using gin ("label_ids")`,
     },
     {
       name: "issues_search_vector_index",

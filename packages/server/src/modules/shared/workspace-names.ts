@@ -75,6 +75,17 @@ async function loadNames(em: EntityManager, workspaceId: string): Promise<Worksp
   return names;
 }
 
+/**
+ * The newest names this server holds for the workspace (read now if it holds none). A statement that
+ * relies on them must check that it ran at their version (`names_version` only grows).
+ */
+export async function latestNames(
+  em: EntityManager,
+  workspaceId: string,
+): Promise<WorkspaceNames | undefined> {
+  return cacheOf(em).get(workspaceId) ?? (await loadNames(em, workspaceId));
+}
+
 /** The names at exactly `version`: cached, or read now if the workspace is still there. */
 export async function namesAt(
   em: EntityManager,
