@@ -17,22 +17,7 @@ import {
 } from "../shared/resolve.js";
 import { type IssueOut, type IssueRow, issueColumns, issueFromRow } from "./issue.serialize.js";
 import { createIssue } from "./issue-create.service.js";
-import {
-  type AssigneeRow,
-  checkAssignee,
-  checkCycle,
-  checkProject,
-  checkState,
-  labelColumns,
-  labelInsertCte,
-  labelsOf,
-  type ProjectRow,
-  REF_COLUMNS,
-  refColumnsFromRow,
-  refColumnsRow,
-  type StateColumns,
-  shareLockProjects,
-} from "./issue-refs.js";
+import * as issueRefs from "./issue-refs.js";
 import { type IssueCreateInput, isFinished, plannedLabels } from "./issue-write.js";
 
 /**
@@ -59,7 +44,9 @@ import { type IssueCreateInput, isFinished, plannedLabels } from "./issue-write.
 export async function createIssues(scope: WorkspaceScope, inputs: IssueCreateInput[]): Promise<IssueOut[]> {
   const planned = inputs.map((input) => plannedLabels(input.labels));
   return inTransaction(scope, async (tx) => {
-    await shareLockProjects(tx, [...new Set(inputs.flatMap((i) => (i.project != null ? [i.project] : [])))]);
+    await issueRefs.shareLockProjects(tx, [
+      ...new Set(inputs.flatMap((i) => (i.project != null ? [i.project] : []))),
+    ]);
     const refs = await resolveRefs(tx, inputs);
     const parents = await resolveParents(tx, inputs);
     if (namesParentInBatch(inputs, refs)) return createEach(tx, inputs);
@@ -92,12 +79,12 @@ async function createEach(tx: WorkspaceScope, inputs: IssueCreateInput[]): Promi
   return created;
 }
 
-type ItemRefs = StateColumns & {
+type ItemRefs = issueRefs.StateColumns & {
   team: TeamRow | null;
   /** The team's counter as this statement read it, unlocked: numbers above it may be the batch's own. */
   counter: number | null;
-  newAssignee: AssigneeRow | null;
-  newProject: ProjectRow | null;
+  newAssignee: issueRefs.AssigneeRow | null;
+  newProject: issueRefs.ProjectRow | null;
   newCycle: { id: string; number: number } | null;
 };
 
@@ -110,17 +97,17 @@ async function resolveRefs(tx: WorkspaceScope, inputs: IssueCreateInput[]): Prom
     return combos.get(key)!;
   });
   const first = [...combos.values()].map((c) => inputs[comboOf.indexOf(c)]!);
-  const rows = first.map((i) => refColumnsRow(tx, i));
+  const rows = first.map((i) => issueRefs.refColumnsRow(tx, i));
   const teams = first.map((i) => i.team);
   const vis = visibleTeamCondition(tx);
-  const columns = REF_COLUMNS.map(([name]) => name);
-  const arrays = REF_COLUMNS.map(([name, type]) => q`${rows.map((r) => r[name])}::${raw(type)}[]`);
+  const columns = issueRefs.REF_COLUMNS.map(([name]) => name);
+  const arrays = issueRefs.REF_COLUMNS.map(([name, type]) => q`${rows.map((r) => r[name])}::${raw(type)}[]`);
   const resolved = await sql<ItemRefs & { c: number }>(
     tx.em,
     ...statement(
       q`select r.c, case when t.id is not null then to_json(t) end as "team",
                (select tc.issue_counter from teams tc where tc.id = t.id) as "counter",
-               ${refColumnsFromRow(tx)}
+               ${issueRefs.refColumnsFromRow(tx)}
           from unnest(${first.map((_, c) => c)}::int[], ${teams.map((t) => (isUuid(t) ? t : null))}::uuid[],
                       ${teams.map((t) => (isUuid(t) ? null : t))}::text[],
                       ${arrays.reduce((a, b) => q`${a}, ${b}`)})
@@ -188,11 +175,12 @@ function checkItem(
 ) {
   const team = refs.team;
   if (!team) throw new NotFound(`No team "${input.team}" in this workspace.`);
-  const state = checkState(refs, input.state);
+  const state = issueRefs.checkState(refs, input.state);
   const assignee =
-    input.assignee != null ? checkAssignee(tx, refs.newAssignee, input.assignee, team.key) : null;
-  const project = input.project != null ? checkProject(refs.newProject, input.project, team.key) : null;
-  const cycle = input.cycle != null ? checkCycle(refs.newCycle, input.cycle) : null;
+    input.assignee != null ? issueRefs.checkAssignee(tx, refs.newAssignee, input.assignee, team.key) : null;
+  const project =
+    input.project != null ? issueRefs.checkProject(refs.newProject, input.project, team.key) : null;
+  const cycle = input.cycle != null ? issueRefs.checkCycle(refs.newCycle, input.cycle) : null;
   if (input.parent != null && !parent) throw new NotFound(`No issue "${input.parent}" in this workspace.`);
   if (labelError) throw labelError;
   return { team, state, assignee, project, cycle, parent: parent ?? null };
@@ -224,12 +212,12 @@ async function createLabels(
   if (all.size === 0) return { ids: wanted.map(() => []), created: [] };
   const ws = tx.workspace.id;
   const row = (
-    await sql<Parameters<typeof labelsOf>[3]>(
+    await sql<Parameters<typeof issueRefs.labelsOf>[3]>(
       tx.em,
-      ...statement(q`with ${labelInsertCte(ws, all)} select ${labelColumns(ws, all)}`),
+      ...statement(q`with ${issueRefs.labelInsertCte(ws, all)} select ${issueRefs.labelColumns(ws, all)}`),
     )
   )[0]!;
-  const { labels, created } = await labelsOf(tx.em, ws, all, row);
+  const { labels, created } = await issueRefs.labelsOf(tx.em, ws, all, row);
   const byLower = new Map([...all.keys()].map((k, n) => [k, labels[n]!]));
   const createdIds = new Set(created);
   return {

@@ -1,4 +1,5 @@
 import { randomUUID } from "node:crypto";
+import type { Db } from "../../test/databases.js";
 import { DEFAULT_STATES, type StateType } from "../teams/team.entity.js";
 
 /**
@@ -6,10 +7,6 @@ import { DEFAULT_STATES, type StateType } from "../teams/team.entity.js";
  * create themselves (teams with a chosen workflow, projects, cycles, team membership), written straight
  * to the database so these tests do not depend on other modules' endpoints.
  */
-export interface Db {
-  query<T = Record<string, unknown>>(text: string, params?: unknown[]): Promise<T[]>;
-}
-
 export interface FixtureTeam {
   id: string;
   key: string;

@@ -1,4 +1,5 @@
 import { randomUUID } from "node:crypto";
+import type { Db } from "../../test/databases.js";
 import type { TestServer } from "../../test/harness.js";
 import { DEFAULT_STATES, type StateType } from "../teams/team.entity.js";
 
@@ -7,10 +8,6 @@ import { DEFAULT_STATES, type StateType } from "../teams/team.entity.js";
  * to the database, so these tests can build data that hits every branch of a computed value (old
  * timestamps, chosen states) without depending on other modules' endpoints.
  */
-export interface Db {
-  query<T = Record<string, unknown>>(text: string, params?: unknown[]): Promise<T[]>;
-}
-
 export interface FixtureTeam {
   id: string;
   key: string;
