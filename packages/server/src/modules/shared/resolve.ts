@@ -150,6 +150,22 @@ export interface IssueKey {
 /** An issue identifier, `ENG-123`: team key and number. */
 export const ISSUE_IDENTIFIER = /^([A-Za-z][A-Za-z0-9]{0,6})-(\d{1,9})$/;
 
+/** The {@link IssueKey} columns of issue `ki` in team `kt`. */
+const ISSUE_KEY_COLUMNS = `ki.id, kt.key || '-' || ki.number as identifier, kt.id as "teamId", kt.key as "teamKey", ki.number`;
+
+/**
+ * The issues an identifier `key-number` names, as rows `(id, rank)`: the issue holding it now (rank 1), then
+ * the one it was redirected to after a move or a team key change (rank 2). `key` and `number` are SQL
+ * expressions; the text binds the workspace id (`?`) once in each branch, before that branch's own `?`s.
+ */
+function identifierHits(key: string, number: string): string {
+  return `select hi.id, 1 as rank from issues hi join teams ht on ht.id = hi.team_id
+           where hi.workspace_id = ? and ht.key = ${key} and hi.number = ${number}
+          union all
+          select hr.issue_id, 2 from issue_redirects hr
+           where hr.workspace_id = ? and hr.team_key = ${key} and hr.number = ${number}`;
+}
+
 /**
  * The SELECT behind {@link resolveIssue}, to embed (e.g. as a CTE) where resolving and reading in one
  * statement saves a round trip: at most one row with the {@link IssueKey} columns (`id`, `identifier`,
@@ -159,10 +175,9 @@ export const ISSUE_IDENTIFIER = /^([A-Za-z][A-Za-z0-9]{0,6})-(\d{1,9})$/;
  */
 export function issueKeyQuery(scope: WorkspaceScope, ref: string): SqlFragment | undefined {
   const vis = visibleTeamCondition(scope, "kt");
-  const columns = `ki.id, kt.key || '-' || ki.number as identifier, kt.id as "teamId", kt.key as "teamKey", ki.number`;
   if (isUuid(ref)) {
     return {
-      sql: `select ${columns} from issues ki join teams kt on kt.id = ki.team_id
+      sql: `select ${ISSUE_KEY_COLUMNS} from issues ki join teams kt on kt.id = ki.team_id
              where ki.workspace_id = ? and ki.id = ? and ${vis.sql}`,
       params: [scope.workspace.id, ref, ...vis.params],
     };
@@ -172,12 +187,8 @@ export function issueKeyQuery(scope: WorkspaceScope, ref: string): SqlFragment |
   const key = m[1]!.toUpperCase();
   const number = Number(m[2]);
   return {
-    sql: `select ${columns}
-            from (select hi.id, 1 as rank from issues hi join teams ht on ht.id = hi.team_id
-                   where hi.workspace_id = ? and ht.key = ? and hi.number = ?
-                  union all
-                  select hr.issue_id, 2 from issue_redirects hr
-                   where hr.workspace_id = ? and hr.team_key = ? and hr.number = ?) hit
+    sql: `select ${ISSUE_KEY_COLUMNS}
+            from (${identifierHits("?", "?")}) hit
             join issues ki on ki.id = hit.id join teams kt on kt.id = ki.team_id
            where ${vis.sql}
            order by hit.rank limit 1`,
@@ -210,14 +221,10 @@ export function issueKeysQuery(scope: WorkspaceScope, refs: string[]): SqlFragme
     sql: `select r.n, k.*
             from unnest(?::int[], ?::uuid[], ?::text[], ?::int[]) as r(n, id, key, number)
             cross join lateral (
-              select ki.id, kt.key || '-' || ki.number as identifier, kt.id as "teamId", kt.key as "teamKey", ki.number
+              select ${ISSUE_KEY_COLUMNS}
                 from (select r.id, 1 as rank where r.id is not null
                       union all
-                      select hi.id, 1 from issues hi join teams ht on ht.id = hi.team_id
-                       where hi.workspace_id = ? and ht.key = r.key and hi.number = r.number
-                      union all
-                      select hr.issue_id, 2 from issue_redirects hr
-                       where hr.workspace_id = ? and hr.team_key = r.key and hr.number = r.number) hit
+                      ${identifierHits("r.key", "r.number")}) hit
                 join issues ki on ki.id = hit.id join teams kt on kt.id = ki.team_id
                where (r.id is null or ki.workspace_id = ?) and ${vis.sql}
                order by hit.rank limit 1) k`,
