@@ -1,4 +1,5 @@
 import { Migration } from "@mikro-orm/migrations";
+import { replaceIndex } from "./replace-index.js";
 
 const COLUMNS = `("workspace_id", "updated_at", "team_id", "number") include ("id", "state_id", "state_type", "assignee_id", "search_bits_0", "search_bits_1", "search_bits_2", "search_bits_3"`;
 
@@ -9,18 +10,10 @@ const COLUMNS = `("workspace_id", "updated_at", "team_id", "number") include ("i
  */
 export class Migration20261126011000_issue_updated_index_label_ids extends Migration {
   override async up(): Promise<void> {
-    this.addSql(`create index "issues_workspace_updated_index_next" on "issues" ${COLUMNS}, "label_ids")`);
-    this.addSql(`drop index "issues_workspace_updated_index"`);
-    this.addSql(
-      `alter index "issues_workspace_updated_index_next" rename to "issues_workspace_updated_index"`,
-    );
+    replaceIndex(this, "issues_workspace_updated_index", `"issues" ${COLUMNS}, "label_ids")`);
   }
 
   override async down(): Promise<void> {
-    this.addSql(`create index "issues_workspace_updated_index_previous" on "issues" ${COLUMNS})`);
-    this.addSql(`drop index "issues_workspace_updated_index"`);
-    this.addSql(
-      `alter index "issues_workspace_updated_index_previous" rename to "issues_workspace_updated_index"`,
-    );
+    replaceIndex(this, "issues_workspace_updated_index", `"issues" ${COLUMNS})`);
   }
 }

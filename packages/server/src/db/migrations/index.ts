@@ -23,6 +23,7 @@ import { Migration20261125180000_issue_sort_keys } from "./Migration202611251800
 import { Migration20261126010000_issue_label_ids_index } from "./Migration20261126010000_issue_label_ids_index.js";
 import { Migration20261126011000_issue_updated_index_label_ids } from "./Migration20261126011000_issue_updated_index_label_ids.js";
 import { Migration20261126012000_issue_reference_updated_indexes } from "./Migration20261126012000_issue_reference_updated_indexes.js";
+import { Migration20261126040000_issue_updated_index_dates } from "./Migration20261126040000_issue_updated_index_dates.js";
 
 /** Applied in this order on every start. Add each new migration here (npm run migration:create). */
 export const migrationsList: MigrationObject[] = [
@@ -82,5 +83,9 @@ export const migrationsList: MigrationObject[] = [
   {
     name: "Migration20261126012000_issue_reference_updated_indexes",
     class: Migration20261126012000_issue_reference_updated_indexes,
+  },
+  {
+    name: "Migration20261126040000_issue_updated_index_dates",
+    class: Migration20261126040000_issue_updated_index_dates,
   },
 ];

@@ -26,12 +26,14 @@ export const Issue = defineEntity({
   indexes: [
     // The default sort (-updated) workspace-wide, covering what the list's inner select reads: a filter the
     // index cannot answer (`blocked`, `blocking`) is an index-only scan probing per row instead of a heap
-    // fetch per row read, `label` and `no_labels` check the row's label ids in the index, deep pages skip rows without reading them, and the `state`
+    // fetch per row read, `label` and `no_labels` check the row's label ids in the index, a time window
+    // (`createdAfter`, `completedBefore`, ...) checks the row's dates in the index, deep pages skip rows
+    // without reading them, and the `state`
     // and `assignee` sorts (which sort every visible issue) read this index instead of the whole table. Its
     // search bits let a full-text search sorted by `updated` skip non-matches without a heap fetch.
     {
       name: "issues_workspace_updated_index",
-      expression: `create index "issues_workspace_updated_index" on "issues" ("workspace_id", "updated_at", "team_id", "number") include ("id", "state_id", "state_type", "assignee_id", "search_bits_0", "search_bits_1", "search_bits_2", "search_bits_3", "label_ids")`,
+      expression: `create index "issues_workspace_updated_index" on "issues" ("workspace_id", "updated_at", "team_id", "number") include ("id", "state_id", "state_type", "assignee_id", "search_bits_0", "search_bits_1", "search_bits_2", "search_bits_3", "label_ids", "created_at", "completed_at")`,
     },
     { properties: ["team", "updatedAt"] },
     { properties: ["assignee"] },
