@@ -1,5 +1,6 @@
 import type { EntitySchema } from "@mikro-orm/core";
 import { ChangeEvent } from "./events/change-event.entity.js";
+import { AuthEpoch } from "./http/auth-epoch.entity.js";
 import { IdempotentRequest } from "./http/idempotent-request.entity.js";
 import { ApiKey } from "./modules/api-keys/api-key.entity.js";
 import { Cycle, CycleCounter } from "./modules/cycles/cycle.entity.js";
@@ -66,4 +67,5 @@ export const entities: EntitySchema[] = [
   ViewDefault,
   ChangeEvent,
   IdempotentRequest,
+  AuthEpoch,
 ];

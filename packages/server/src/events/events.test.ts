@@ -1,10 +1,8 @@
 import http from "node:http";
 import { EventSource } from "eventsource";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { loadConfig } from "../config.js";
-import { createLogger } from "../logger.js";
-import { type RunningServer, startHttp } from "../server.js";
-import { type TestServer, testContract, useTestServer } from "../test/harness.js";
+import type { RunningServer } from "../server.js";
+import { startAnotherInstance, type TestServer, useTestServer } from "../test/harness.js";
 import { type Change, recordChanges } from "./record-change.js";
 
 // Short intervals so the tests need not wait; read by startHttp (loadEventsConfig), restored afterwards.
@@ -234,12 +232,7 @@ describe("GET /events", () => {
   it("delivers each other's changes across two server instances on one database", async () => {
     let second: RunningServer | undefined;
     try {
-      second = await startHttp(
-        { ...loadConfig({ ...process.env, PORT: "0" }), nodeEnv: "test" },
-        createLogger("silent"),
-        srv.databaseUrl,
-        testContract(),
-      );
+      second = await startAnotherInstance(srv.databaseUrl);
       const onSecond = stream(second.url, admin.apiKey.token);
       const onFirst = stream(srv.url, admin.apiKey.token);
       await Promise.all([onSecond.opened(), onFirst.opened()]);

@@ -5,7 +5,8 @@ import Koa, { type Context } from "koa";
 import { HttpMethodEnum, koaBody } from "koa-body";
 import type { Config } from "../config.js";
 import type { Logger } from "../logger.js";
-import { authenticate, resolveWorkspace } from "./auth.js";
+import { authenticateHash, resolveWorkspace, tokenHashOf } from "./auth.js";
+import { CallerCache } from "./caller-cache.js";
 import {
   type Contract,
   fieldErrors,
@@ -131,8 +132,14 @@ export function createApp(deps: AppDeps): Koa<State> {
   const { orm, contract, config, logger } = deps;
   const app = new Koa<State>();
   app.proxy = true;
-  const handlers = new Map(deps.handlers.map((h) => [h.operationId as string, h.handler]));
+  const handlers = new Map(deps.handlers.map((h) => [h.operationId as string, h]));
+  for (const h of deps.handlers) {
+    const op = contract.operations.find((o) => o.operationId === h.operationId);
+    if (h.confirmsCaller && op?.method !== "get")
+      throw new Error(`${h.operationId}: only reads may confirm a cached caller`);
+  }
   const limiter = new RateLimiter(config.rateLimitPerMinute);
+  const callers = new CallerCache();
 
   // Request id, one structured log line per request, and the problem mapping, outermost.
   app.use(async (ctx, next) => {
@@ -250,7 +257,18 @@ export function createApp(deps: AppDeps): Koa<State> {
     });
   }
 
-  async function runOperation(ctx: Context, op: OperationSpec, handler: HandlerEntry["handler"] | undefined) {
+  /**
+   * Authenticates, resolves the workspace, validates the input and runs the handler. A read that confirms
+   * its caller in band may take the caller from the cache (`caller-cache.ts`); unless one of its
+   * statements then saw the version that caller was read at, it is answered again with the key read
+   * afresh (`fresh`), and that answer is the one sent.
+   */
+  async function runOperation(
+    ctx: Context,
+    op: OperationSpec,
+    entry: HandlerEntry | undefined,
+    fresh = false,
+  ) {
     const em = requestEntityManager(orm);
     const scope: RequestScope = {
       em,
@@ -261,10 +279,47 @@ export function createApp(deps: AppDeps): Koa<State> {
       logger,
       koa: ctx,
     };
+    let tokenHash: string | undefined;
     if (op.authenticated) {
-      scope.caller = await authenticate(em, ctx.get("authorization") || undefined);
-      limiter.take(scope.caller.keyId);
+      tokenHash = tokenHashOf(ctx.get("authorization") || undefined);
+      const cached = entry?.confirmsCaller && !fresh ? callers.get(tokenHash) : undefined;
+      if (cached) {
+        scope.caller = cached.caller;
+        scope.callerCheck = { epoch: cached.epoch, confirmed: false, changed: false };
+      } else {
+        const read = await authenticateHash(em, tokenHash);
+        scope.caller = read.caller;
+        if (entry?.confirmsCaller) callers.set(tokenHash, read.caller, read.epoch);
+      }
+      // A request answered again is still one request.
+      if (!fresh) limiter.take(scope.caller.keyId);
     }
+    if (!scope.callerCheck) return runAuthenticated(ctx, op, entry?.handler, scope);
+    const check = scope.callerCheck;
+    let failed = false;
+    let error: unknown;
+    try {
+      await runAuthenticated(ctx, op, entry?.handler, scope);
+    } catch (err) {
+      failed = true;
+      error = err;
+    }
+    if (check.confirmed && !check.changed) {
+      if (failed) throw error;
+      return;
+    }
+    // Not confirmed: the key, its owner or their memberships may have changed since it was cached.
+    callers.delete(tokenHash!);
+    ctx.remove(WORKSPACE_HEADER);
+    return runOperation(ctx, op, entry, true);
+  }
+
+  async function runAuthenticated(
+    ctx: Context,
+    op: OperationSpec,
+    handler: HandlerEntry["handler"] | undefined,
+    scope: RequestScope,
+  ) {
     if (op.workspaceScoped && scope.caller) {
       const q = ctx.query.workspace;
       scope.workspace = resolveWorkspace(

@@ -35,12 +35,28 @@ export function hashToken(token: string): string {
   return createHash("sha256").update(token).digest("hex");
 }
 
-/** Finds the key behind `Authorization: Bearer <token>`; an unknown or deleted key is 401. */
-export async function authenticate(em: EntityManager, authorization: string | undefined): Promise<Caller> {
+/** The SHA-256 of the key in `Authorization: Bearer <token>`; no key, or not one of ours, is 401. */
+export function tokenHashOf(authorization: string | undefined): string {
   const match = /^Bearer\s+(\S+)\s*$/i.exec(authorization ?? "");
   if (!match) throw new Unauthenticated();
   const token = match[1]!;
   if (!token.startsWith(TOKEN_PREFIX)) throw new Unauthenticated("The API key is not valid.");
+  return hashToken(token);
+}
+
+/** Finds the key behind `Authorization: Bearer <token>`; an unknown or deleted key is 401. */
+export async function authenticate(em: EntityManager, authorization: string | undefined): Promise<Caller> {
+  return (await authenticateHash(em, tokenHashOf(authorization))).caller;
+}
+
+/**
+ * The caller whose key hashes to `tokenHash`, and the `auth_epoch` version read in the same statement: the
+ * caller stays exactly this while a later statement still sees that version (`http/caller-cache.ts`).
+ */
+export async function authenticateHash(
+  em: EntityManager,
+  tokenHash: string,
+): Promise<{ caller: Caller; epoch: string }> {
   const rows = await sql<{
     key_id: string;
     scope: ApiKeyScope;
@@ -51,19 +67,21 @@ export async function authenticate(em: EntityManager, authorization: string | un
     email: string;
     stale: boolean;
     workspaces: WorkspaceAccess[];
+    epoch: string;
   }>(
     em,
-    // One round trip for the key, its owner and the workspaces it reaches: every request pays for this.
+    // One round trip for the key, its owner and the workspaces it reaches.
     `select k.id as key_id, k.scope, k.workspace_id, k.active_workspace_id, u.id as user_id, u.name, u.email,
             (k.last_used_at is null or k.last_used_at < now() - interval '1 minute') as stale,
             coalesce((select json_agg(json_build_object('id', w.id, 'slug', w.slug, 'name', w.name, 'role', m.role)
                                       order by w.created_at, w.id)
                         from memberships m join workspaces w on w.id = m.workspace_id
                        where m.user_id = u.id and (k.workspace_id is null or w.id = k.workspace_id)),
-                     '[]'::json) as workspaces
+                     '[]'::json) as workspaces,
+            ${AUTH_EPOCH_SQL} as epoch
        from api_keys k join users u on u.id = k.user_id
       where k.token_hash = ?`,
-    [hashToken(token)],
+    [tokenHash],
     // Its best plan is the same for every key: planned once per session, on the pool of such statements.
     { prepare: "generic" },
   );
@@ -74,15 +92,48 @@ export async function authenticate(em: EntityManager, authorization: string | un
     await sql(em, "update api_keys set last_used_at = now() where id = ?", [row.key_id]);
   }
   return {
-    userId: row.user_id,
-    name: row.name,
-    email: row.email,
-    keyId: row.key_id,
-    keyScope: row.scope,
-    keyWorkspaceId: row.workspace_id,
-    activeWorkspaceId: row.active_workspace_id,
-    workspaces: row.workspaces,
+    caller: {
+      userId: row.user_id,
+      name: row.name,
+      email: row.email,
+      keyId: row.key_id,
+      keyScope: row.scope,
+      keyWorkspaceId: row.workspace_id,
+      activeWorkspaceId: row.active_workspace_id,
+      workspaces: row.workspaces,
+    },
+    epoch: row.epoch,
   };
+}
+
+/**
+ * The current `auth_epoch` version, as text: a read whose operation confirms its caller in band selects it
+ * in its own statement and hands it to {@link confirmCaller}.
+ */
+export const AUTH_EPOCH_SQL = "(select ae.version::text from auth_epoch ae where ae.id = 1)";
+
+/**
+ * A caller taken from the server's cache for this request, not read from the database: it holds only if a
+ * statement of the request sees the version it was read at (`http/caller-cache.ts`).
+ */
+export interface CallerCheck {
+  epoch: string;
+  /** A statement of the request saw `epoch`: the caller is what authenticating in it would have given. */
+  confirmed: boolean;
+  /** A statement saw another version: the request is answered again with the key read afresh. */
+  changed: boolean;
+}
+
+/**
+ * Records the `auth_epoch` version (selected as {@link AUTH_EPOCH_SQL}) a statement of the request ran at.
+ * Nothing to do when the caller was read for this request; `null` (a statement that returned no row) says
+ * nothing.
+ */
+export function confirmCaller(scope: { callerCheck?: CallerCheck }, epoch: string | null | undefined): void {
+  const check = scope.callerCheck;
+  if (!check || epoch === null || epoch === undefined) return;
+  if (epoch === check.epoch) check.confirmed = true;
+  else check.changed = true;
 }
 
 /**
@@ -122,8 +173,8 @@ export function reachableWorkspace(caller: Caller, ref: string): WorkspaceAccess
 /**
  * Resolves the workspace a request acts in (openapi.yaml, "Authentication"):
  * header, then query parameter, then the key's active workspace, then the owner's only workspace.
- * Membership is checked on every call (the memberships are read with the key, per request), so losing
- * access cuts a key off at once.
+ * Membership is checked on every call (the memberships are read with the key, or confirmed unchanged by the
+ * request's own statement: `http/caller-cache.ts`), so losing access cuts a key off at once.
  */
 export function resolveWorkspace(
   caller: Caller,

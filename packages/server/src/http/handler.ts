@@ -3,7 +3,7 @@ import type { operations } from "@tracker/sdk/schema";
 import type { Context } from "koa";
 import type { Config } from "../config.js";
 import type { Logger } from "../logger.js";
-import type { Caller, WorkspaceAccess } from "./auth.js";
+import type { Caller, CallerCheck, WorkspaceAccess } from "./auth.js";
 
 export type OperationId = keyof operations;
 type Op<K extends OperationId> = operations[K];
@@ -52,6 +52,12 @@ export interface RequestScope {
   config: Config;
   logger: Logger;
   koa: Context;
+  /**
+   * Set when `caller` came from the server's cache instead of the database, for an operation that confirms
+   * it in band: its statement selects `AUTH_EPOCH_SQL` and passes the value to `confirmCaller`
+   * (`http/caller-cache.ts`).
+   */
+  callerCheck?: CallerCheck;
 }
 
 /** A scope in which the caller is known and a workspace is resolved. */
@@ -74,12 +80,28 @@ export type Handler<K extends OperationId> = (
 export interface HandlerEntry {
   operationId: OperationId;
   handler: Handler<OperationId>;
+  /**
+   * A read that confirms a cached caller in its own statement (`http/caller-cache.ts`): it selects
+   * `AUTH_EPOCH_SQL` and calls `confirmCaller` with it. Only for `GET` operations: a request whose caller is
+   * not confirmed is answered again, so the handler must change nothing.
+   */
+  confirmsCaller?: boolean;
 }
 
 /** Implements one contract operation; request and response are typed from the generated contract types. */
-export function handle<K extends OperationId>(operationId: K, handler: Handler<K>): HandlerEntry {
-  return { operationId, handler: handler as unknown as Handler<OperationId> };
+export function handle<K extends OperationId>(
+  operationId: K,
+  handler: Handler<K>,
+  options: { confirmsCaller?: boolean } = {},
+): HandlerEntry {
+  return { operationId, handler: handler as unknown as Handler<OperationId>, ...options };
 }
+
+/**
+ * For the hottest reads, whose one statement selects `AUTH_EPOCH_SQL` and passes it to `confirmCaller`:
+ * the caller may come from the server's cache and is confirmed by that statement (`http/caller-cache.ts`).
+ */
+export const CONFIRMS_CALLER = { confirmsCaller: true } as const;
 
 /** Narrows a scope for operations the contract marks as workspace-scoped. */
 export function inWorkspace(scope: RequestScope): WorkspaceScope {

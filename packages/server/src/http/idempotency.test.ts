@@ -1,9 +1,7 @@
 import { randomUUID } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { loadConfig } from "../config.js";
-import { createLogger } from "../logger.js";
-import { type RunningServer, startHttp } from "../server.js";
-import { startTestServer, type TestServer, testContract } from "../test/harness.js";
+import type { RunningServer } from "../server.js";
+import { startAnotherInstance, startTestServer, type TestServer } from "../test/harness.js";
 import { pruneIdempotentRequests } from "./idempotency.js";
 
 let srv: TestServer;
@@ -227,12 +225,7 @@ describe("Idempotency-Key", () => {
     const { token, workspaceId } = await setup();
     let second: RunningServer | undefined;
     try {
-      second = await startHttp(
-        { ...loadConfig({ ...process.env, PORT: "0" }), nodeEnv: "test", rateLimitPerMinute: 0 },
-        createLogger("silent"),
-        srv.databaseUrl,
-        testContract(),
-      );
+      second = await startAnotherInstance(srv.databaseUrl);
       const key = randomUUID();
       const body = { team: "ENG", title: "Across instances" };
       const first = await post(srv.url, token, "/issues", body, key);

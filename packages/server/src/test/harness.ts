@@ -64,6 +64,24 @@ export function useTestServer(overrides: Partial<Config> = {}): TestServer {
   });
 }
 
+/**
+ * Another server instance on `databaseUrl` (a test server's), as a second process would run beside it:
+ * its own pools, caches and event hub. The caller closes it.
+ */
+export function startAnotherInstance(databaseUrl: string): Promise<RunningServer> {
+  return startHttp(testConfig(), createLogger("silent"), databaseUrl, testContract());
+}
+
+/** Rate limiting is off unless a test asks for it: tests fire bursts (e.g. 100 concurrent creates) on one key. */
+function testConfig(overrides: Partial<Config> = {}): Config {
+  return {
+    ...loadConfig({ ...process.env, PORT: "0" }),
+    nodeEnv: "test",
+    rateLimitPerMinute: 0,
+    ...overrides,
+  };
+}
+
 /** A server on a fresh database copied from the migrated template. One per test file. */
 export async function startTestServer(overrides: Partial<Config> = {}): Promise<TestServer> {
   const baseUrl = inject("databaseUrl");
@@ -74,15 +92,8 @@ export async function startTestServer(overrides: Partial<Config> = {}): Promise<
   await admin.end();
   const databaseUrl = withDatabase(baseUrl, database);
 
-  // Rate limiting is off unless a test asks for it: tests fire bursts (e.g. 100 concurrent creates) on one key.
-  const config: Config = {
-    ...loadConfig({ ...process.env, PORT: "0" }),
-    nodeEnv: "test",
-    rateLimitPerMinute: 0,
-    ...overrides,
-  };
   const running = await startHttp(
-    config,
+    testConfig(overrides),
     createLogger((process.env.TEST_LOG_LEVEL as "error" | undefined) ?? "silent"),
     databaseUrl,
     testContract(),

@@ -24,6 +24,7 @@ import { Migration20261126010000_issue_label_ids_index } from "./Migration202611
 import { Migration20261126011000_issue_updated_index_label_ids } from "./Migration20261126011000_issue_updated_index_label_ids.js";
 import { Migration20261126012000_issue_reference_updated_indexes } from "./Migration20261126012000_issue_reference_updated_indexes.js";
 import { Migration20261126040000_issue_updated_index_dates } from "./Migration20261126040000_issue_updated_index_dates.js";
+import { Migration20261126041000_auth_epoch } from "./Migration20261126041000_auth_epoch.js";
 
 /** Applied in this order on every start. Add each new migration here (npm run migration:create). */
 export const migrationsList: MigrationObject[] = [
@@ -87,5 +88,9 @@ export const migrationsList: MigrationObject[] = [
   {
     name: "Migration20261126040000_issue_updated_index_dates",
     class: Migration20261126040000_issue_updated_index_dates,
+  },
+  {
+    name: "Migration20261126041000_auth_epoch",
+    class: Migration20261126041000_auth_epoch,
   },
 ];

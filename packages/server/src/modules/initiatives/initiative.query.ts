@@ -1,6 +1,7 @@
 import { type components, initiativeStatusValues } from "@tracker/sdk/schema";
 import { sql } from "../../db/sql.js";
 import { dateSql } from "../../db/sql-time.js";
+import { AUTH_EPOCH_SQL, confirmCaller } from "../../http/auth.js";
 import type { WorkspaceScope } from "../../http/handler.js";
 import * as planning from "../planning/planning-list.js";
 import { healthSql, percentSql } from "../planning/progress.js";
@@ -34,6 +35,7 @@ export function visibleInitiativeCondition(
 }
 
 interface InitiativeRow {
+  auth_epoch: string;
   id: string;
   name: string;
   description: string | null;
@@ -125,13 +127,14 @@ export async function queryInitiatives(
      )
      select h.id, h.name, h.description, h.status, h.lead_id, lu.name as lead_name, lu.email as lead_email,
             ${dateSql("h.target_date")} as target_date, h.done, h.total, h.percent, h.excluded, h.health,
-            h.projects
+            h.projects, ${AUTH_EPOCH_SQL} as auth_epoch
        from h left join users lu on lu.id = h.lead_id
       where ${conditions.where.join(" and ")}
       order by ${order}${page}`,
     conditions.params,
     { prepare: true },
   );
+  confirmCaller(scope, rows[0]?.auth_epoch);
   const { rows: pageRows, nextOffset } = planning.pageOf(rows, q.limit, offset);
   return {
     initiatives: pageRows.map((r) => ({

@@ -1,12 +1,16 @@
-import { handle, inWorkspace } from "../../http/handler.js";
+import { CONFIRMS_CALLER, handle, inWorkspace } from "../../http/handler.js";
 import { queryInitiatives } from "./initiative.query.js";
 import * as initiatives from "./initiative.service.js";
 
 export const initiativeHandlers = [
-  handle("listInitiatives", async (s, { query }) => ({
-    status: 200,
-    body: await queryInitiatives(inWorkspace(s), { ...query, limit: query.limit ?? 50 }),
-  })),
+  handle(
+    "listInitiatives",
+    async (s, { query }) => ({
+      status: 200,
+      body: await queryInitiatives(inWorkspace(s), { ...query, limit: query.limit ?? 50 }),
+    }),
+    CONFIRMS_CALLER,
+  ),
 
   handle("getInitiative", async (s, { params }) => ({
     status: 200,

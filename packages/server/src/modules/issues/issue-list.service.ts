@@ -1,5 +1,6 @@
 import { genericPlanWhenOnly, sql, sqlOne } from "../../db/sql.js";
 import { jsonTimeSql } from "../../db/sql-time.js";
+import { AUTH_EPOCH_SQL, confirmCaller } from "../../http/auth.js";
 import { JsonText, type WorkspaceScope } from "../../http/handler.js";
 import { latestNames, namesAt, type WorkspaceNames } from "../shared/workspace-names.js";
 import { asList, compileIssueFilter, type IssueFilter, issuePage } from "./issue-filter.js";
@@ -107,7 +108,8 @@ function pageStatement(
             ${ISSUE_OWN_JSON_SQL} as own,
             array_to_string(i.label_ids, ',') as "labelIds",
             case when p.ord = 1 then (select w.names_version::text from workspaces w where w.id = ?) end
-              as "namesVersion"
+              as "namesVersion",
+            case when p.ord = 1 then ${AUTH_EPOCH_SQL} end as "authEpoch"
        from ${pageRows}
       order by p.ord`,
     fullText: `${page},
@@ -198,6 +200,7 @@ async function listPage(
     return rows;
   };
   const rows = await answer<NamedListRow>("text");
+  confirmCaller(scope, rows[0]?.authEpoch);
   if (query.namesVersion !== undefined) {
     // The version the statement ran at: on its first row, or, for an empty page, read now; as versions
     // only grow, reading the compiled one now means the statement, which ran before, read it too.

@@ -1,6 +1,7 @@
 import type { components } from "@tracker/sdk/schema";
 import { q, raw } from "../../db/sql-fragment.js";
 import { isoSql } from "../../db/sql-time.js";
+import { AUTH_EPOCH_SQL, confirmCaller } from "../../http/auth.js";
 import type { WorkspaceScope } from "../../http/handler.js";
 import { NotFound } from "../../http/problem.js";
 import { type CommentOut, commentsJsonSql } from "../comments/comment.service.js";
@@ -37,6 +38,7 @@ export function estimateOptions(scale: string): { value: number; label: string }
 }
 
 interface PageDataRow {
+  auth_epoch: string;
   id: string;
   identifier: string;
   title: string;
@@ -131,11 +133,13 @@ export async function getIssuePageData(scope: WorkspaceScope, ref: string): Prom
                ${openBlockersJsonSql(scope, "i.id")} as "blockedByOpen",
                coalesce((select json_agg(json_build_object('id', lk.id, 'url', lk.url, 'title', lk.title)
                                          order by lk.created_at, lk.id)
-                           from issue_links lk where lk.issue_id = i.id), '[]') as links
+                           from issue_links lk where lk.issue_id = i.id), '[]') as links,
+               ${raw(AUTH_EPOCH_SQL)} as auth_epoch
           from target k join issues i on i.id = k.id join teams t on t.id = i.team_id
           left join issues pi on pi.id = i.parent_id
           left join teams pt on pt.id = pi.team_id`,
     ));
+  confirmCaller(scope, issue?.auth_epoch);
   if (!issue) throw new NotFound(`No issue "${ref}" in this workspace.`);
   return {
     issue: {

@@ -60,6 +60,8 @@ export type NamedListRow = Pick<
   labelIds: string | null;
   /** On the first row: the workspace's names_version in the statement's snapshot. */
   namesVersion: string | null;
+  /** On the first row: the `auth_epoch` version in the statement's snapshot (`http/caller-cache.ts`). */
+  authEpoch: string | null;
 };
 /** A row of the statement that reads the names itself. */
 export type FullListRow = ListRow & { refs: PageRefs | null };

@@ -1,5 +1,6 @@
 import type { components } from "@tracker/sdk/schema";
 import { q, raw, type SqlFragment } from "../../db/sql-fragment.js";
+import { AUTH_EPOCH_SQL, confirmCaller } from "../../http/auth.js";
 import type { WorkspaceScope } from "../../http/handler.js";
 import { NotFound } from "../../http/problem.js";
 import { commentsJsonSql } from "../comments/comment.service.js";
@@ -21,7 +22,8 @@ export function subIssuesJsonSql(scope: WorkspaceScope, parentId: string, json: 
       where si.parent_id = ${raw(parentId)} and ${vis}), '[]'::json)`;
 }
 
-type IssueDetailRow = IssueRow & Pick<IssueDetailOut, "comments" | "subIssues" | "relations">;
+type IssueDetailRow = IssueRow &
+  Pick<IssueDetailOut, "comments" | "subIssues" | "relations"> & { authEpoch: string };
 
 /**
  * One issue with comments (oldest first), sub-issues (by number) and relations from its side, in one
@@ -41,9 +43,11 @@ export async function getIssueDetail(scope: WorkspaceScope, ref: string): Promis
                  scope,
                  "i.id",
                  "json_build_object('identifier', sit.key || '-' || si.number, 'title', si.title, 'state', sis.name)",
-               )} as "subIssues"
+               )} as "subIssues",
+               ${raw(AUTH_EPOCH_SQL)} as "authEpoch"
           from target k join issues i on i.id = k.id`,
     ));
+  confirmCaller(scope, row?.authEpoch);
   if (!row) throw new NotFound(`No issue "${ref}" in this workspace.`);
   return { ...issueFromRow(row), comments: row.comments, subIssues: row.subIssues, relations: row.relations };
 }

@@ -1,4 +1,4 @@
-import { handle, inWorkspace, OK } from "../../http/handler.js";
+import { CONFIRMS_CALLER, handle, inWorkspace, OK } from "../../http/handler.js";
 import { createIssue } from "./issue-create.service.js";
 import { createIssueLink } from "./issue-link.service.js";
 import { moveIssues } from "./issue-move.service.js";
@@ -13,20 +13,28 @@ export const issueHandlers = [
     body: { issue: await createIssue(inWorkspace(s), body) },
   })),
 
-  handle("getIssue", async (s, { params }) => ({
-    status: 200,
-    body: { issue: await getIssueDetail(inWorkspace(s), params.identifier) },
-  })),
+  handle(
+    "getIssue",
+    async (s, { params }) => ({
+      status: 200,
+      body: { issue: await getIssueDetail(inWorkspace(s), params.identifier) },
+    }),
+    CONFIRMS_CALLER,
+  ),
 
   handle("updateIssue", async (s, { params, body }) => ({
     status: 200,
     body: { issue: await updateIssue(inWorkspace(s), params.identifier, body) },
   })),
 
-  handle("getIssuePageData", async (s, { params }) => ({
-    status: 200,
-    body: await getIssuePageData(inWorkspace(s), params.identifier),
-  })),
+  handle(
+    "getIssuePageData",
+    async (s, { params }) => ({
+      status: 200,
+      body: await getIssuePageData(inWorkspace(s), params.identifier),
+    }),
+    CONFIRMS_CALLER,
+  ),
 
   handle("createIssueLink", async (s, { params, body }) => ({
     status: 201,

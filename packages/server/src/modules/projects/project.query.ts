@@ -1,6 +1,7 @@
 import { type components, projectStatusValues } from "@tracker/sdk/schema";
 import { genericPlanWhenOnly, sql } from "../../db/sql.js";
 import { dateFromJson, isoFromJson, jsonTimeSql } from "../../db/sql-time.js";
+import { AUTH_EPOCH_SQL, confirmCaller } from "../../http/auth.js";
 import type { WorkspaceScope } from "../../http/handler.js";
 import { NotFound } from "../../http/problem.js";
 import * as planning from "../planning/planning-list.js";
@@ -93,6 +94,7 @@ interface ProjectRow {
   team_ids: string;
   /** The workspace's names version in the statement's snapshot (the same on every row). */
   names_version: string;
+  auth_epoch: string;
   done: number;
   total: number;
   percent: number;
@@ -171,7 +173,8 @@ export async function projectListQuery(
             ${jsonTimeSql("h.target_date", false)} as target_date, ${jsonTimeSql("h.created_at")} as created_at,
             ${jsonTimeSql("h.updated_at")} as updated_at, h.done, h.total, h.percent, h.health,
             array_to_string(${teamIds.sql}, ',') as team_ids,
-            (select w.names_version::text from workspaces w where w.id = ?) as names_version`;
+            (select w.names_version::text from workspaces w where w.id = ?) as names_version,
+            ${AUTH_EPOCH_SQL} as auth_epoch`;
   if (computed) {
     // Progress and health of every visible project (the filter or sort reads them), then the page, and only
     // then the page's initiative and lead names. The inner join to users is removed by the planner unless
@@ -233,6 +236,7 @@ export async function queryProjects(
   const rows = await sql<ProjectRow>(scope.em, query.text, query.params, {
     prepare: genericPlanWhenOnly(q, PLAN_FREE_KEYS),
   });
+  confirmCaller(scope, rows[0]?.auth_epoch);
   const { rows: pageRows, nextOffset } = planning.pageOf(rows, q.limit, q.offset ?? 0);
   const teams = await pageTeams(scope, pageRows);
   return {

@@ -1,13 +1,17 @@
-import { handle, inWorkspace, OK } from "../../http/handler.js";
+import { CONFIRMS_CALLER, handle, inWorkspace, OK } from "../../http/handler.js";
 import { getProject, queryProjects } from "./project.query.js";
 import * as projects from "./project.service.js";
 import { moveProject } from "./project-move.service.js";
 
 export const projectHandlers = [
-  handle("listProjects", async (s, { query }) => ({
-    status: 200,
-    body: await queryProjects(inWorkspace(s), { ...query, limit: query.limit ?? 50 }),
-  })),
+  handle(
+    "listProjects",
+    async (s, { query }) => ({
+      status: 200,
+      body: await queryProjects(inWorkspace(s), { ...query, limit: query.limit ?? 50 }),
+    }),
+    CONFIRMS_CALLER,
+  ),
 
   handle("getProject", async (s, { params }) => ({
     status: 200,

@@ -1,8 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { loadConfig } from "../../config.js";
-import { createLogger } from "../../logger.js";
-import { type RunningServer, startHttp } from "../../server.js";
-import { type ApiClient, testContract, useTestServer } from "../../test/harness.js";
+import type { RunningServer } from "../../server.js";
+import { type ApiClient, startAnotherInstance, useTestServer } from "../../test/harness.js";
 
 /**
  * The issue list takes the names of what issues refer to from each server's cache of the workspace's
@@ -16,12 +14,7 @@ let token = "";
 let wsId = "";
 
 beforeAll(async () => {
-  second = await startHttp(
-    { ...loadConfig({ ...process.env, PORT: "0" }), nodeEnv: "test", rateLimitPerMinute: 0 },
-    createLogger("silent"),
-    srv.databaseUrl,
-    testContract(),
-  );
+  second = await startAnotherInstance(srv.databaseUrl);
   const boot = await srv.bootstrap({ team: { key: "NAM", name: "Names" } });
   token = boot.apiKey.token;
   wsId = boot.workspace.id;
