@@ -13,10 +13,11 @@
  * - no MikroORM: no `em.fork()` per request; `sql()` gets a stand-in for the EntityManager that gives it
  *   the connection settings (with the ORM's type parsers: dates and timestamps as text), from which it opens
  *   its node-postgres pools as it does in the server;
- * - the API key is looked up once with the server's `authenticate` and then cached for the process's life
- *   (the server reads it, its owner and their memberships on every request, as the contract's
- *   "Authentication" requires), and so is the workspace it resolves to; `TRACKER_FLOOR_AUTH=every` looks
- *   the key up on every request instead;
+ * - the API key is looked up once with the server's `authenticate` and then cached for the process's life,
+ *   and so is the workspace it resolves to. The server keeps callers too for these reads, but confirms
+ *   them in each read's own statement (`src/http/caller-cache.ts`: the statement selects `auth_epoch`) and
+ *   resolves the workspace per request; `TRACKER_FLOOR_AUTH=every` looks the key up on every request, as
+ *   the server did before it kept callers;
  * - the query string is not validated against the contract: comma lists are split and integers parsed,
  *   as the contract's coercion would, and anything the handler refuses is a bare 400/404/500;
  * - errors are answered with a status and an empty object, not the contract's problem body.
@@ -80,8 +81,8 @@ function queryOf(op: OperationSpec, search: URLSearchParams): Record<string, unk
 }
 
 /**
- * `TRACKER_FLOOR_AUTH=every`: look the key up on every request, as the server does, to measure what that
- * lookup costs.
+ * `TRACKER_FLOOR_AUTH=every`: look the key up on every request, a round trip before the read's own
+ * statement, to measure what that lookup costs.
  */
 const EVERY_CALL = process.env.TRACKER_FLOOR_AUTH === "every";
 /** Callers by `Authorization` header, looked up once (see above). */
