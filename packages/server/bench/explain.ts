@@ -26,6 +26,11 @@ export function listShapes(seeded: Seeded): { name: string; filter: IssueFilter 
     { name: "team, -priority (bench case)", filter: { team, sort: "-priority" } },
     { name: "special overdue,blocked (bench case)", filter: { special: ["overdue", "blocked"] } },
     { name: "q (bench case)", filter: { q: "crash report" } },
+    // The bench case's other searches, in its rotation.
+    { name: "q database migration (bench case)", filter: { q: "database migration" } },
+    { name: "q login -timeout (bench case)", filter: { q: "login -timeout" } },
+    { name: "q search or index (bench case)", filter: { q: "search or index" } },
+    { name: 'q "dark mode" (bench case)', filter: { q: '"dark mode"' } },
     { name: "q with quotes, -word, or", filter: { q: '"database migration" -rollback or outage' } },
     { name: "team + q", filter: { team, q: "login" } },
     { name: "team, default sort", filter: { team } },
