@@ -133,11 +133,9 @@ export function createApp(deps: AppDeps): Koa<State> {
   const app = new Koa<State>();
   app.proxy = true;
   const handlers = new Map(deps.handlers.map((h) => [h.operationId as string, h]));
-  for (const h of deps.handlers) {
-    const op = contract.operations.find((o) => o.operationId === h.operationId);
-    if (h.confirmsCaller && op?.method !== "get")
+  for (const h of deps.handlers)
+    if (h.confirmsCaller && contract.operation(h.operationId).method !== "get")
       throw new Error(`${h.operationId}: only reads may confirm a cached caller`);
-  }
   const limiter = new RateLimiter(config.rateLimitPerMinute);
   const callers = new CallerCache();
 

@@ -2,8 +2,8 @@ import type { Caller } from "./auth.js";
 
 interface Entry {
   caller: Caller;
-  epoch: bigint;
-  epochText: string;
+  /** The `auth_epoch` version the caller was read at, as text. */
+  epoch: string;
   readAt: number;
 }
 
@@ -22,11 +22,12 @@ interface Entry {
  * lives in the database. So the cache changes how many round trips a read takes, never what it answers.
  *
  * Entries live a minute (the key's `last_used_at` is written by the authentication that refills them,
- * at most once a minute, as before) and are dropped as soon as a newer version is seen; at most `max`.
+ * at most once a minute, as before) and are dropped once a caller is read here at a newer version; at most
+ * `max`.
  */
 export class CallerCache {
   private readonly entries = new Map<string, Entry>();
-  /** The newest version any statement of this server saw: entries read at an older one are stale. */
+  /** The newest version a caller was read at here: entries read at an older one are stale. */
   private newest = 0n;
 
   constructor(
@@ -34,38 +35,25 @@ export class CallerCache {
     private readonly max = 10_000,
   ) {}
 
-  get(tokenHash: string): { caller: Caller; epoch: string } | undefined {
+  get(tokenHash: string): Entry | undefined {
     const entry = this.entries.get(tokenHash);
     if (!entry) return undefined;
-    if (entry.epoch < this.newest || performance.now() - entry.readAt > this.ttlMs) {
+    if (BigInt(entry.epoch) < this.newest || performance.now() - entry.readAt > this.ttlMs) {
       this.entries.delete(tokenHash);
       return undefined;
     }
-    return { caller: entry.caller, epoch: entry.epochText };
+    return entry;
   }
 
-  set(tokenHash: string, caller: Caller, epochText: string): void {
-    const epoch = BigInt(epochText);
-    this.saw(epoch);
-    if (epoch < this.newest) return;
+  set(tokenHash: string, caller: Caller, epoch: string): void {
+    const version = BigInt(epoch);
+    if (version < this.newest) return;
+    this.newest = version;
     if (this.entries.size >= this.max) this.entries.clear();
-    this.entries.set(tokenHash, { caller, epoch, epochText, readAt: performance.now() });
-  }
-
-  /** A statement ran at `epochText`: callers read at an older version are not taken any more. */
-  seen(epochText: string): void {
-    this.saw(BigInt(epochText));
+    this.entries.set(tokenHash, { caller, epoch, readAt: performance.now() });
   }
 
   delete(tokenHash: string): void {
     this.entries.delete(tokenHash);
-  }
-
-  get size(): number {
-    return this.entries.size;
-  }
-
-  private saw(epoch: bigint): void {
-    if (epoch > this.newest) this.newest = epoch;
   }
 }

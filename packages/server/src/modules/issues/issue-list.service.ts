@@ -50,19 +50,16 @@ export async function issueListQuery(scope: WorkspaceScope, filter: IssueFilter,
   // planner from reading the sort's index in order instead and checking each issue's stored vector, which
   // its generic plan (blind to the words, it assumes 0.5% of issues match) prefers: at a million issues a
   // rare phrase read ~100,000 of them that way (bench/README.md, "Full-text fallback").
-  const all = recentSearch
-    ? {
-        text: `select m.id from (select i.id, i.updated_at, i.team_id, i.number from issues i ${compiled.joins}
-                    where ${compiled.where} offset 0) m
-                   order by ${compiled.orderBy.replace(/\bi\./g, "m.")}`,
-        params: compiled.params,
-      }
-    : {
-        text: `select i.id from issues i ${compiled.joins}
-                   where ${compiled.where}
+  const matches = `from issues i ${compiled.joins}
+                   where ${compiled.where}`;
+  const all = {
+    text: recentSearch
+      ? `select m.id from (select i.id, i.updated_at, i.team_id, i.number ${matches} offset 0) m
+                   order by ${compiled.orderBy.replace(/\bi\./g, "m.")}`
+      : `select i.id ${matches}
                    order by ${compiled.orderBy}`,
-        params: compiled.params,
-      };
+    params: compiled.params,
+  };
   const sources = recentSearch
     ? [
         searchFirstSource(
