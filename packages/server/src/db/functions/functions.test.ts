@@ -3,6 +3,7 @@ import { describe, expect, it } from "vitest";
 import { useTestServer } from "../../test/harness.js";
 import * as blockers from "./issue-blockers.js";
 import * as labelIds from "./issue-label-ids.js";
+import * as labelPostings from "./issue-label-postings.js";
 import * as searchBits from "./issue-search-bits.js";
 import * as searchRecent from "./issue-search-recent.js";
 import * as searchVector from "./issue-search-vector.js";
@@ -14,6 +15,7 @@ import * as namesVersion from "./workspace-names-version.js";
 const statements = [
   blockers,
   labelIds,
+  labelPostings,
   searchBits,
   searchRecent,
   searchVector,

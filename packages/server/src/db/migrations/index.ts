@@ -25,6 +25,7 @@ import { Migration20261126011000_issue_updated_index_label_ids } from "./Migrati
 import { Migration20261126012000_issue_reference_updated_indexes } from "./Migration20261126012000_issue_reference_updated_indexes.js";
 import { Migration20261126040000_issue_updated_index_dates } from "./Migration20261126040000_issue_updated_index_dates.js";
 import { Migration20261126041000_auth_epoch } from "./Migration20261126041000_auth_epoch.js";
+import { Migration20261126060000_issue_label_postings } from "./Migration20261126060000_issue_label_postings.js";
 
 /** Applied in this order on every start. Add each new migration here (npm run migration:create). */
 export const migrationsList: MigrationObject[] = [
@@ -92,5 +93,9 @@ export const migrationsList: MigrationObject[] = [
   {
     name: "Migration20261126041000_auth_epoch",
     class: Migration20261126041000_auth_epoch,
+  },
+  {
+    name: "Migration20261126060000_issue_label_postings",
+    class: Migration20261126060000_issue_label_postings,
   },
 ];

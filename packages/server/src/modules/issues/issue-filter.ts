@@ -101,6 +101,8 @@ export interface CompiledIssueFilter {
    * undefined when it depends on no names. The SQL is exact only if the statement ran at that version.
    */
   namesVersion?: string;
+  /** The ids of the labels the filter names, when it names labels and each name names one (`namesVersion`). */
+  labelIds?: string[];
   /**
    * Resolves the filter's references strictly, throwing what a reference naming nothing deserves (404 for
    * team, assignee, project; 400 for a state or cycle the team lacks). `where` already matches nothing
@@ -339,14 +341,19 @@ export async function compileIssueFilter(
   // Every named label must be on the issue (names match case-insensitively, like label names themselves).
   // With the cached names, the ids are constants the GIN index on `label_ids` and the column's element
   // statistics both see: one label of many is read in the sort's order, two in the intersection of their
-  // posting lists (bench/README.md, "Labels"). A name naming no label matches no issue.
+  // posting lists (bench/README.md, "Labels"). A list of one or two labels in `updated` order walks the
+  // labels' own postings first (`labelWalkSource`, with `labelIds`). A name naming no label matches no issue.
   let namesVersion: string | undefined;
+  let labelIdSet: string[] | undefined;
   const labelNames = asList(filter.label).map(String);
   const labelIds = labelNames.length && options.names ? labelIdsOf(options.names, labelNames) : undefined;
   if (labelIds) {
     namesVersion = options.names!.version;
     if (labelIds.includes(null)) add("false");
-    else add("i.label_ids @> ?::uuid[]", [...new Set(labelIds)]);
+    else {
+      labelIdSet = [...new Set(labelIds as string[])];
+      add("i.label_ids @> ?::uuid[]", labelIdSet);
+    }
   } else
     for (const name of labelNames)
       add(
@@ -389,6 +396,7 @@ export async function compileIssueFilter(
     where: where.join("\n and "),
     params,
     namesVersion,
+    labelIds: labelIdSet,
     ...issueOrderBy(filter.sort ?? DEFAULT_ISSUE_SORT),
     check: async () => {
       for (const run of checks) await run();

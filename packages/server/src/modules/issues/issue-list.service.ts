@@ -4,6 +4,7 @@ import { AUTH_EPOCH_SQL, confirmCaller } from "../../http/auth.js";
 import { JsonText, type WorkspaceScope } from "../../http/handler.js";
 import { latestNames, namesAt, type WorkspaceNames } from "../shared/workspace-names.js";
 import { asList, compileIssueFilter, type IssueFilter, issuePage } from "./issue-filter.js";
+import { labelWalkIds, labelWalkSource } from "./issue-label-walk.js";
 import {
   type FullListRow,
   ISSUE_OWN_JSON_SQL,
@@ -20,6 +21,15 @@ export interface ListStatement {
   params: unknown[];
   fullText: string;
   fullParams: unknown[];
+  /** How to prepare both, when not as the list's filter decides (`listPage`). */
+  prepare?: "generic";
+}
+
+/** A select of issue ids in the list's order, the first source or the last of a page's statements. */
+interface ListSource {
+  text: string;
+  params: unknown[];
+  prepare?: "generic";
 }
 
 /**
@@ -28,8 +38,9 @@ export interface ListStatement {
  * than the page is fetched to know whether another page follows. Exported for the bench.
  *
  * `statements` are tried in turn: a statement other than the last answers with no rows when it cannot tell
- * the page (a full-text search whose first source holds too few matches, `searchFirstSource`); the last one
- * always can. Each is a pair:
+ * the page (a full-text search whose first source holds too few matches, `searchFirstSource`; a label
+ * filter whose walk of the labels' newest issues found too few, `labelWalkSource`); the last one always
+ * can. Each is a pair:
  * - `text`, the one a page normally takes: the page's rows with each issue's label ids (kept on the issue by
  *   triggers: migration `…_issue_label_ids`), and on the first row
  *   the workspace's `names_version`. The names of teams, states, assignees, projects, cycles and labels come
@@ -52,7 +63,7 @@ export async function issueListQuery(scope: WorkspaceScope, filter: IssueFilter,
   // rare phrase read ~100,000 of them that way (bench/README.md, "Full-text fallback").
   const matches = `from issues i ${compiled.joins}
                    where ${compiled.where}`;
-  const all = {
+  const all: ListSource = {
     text: recentSearch
       ? `select m.id from (select i.id, i.updated_at, i.team_id, i.number ${matches} offset 0) m
                    order by ${compiled.orderBy.replace(/\bi\./g, "m.")}`
@@ -60,18 +71,13 @@ export async function issueListQuery(scope: WorkspaceScope, filter: IssueFilter,
                    order by ${compiled.orderBy}`,
     params: compiled.params,
   };
-  const sources = recentSearch
-    ? [
-        searchFirstSource(
-          scope,
-          filter.q!.trim(),
-          compiled.orderBy,
-          offset + limit + 1,
-          filter.sort !== "updated",
-        ),
-        all,
-      ]
-    : [all];
+  const need = offset + limit + 1;
+  const walk = labelWalkIds(filter, compiled);
+  const sources: ListSource[] = recentSearch
+    ? [searchFirstSource(scope, filter.q!.trim(), compiled.orderBy, need, filter.sort !== "updated"), all]
+    : walk
+      ? [labelWalkSource(compiled, walk, need), all]
+      : [all];
   return {
     statements: sources.map((source) => pageStatement(scope, source, limit, offset)),
     limit,
@@ -84,7 +90,7 @@ export async function issueListQuery(scope: WorkspaceScope, filter: IssueFilter,
 /** The page statements over `source`, a select of issue ids in the list's order. */
 function pageStatement(
   scope: WorkspaceScope,
-  source: { text: string; params: unknown[] },
+  source: ListSource,
   limit: number,
   offset: number,
 ): ListStatement {
@@ -142,6 +148,7 @@ function pageStatement(
       order by page.ord`,
     params: [scope.workspace.id, ...fullParams],
     fullParams,
+    prepare: source.prepare,
   };
 }
 
@@ -203,7 +210,7 @@ async function listPage(
     for (const statement of query.statements) {
       const [text, params] =
         form === "text" ? [statement.text, statement.params] : [statement.fullText, statement.fullParams];
-      rows = await sql<R>(scope.em, text, params, { prepare });
+      rows = await sql<R>(scope.em, text, params, { prepare: statement.prepare ?? prepare });
       if (rows.length) break;
     }
     return rows;

@@ -213,6 +213,31 @@ export const IssueSearchRecentSince = defineEntity({
   },
 });
 
+/**
+ * Each label's issues in the default sort's order: a row per issue and label with what the walk of a label
+ * filter reads (modules/issues/issue-label-walk.ts), under `issue_label_postings_order_index`. Kept by a
+ * trigger on `issues` (migration `issue_label_postings`); never written here.
+ */
+export const IssueLabelPosting = defineEntity({
+  name: "IssueLabelPosting",
+  tableName: "issue_label_postings",
+  indexes: [
+    {
+      name: "issue_label_postings_order_index",
+      expression: `create index "issue_label_postings_order_index" on "issue_label_postings" ("label_id", "updated_at", "team_id", "number") include ("issue_id", "workspace_id", "label_ids")`,
+    },
+  ],
+  properties: {
+    issue: () => p.manyToOne(Issue).primary().deleteRule("cascade"),
+    labelId: p.uuid().primary(),
+    workspaceId: p.uuid(),
+    teamId: p.uuid(),
+    number: p.integer(),
+    updatedAt: p.datetime(),
+    labelIds: p.array().columnType("uuid[]"),
+  },
+});
+
 export const IssueLabel = defineEntity({
   name: "IssueLabel",
   tableName: "issue_labels",
