@@ -4,7 +4,7 @@ import { AUTH_EPOCH_SQL, confirmCaller } from "../../http/auth.js";
 import { JsonText, type WorkspaceScope } from "../../http/handler.js";
 import { latestNames, namesAt, type WorkspaceNames } from "../shared/workspace-names.js";
 import { asList, compileIssueFilter, type IssueFilter, issuePage } from "./issue-filter.js";
-import { labelWalkIds, labelWalkSource } from "./issue-label-walk.js";
+import { labelToWalk, labelWalkSource } from "./issue-label-walk.js";
 import {
   type FullListRow,
   ISSUE_OWN_JSON_SQL,
@@ -72,7 +72,7 @@ export async function issueListQuery(scope: WorkspaceScope, filter: IssueFilter,
     params: compiled.params,
   };
   const need = offset + limit + 1;
-  const walk = labelWalkIds(filter, compiled);
+  const walk = labelToWalk(filter, compiled);
   const sources: ListSource[] = recentSearch
     ? [searchFirstSource(scope, filter.q!.trim(), compiled.orderBy, need, filter.sort !== "updated"), all]
     : walk
