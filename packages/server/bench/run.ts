@@ -30,7 +30,7 @@ import {
 } from "./events.js";
 import { explainListShapes, type PlanReport, plansMarkdown } from "./explain.js";
 import { explainPlanning, type PlanningSeeded, projectListPaths, seedPlanningBench } from "./projects.js";
-import { DEFAULT_SIZES, type Seeded, seedBench } from "./seed.js";
+import { DEFAULT_SIZES, FILL_SEARCH_RECENT, type Seeded, seedBench } from "./seed.js";
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const packageRoot = path.resolve(here, "../.."); // build/bench -> packages/server
@@ -600,6 +600,34 @@ async function completedSeed(databaseUrl: string): Promise<SeedRecord | undefine
   }
 }
 
+/**
+ * Gives the bench workspace's recent issues of search back the state the seed left (`settleAfterLoad`): its
+ * newest SEARCH_RECENT_ROWS issues, cut at the last of them. Earlier runs' servers pruned the table to their
+ * write cases' issues, which `removeEarlierRunsIssues` deleted, leaving the cut past nearly every issue of the
+ * seed; a search in `updated` order then found its words among the recent issues less often at one size
+ * than at the other, depending only on what earlier runs had done (the `q` case at 1,000,000: 284 against
+ * 327 req/s on the same code).
+ */
+async function restoreSearchRecent(client: pg.Client, workspaceId: string): Promise<void> {
+  await client.query("begin");
+  try {
+    await client.query(FILL_SEARCH_RECENT, [workspaceId, 3 * SEARCH_RECENT_ROWS]);
+    // Every issue updated since the fill's cut is now there; the prune raises the cut to the last one it keeps.
+    await client.query(
+      `update issue_search_recent_since
+          set since = coalesce((select updated_at from issues where workspace_id = $1
+                                 order by updated_at desc offset $2 limit 1), '-infinity')
+        where workspace_id = $1`,
+      [workspaceId, 3 * SEARCH_RECENT_ROWS],
+    );
+    await client.query("select tracker_search_recent_prune($1)", [SEARCH_RECENT_ROWS]);
+    await client.query("commit");
+  } catch (e) {
+    await client.query("rollback");
+    throw e;
+  }
+}
+
 async function recordSeed(databaseUrl: string, record: SeedRecord): Promise<void> {
   const client = new pg.Client({ connectionString: databaseUrl });
   await client.connect();
@@ -649,6 +677,7 @@ async function runSize(databaseUrl: string, issues: number, last: boolean): Prom
     try {
       const removed = await removeEarlierRunsIssues(client);
       if (removed) log(`removed ${removed.toLocaleString("en-US")} issues earlier runs' write cases added`);
+      await restoreSearchRecent(client, seeded.workspaceId);
       await client.query("vacuum (analyze)");
     } finally {
       await client.end();

@@ -40,6 +40,16 @@ firewall audit log trace alert incident outage rollback hotfix refactor cleanup 
   .split(/\s+/)
   .filter(Boolean);
 
+/** Adds the newest `$2` issues of workspace `$1` to the recent issues of search (`issue_search_recent`). */
+export const FILL_SEARCH_RECENT = `
+  insert into issue_search_recent (issue_id, workspace_id, team_id, number, updated_at, terms)
+  select id, workspace_id, team_id, number, updated_at, tracker_search_terms(workspace_id, search_vector)
+    from issues
+   where workspace_id = $1
+     and updated_at >= coalesce((select updated_at from issues where workspace_id = $1
+                                  order by updated_at desc offset $2 limit 1), '-infinity')
+  on conflict (issue_id) do nothing`;
+
 /**
  * A workspace of `sizes.issues` issues across `sizes.teams` teams, with labels, relations, comments, cycles,
  * projects and due dates spread around today, written by set-based SQL (generate_series) in seconds.
@@ -89,6 +99,8 @@ export async function seedBench(
     for (const index of issueIndexes) await q(`drop index ${index.indexname}`);
     // The recent issues of search are filled once after the load too, instead of by the trigger per write.
     await q("alter table issues disable trigger issues_search_recent");
+    // So are the label postings, from the issues as they end up.
+    await q("alter table issues disable trigger issues_label_postings");
     await q(
       `create temp table bench_teams on commit drop as
          select (ord - 1)::int as idx, id from unnest($1::uuid[]) with ordinality as t(id, ord)`,
@@ -263,17 +275,16 @@ export async function seedBench(
     );
     // Only the newest issues: the bench prunes the recent issues to SEARCH_RECENT_ROWS after the load
     // (run.ts), whose cut these hold; computing the terms of every issue was minutes at 1,000,000.
-    await q(
-      `insert into issue_search_recent (issue_id, workspace_id, team_id, number, updated_at, terms)
-       select id, workspace_id, team_id, number, updated_at, tracker_search_terms(workspace_id, search_vector)
-         from issues
-        where workspace_id = $1
-          and updated_at >= coalesce((select updated_at from issues where workspace_id = $1
-                                       order by updated_at desc offset $2 limit 1), '-infinity')
-       on conflict (issue_id) do nothing`,
-      [ws, 3 * SEARCH_RECENT_ROWS],
-    );
+    await q(FILL_SEARCH_RECENT, [ws, 3 * SEARCH_RECENT_ROWS]);
     await q("alter table issues enable trigger issues_search_recent");
+    await q(
+      `insert into issue_label_postings (issue_id, label_id, workspace_id, team_id, number, updated_at, label_ids)
+       select i.id, l.id, i.workspace_id, i.team_id, i.number, i.updated_at, i.label_ids
+         from issues i cross join unnest(i.label_ids) l(id)
+        where i.workspace_id = $1`,
+      [ws],
+    );
+    await q("alter table issues enable trigger issues_label_postings");
     for (const index of [...issueIndexes, ...searchIndexes]) await q(index.indexdef);
     await q("commit");
     await q("analyze");
