@@ -341,8 +341,8 @@ export async function compileIssueFilter(
   // Every named label must be on the issue (names match case-insensitively, like label names themselves).
   // With the cached names, the ids are constants the GIN index on `label_ids` and the column's element
   // statistics both see: one label of many is read in the sort's order, two in the intersection of their
-  // posting lists (bench/README.md, "Labels"). A list of one or two labels in `updated` order walks the
-  // labels' own postings first (`labelWalkSource`, with `labelIds`). A name naming no label matches no issue.
+  // posting lists (bench/README.md, "Labels"). A list of one or two labels in `updated` order first walks
+  // the first label's postings (`labelWalkSource`, with `labelIds`). A name naming no label matches no issue.
   let namesVersion: string | undefined;
   let labelIdSet: string[] | undefined;
   const labelNames = asList(filter.label).map(String);
