@@ -1,5 +1,6 @@
 import type { EntityManager } from "@mikro-orm/postgresql";
 import pg from "pg";
+import { FILL_LABEL_POSTINGS } from "../src/db/functions/issue-label-postings.js";
 import { bootstrapWorkspace } from "../src/modules/dev/bootstrap.js";
 import { SEARCH_RECENT_ROWS } from "../src/modules/issues/search-recent.js";
 import { insertTeam } from "../src/modules/teams/team.service.js";
@@ -277,13 +278,7 @@ export async function seedBench(
     // (run.ts), whose cut these hold; computing the terms of every issue was minutes at 1,000,000.
     await q(FILL_SEARCH_RECENT, [ws, 3 * SEARCH_RECENT_ROWS]);
     await q("alter table issues enable trigger issues_search_recent");
-    await q(
-      `insert into issue_label_postings (issue_id, label_id, workspace_id, team_id, number, updated_at, label_ids)
-       select i.id, l.id, i.workspace_id, i.team_id, i.number, i.updated_at, i.label_ids
-         from issues i cross join unnest(i.label_ids) l(id)
-        where i.workspace_id = $1`,
-      [ws],
-    );
+    await q(`${FILL_LABEL_POSTINGS} where i.workspace_id = $1`, [ws]);
     await q("alter table issues enable trigger issues_label_postings");
     for (const index of [...issueIndexes, ...searchIndexes]) await q(index.indexdef);
     await q("commit");

@@ -108,13 +108,17 @@ export async function sqlOne<T = Record<string, unknown>>(
   return (await sql<T>(em, query, params, options))[0];
 }
 
+/** Whether `filter` sets nothing but `keys` (a key set to undefined is not set). */
+export function setsOnly(filter: object, keys: ReadonlySet<string>): boolean {
+  return Object.entries(filter).every(([key, value]) => value === undefined || keys.has(key));
+}
+
 /**
  * `prepare` for a list whose plan may depend on its filter: `"generic"` when the filter sets nothing but
  * `planFreeKeys` (keys whose values never change the best plan), else planned for its values each time.
  */
 export function genericPlanWhenOnly(filter: object, planFreeKeys: ReadonlySet<string>): "generic" | false {
-  const free = Object.entries(filter).every(([key, value]) => value === undefined || planFreeKeys.has(key));
-  return free ? "generic" : false;
+  return setsOnly(filter, planFreeKeys) ? "generic" : false;
 }
 
 type PoolKind = "generic" | "direct";

@@ -37,6 +37,12 @@ export const ISSUES_LABEL_POSTINGS = `
         return null;
       end $$`;
 
+/** Writes the postings of every issue `issues i` holds, as it is (append a `where` on `i` to choose). */
+export const FILL_LABEL_POSTINGS = `
+      insert into issue_label_postings (issue_id, label_id, workspace_id, team_id, number, updated_at, label_ids)
+      select i.id, l.id, i.workspace_id, i.team_id, i.number, i.updated_at, i.label_ids
+        from issues i cross join unnest(i.label_ids) l(id)`;
+
 export const ISSUES_LABEL_POSTINGS_TRIGGER = `
       create trigger issues_label_postings
         after insert or update of label_ids, updated_at, team_id, number, workspace_id on issues

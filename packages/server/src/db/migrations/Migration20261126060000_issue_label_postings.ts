@@ -1,5 +1,9 @@
 import { Migration } from "@mikro-orm/migrations";
-import { ISSUES_LABEL_POSTINGS, ISSUES_LABEL_POSTINGS_TRIGGER } from "../functions/issue-label-postings.js";
+import {
+  FILL_LABEL_POSTINGS,
+  ISSUES_LABEL_POSTINGS,
+  ISSUES_LABEL_POSTINGS_TRIGGER,
+} from "../functions/issue-label-postings.js";
 
 /**
  * `issue_label_postings` (entity `IssueLabelPosting`): each label's issues in the default sort's order, so
@@ -26,10 +30,7 @@ export class Migration20261126060000_issue_label_postings extends Migration {
     );
     this.addSql(ISSUES_LABEL_POSTINGS);
     this.addSql(ISSUES_LABEL_POSTINGS_TRIGGER);
-    this.addSql(`
-      insert into issue_label_postings (issue_id, label_id, workspace_id, team_id, number, updated_at, label_ids)
-      select i.id, l.id, i.workspace_id, i.team_id, i.number, i.updated_at, i.label_ids
-        from issues i cross join unnest(i.label_ids) l(id)`);
+    this.addSql(FILL_LABEL_POSTINGS);
     this.addSql(
       `create index "issue_label_postings_order_index" on "issue_label_postings" ("label_id", "updated_at", "team_id", "number") include ("issue_id", "workspace_id", "label_ids")`,
     );

@@ -173,6 +173,16 @@ export function issueOrderBy(sort: string = DEFAULT_ISSUE_SORT): { orderBy: stri
   };
 }
 
+/** Whether the list is in `updated` order, either way: the order the first sources of a page walk. */
+export function sortsByUpdated(filter: Pick<IssueFilter, "sort">): boolean {
+  return filter.sort === undefined || filter.sort === "updated" || filter.sort === "-updated";
+}
+
+/** An order by over `issues i` (`issueOrderBy`) as the same order over `alias`, a select of those columns. */
+export function orderByOver(orderBy: string, alias: string): string {
+  return orderBy.replace(/\bi\./g, `${alias}.`);
+}
+
 /** A reference that names something the team does not have is a bad request (contract), not a 404. */
 async function asInvalid<T>(path: string, run: () => Promise<T>): Promise<T> {
   try {

@@ -1,4 +1,5 @@
-import type { CompiledIssueFilter, IssueFilter } from "./issue-filter.js";
+import { setsOnly } from "../../db/sql.js";
+import { type CompiledIssueFilter, type IssueFilter, orderByOver, sortsByUpdated } from "./issue-filter.js";
 
 /**
  * The first source of a list filtered by labels in `updated` order (`issueListQuery`): it walks one named
@@ -28,11 +29,7 @@ const LABEL_WALK_KEYS: ReadonlySet<string> = new Set(["label", "sort", "limit", 
 export function labelToWalk(filter: IssueFilter, compiled: CompiledIssueFilter): string | undefined {
   const ids = compiled.labelIds;
   if (!ids?.length || ids.length > LABEL_WALK_MAX_LABELS) return undefined;
-  if (filter.sort !== undefined && filter.sort !== "updated" && filter.sort !== "-updated") return undefined;
-  const walkable = Object.entries(filter).every(
-    ([key, value]) => value === undefined || LABEL_WALK_KEYS.has(key),
-  );
-  return walkable ? ids[0] : undefined;
+  return sortsByUpdated(filter) && setsOnly(filter, LABEL_WALK_KEYS) ? ids[0] : undefined;
 }
 
 /**
@@ -67,7 +64,7 @@ export function labelWalkSource(
          where (select count(*) from hits) >= ?
             or (select count(*) from (select from issue_label_postings p where p.label_id = ? limit ?) p) < ?
       ) h
-      order by ${compiled.orderBy.replace(/\bi\./g, "h.")}`,
+      order by ${orderByOver(compiled.orderBy, "h")}`,
     params: [label, LABEL_WALK_ROWS, ...compiled.params, need, need, label, LABEL_WALK_ROWS, LABEL_WALK_ROWS],
     // The plan walks the postings whatever the label; the list's own statement that may follow is planned
     // for the labels.

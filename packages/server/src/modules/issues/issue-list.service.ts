@@ -3,7 +3,7 @@ import { jsonTimeSql } from "../../db/sql-time.js";
 import { AUTH_EPOCH_SQL, confirmCaller } from "../../http/auth.js";
 import { JsonText, type WorkspaceScope } from "../../http/handler.js";
 import { latestNames, namesAt, type WorkspaceNames } from "../shared/workspace-names.js";
-import { asList, compileIssueFilter, type IssueFilter, issuePage } from "./issue-filter.js";
+import { asList, compileIssueFilter, type IssueFilter, issuePage, orderByOver } from "./issue-filter.js";
 import { labelToWalk, labelWalkSource } from "./issue-label-walk.js";
 import {
   type FullListRow,
@@ -66,7 +66,7 @@ export async function issueListQuery(scope: WorkspaceScope, filter: IssueFilter,
   const all: ListSource = {
     text: recentSearch
       ? `select m.id from (select i.id, i.updated_at, i.team_id, i.number ${matches} offset 0) m
-                   order by ${compiled.orderBy.replace(/\bi\./g, "m.")}`
+                   order by ${orderByOver(compiled.orderBy, "m")}`
       : `select i.id ${matches}
                    order by ${compiled.orderBy}`,
     params: compiled.params,

@@ -1,7 +1,8 @@
+import { setsOnly } from "../../db/sql.js";
 import type { SqlFragment } from "../../db/sql-fragment.js";
 import type { WorkspaceScope } from "../../http/handler.js";
 import { ISSUE_IDENTIFIER, visibleTeamIdCondition } from "../shared/resolve.js";
-import type { IssueFilter } from "./issue-filter.js";
+import { type IssueFilter, orderByOver, sortsByUpdated } from "./issue-filter.js";
 
 /**
  * Full-text search of the issue list (`q`): its condition, and the faster first sources a search in
@@ -59,6 +60,9 @@ export const SEARCH_SCAN_ROWS = 4000;
  */
 export const PHRASE_SCAN_ROWS = 500;
 
+/** The filter keys a recency-ordered search answers for (`isRecentSearch`). */
+const RECENT_SEARCH_KEYS: ReadonlySet<string> = new Set(["q", "sort", "limit", "offset"]);
+
 /**
  * Whether the list is a plain full-text search in `updated` order, which `issueListQuery` answers from the
  * recent issues, the default sort's covering index and its search bits, or the GIN index
@@ -68,10 +72,7 @@ export const PHRASE_SCAN_ROWS = 500;
 export function isRecentSearch(filter: IssueFilter): boolean {
   const q = filter.q?.trim();
   if (!q || ISSUE_IDENTIFIER.test(q)) return false;
-  if (filter.sort !== undefined && filter.sort !== "updated" && filter.sort !== "-updated") return false;
-  return Object.entries(filter).every(
-    ([key, value]) => value === undefined || ["q", "sort", "limit", "offset"].includes(key),
-  );
+  return sortsByUpdated(filter) && setsOnly(filter, RECENT_SEARCH_KEYS);
 }
 
 /**
@@ -115,7 +116,7 @@ export function searchFirstSource(
   const vis = visibleTeamIdCondition(scope, "i.team_id");
   const ws = scope.workspace.id;
   const or = mayHaveOr(q);
-  const outerOrder = orderBy.replace(/\bi\./g, "r.");
+  const outerOrder = orderByOver(orderBy, "r");
   if (searchesRecentFirst(q, or, newestFirst)) {
     return {
       text: `select r.id from (
