@@ -60,14 +60,3 @@ export function cpuSpent(
   for (const [pid, ms] of after.postgres) postgres += ms - (before.postgres.get(pid) ?? 0);
   return { server: after.server - before.server, postgres, bench: after.bench - before.bench };
 }
-
-/** CPU per request between two snapshots. */
-export function cpuPerRequest(before: CpuSnapshot, after: CpuSnapshot, requests: number): CpuShare {
-  const spent = cpuSpent(before, after);
-  const per = (ms: number) => Math.round((ms / Math.max(1, requests)) * 100) / 100;
-  return {
-    serverMs: per(spent.server),
-    postgresMs: per(spent.postgres),
-    loadGeneratorMs: per(spent.bench),
-  };
-}

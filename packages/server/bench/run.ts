@@ -20,7 +20,7 @@ import pg from "pg";
 import { type EmbeddedPostgres, startEmbeddedPostgres } from "../src/db/embedded-postgres.js";
 import { openOrm } from "../src/db/orm.js";
 import { SEARCH_RECENT_ROWS } from "../src/modules/issues/search-recent.js";
-import { type CpuShare, cpuPerRequest, cpuSnapshot } from "./cpu.js";
+import { type CpuShare, cpuSnapshot, cpuSpent } from "./cpu.js";
 import {
   EVENTS_CASE,
   type EventsCaseResult,
@@ -68,6 +68,13 @@ const ISSUES = Number(args.issues);
 const COMPARE_WITH = Number(args["compare-with"]);
 const SIZES = ISSUES > COMPARE_WITH ? [COMPARE_WITH, ISSUES] : [ISSUES];
 
+/**
+ * The order in which a read loads the server and the floor, each leg a quarter of the case's duration (so
+ * each side gets the duration in all): alternating in mirrored pairs, so drift over the case falls on both.
+ */
+const LEG_ORDER = ["server", "floor", "floor", "server", "server", "floor", "floor", "server"] as const;
+const LEGS_TEXT = LEG_ORDER.map((side) => (side === "server" ? "S" : "F")).join("");
+
 const TARGETS = { readP99Ms: 50, readRps: 1000, createRps: 500, rssMb: 300, floorShare: 0.75 };
 
 interface CaseSpec {
@@ -82,6 +89,8 @@ interface CaseSpec {
   connections?: number;
   /** Issues each request creates, for a batch: the result reports issues a second too. */
   issuesPerRequest?: number;
+  /** How many requests `next` gives before it repeats, when that is more than a warm-up sends. */
+  distinct?: number;
 }
 
 interface CaseResult {
@@ -102,7 +111,7 @@ interface CaseResult {
   cpu?: CpuShare;
   /** Issues created a second (requests a second times the issues each creates), for the create cases. */
   issuesPerSec?: number;
-  /** The same case on the floor (bench/floor.ts), loaded right after the server, for reads. */
+  /** The same case on the floor (bench/floor.ts), in legs alternating with the server's, for reads. */
   floor?: FloorResult;
 }
 
@@ -113,6 +122,8 @@ interface FloorResult {
   cpu?: CpuShare;
   /** The server's req/s over the floor's: the target is at least `TARGETS.floorShare`. */
   ratio?: number;
+  /** Req/s of each leg in the order they ran (`LEG_ORDER`). */
+  legs?: number[];
   /** Whether the floor answered the case's first path with the server's very body. */
   sameBody: boolean;
   note?: string;
@@ -188,12 +199,14 @@ function cases(seeded: Seeded): CaseSpec[] {
       name: "read: GET /issues/{identifier}",
       kind: "read",
       method: "GET",
+      distinct: seeded.identifiers.length,
       next: () => ({ path: `${api}/issues/${ident()}` }),
     },
     {
       name: "read: GET /issues/{identifier}/page-data",
       kind: "read",
       method: "GET",
+      distinct: seeded.identifiers.length,
       next: () => ({ path: `${api}/issues/${ident()}/page-data` }),
     },
     {
@@ -317,8 +330,99 @@ function rssMb(pid: number): { peak: number; current: number } | undefined {
   }
 }
 
-async function runCase(base: string, token: string, serverPid: number, spec: CaseSpec): Promise<CaseResult> {
-  const headers = { authorization: `Bearer ${spec.token ?? token}`, "content-type": "application/json" };
+/** One timed load of a case on one process: what autocannon and /proc saw in it. */
+interface Leg {
+  seconds: number;
+  requests: number;
+  p50Ms: number;
+  p99Ms: number;
+  non2xx: number;
+  errors: number;
+  timeouts: number;
+  spent: ReturnType<typeof cpuSpent>;
+}
+
+function caseHeaders(spec: CaseSpec, token: string): Record<string, string> {
+  return { authorization: `Bearer ${spec.token ?? token}`, "content-type": "application/json" };
+}
+
+/** The autocannon request of a case: a new path (and body) from `spec.next()` for every request. */
+function caseRequests(spec: CaseSpec, headers: Record<string, string>) {
+  return [
+    {
+      method: spec.method,
+      setupRequest: (req: {
+        path?: string;
+        body?: string;
+        method?: string;
+        headers?: Record<string, string>;
+      }) => {
+        const n = spec.next();
+        req.path = n.path;
+        if (n.body !== undefined) req.body = n.body;
+        if (n.headers) req.headers = { ...headers, ...n.headers };
+        return req;
+      },
+    },
+  ];
+}
+
+/** Loads `base` with `spec` for `seconds` after `warmup` seconds, counting the CPU of `pid`, PostgreSQL and the bench. */
+async function runLeg(
+  base: string,
+  token: string,
+  pid: number,
+  spec: CaseSpec,
+  seconds: number,
+  warmup: number,
+): Promise<Leg> {
+  const headers = caseHeaders(spec, token);
+  const requests = caseRequests(spec, headers);
+  const connections = spec.connections ?? CONNECTIONS;
+  if (warmup > 0) await autocannon({ url: base, connections, duration: warmup, headers, requests });
+  const before = cpuSnapshot(pid);
+  const r = await autocannon({ url: base, connections, duration: seconds, headers, requests });
+  return {
+    seconds: r.duration,
+    requests: r.requests.total,
+    p50Ms: r.latency.p50,
+    p99Ms: r.latency.p99,
+    non2xx: r.non2xx,
+    errors: r.errors,
+    timeouts: r.timeouts,
+    spent: cpuSpent(before, cpuSnapshot(pid)),
+  };
+}
+
+/**
+ * Legs of one process taken as one run: requests a second over their summed time, CPU over their summed
+ * requests, p50 weighted by requests, and the worst leg's p99 (autocannon gives percentiles, not the
+ * histogram they come from, so the legs' p99s cannot be merged exactly; the worst one never flatters).
+ */
+function combineLegs(legs: Leg[]) {
+  const requests = legs.reduce((n, l) => n + l.requests, 0);
+  const seconds = legs.reduce((n, l) => n + l.seconds, 0);
+  const sum = (f: (l: Leg) => number) => legs.reduce((n, l) => n + f(l), 0);
+  const per = (ms: number) => Math.round((ms / Math.max(1, requests)) * 100) / 100;
+  return {
+    requestsPerSec: requests / Math.max(1e-9, seconds),
+    p50Ms: Math.round((sum((l) => l.p50Ms * l.requests) / Math.max(1, requests)) * 10) / 10,
+    p99Ms: Math.max(...legs.map((l) => l.p99Ms)),
+    requests,
+    non2xx: sum((l) => l.non2xx),
+    errors: sum((l) => l.errors),
+    timeouts: sum((l) => l.timeouts),
+    cpu: {
+      serverMs: per(sum((l) => l.spent.server)),
+      postgresMs: per(sum((l) => l.spent.postgres)),
+      loadGeneratorMs: per(sum((l) => l.spent.bench)),
+    } satisfies CpuShare,
+  };
+}
+
+/** Answers the case's first path once; a case the server does not build or refuses is not loaded. */
+async function probeCase(base: string, token: string, spec: CaseSpec): Promise<CaseResult> {
+  const headers = caseHeaders(spec, token);
   const first = spec.next();
   const result: CaseResult = {
     name: spec.name,
@@ -341,95 +445,113 @@ async function runCase(base: string, token: string, serverPid: number, spec: Cas
       status: "failed",
       note: `probe answered ${probe.status}: ${probeText.slice(0, 300)}`,
     };
+  return result;
+}
 
-  const requests = [
-    {
-      method: spec.method,
-      setupRequest: (req: {
-        path?: string;
-        body?: string;
-        method?: string;
-        headers?: Record<string, string>;
-      }) => {
-        const n = spec.next();
-        req.path = n.path;
-        if (n.body !== undefined) req.body = n.body;
-        if (n.headers) req.headers = { ...headers, ...n.headers };
-        return req;
-      },
-    },
-  ];
-  const connections = spec.connections ?? CONNECTIONS;
-  await autocannon({ url: base, connections, duration: WARMUP, headers, requests });
-  const cpuBefore = cpuSnapshot(serverPid);
-  const r = await autocannon({ url: base, connections, duration: DURATION, headers, requests });
-  const cpu = cpuPerRequest(cpuBefore, cpuSnapshot(serverPid), r.requests.total);
-  const rps = r.requests.average;
+/** The case's result from its legs on the server, with its targets. */
+function caseResult(spec: CaseSpec, probed: CaseResult, legs: Leg[]): CaseResult {
+  const c = combineLegs(legs);
+  const rps = c.requestsPerSec;
   const targets =
     spec.kind === "read"
       ? [
           {
             name: "p99",
             target: `< ${TARGETS.readP99Ms} ms`,
-            value: r.latency.p99,
-            met: r.latency.p99 < TARGETS.readP99Ms,
+            value: c.p99Ms,
+            met: c.p99Ms < TARGETS.readP99Ms,
           },
           { name: "req/s", target: `> ${TARGETS.readRps}`, value: rps, met: rps > TARGETS.readRps },
         ]
       : spec.issuesPerRequest
         ? [] // an import case: reported (issues a second), not held to the single-create target
         : [{ name: "req/s", target: `> ${TARGETS.createRps}`, value: rps, met: rps > TARGETS.createRps }];
-  const ok = r.non2xx === 0 && r.errors === 0;
+  const ok = c.non2xx === 0 && c.errors === 0 && c.timeouts === 0;
   return {
-    ...result,
+    ...probed,
     requestsPerSec: Math.round(rps),
     ...(spec.kind === "create" ? { issuesPerSec: Math.round(rps * (spec.issuesPerRequest ?? 1)) } : {}),
-    p50Ms: r.latency.p50,
-    p99Ms: r.latency.p99,
-    requests: r.requests.total,
-    non2xx: r.non2xx,
-    errors: r.errors + r.timeouts,
-    cpu,
+    p50Ms: c.p50Ms,
+    p99Ms: c.p99Ms,
+    requests: c.requests,
+    non2xx: c.non2xx,
+    errors: c.errors + c.timeouts,
+    cpu: c.cpu,
     targets: ok ? targets : targets.map((t) => ({ ...t, met: false })),
-    ...(ok ? {} : { note: `${r.non2xx} non-2xx responses, ${r.errors} errors, ${r.timeouts} timeouts` }),
+    ...(ok ? {} : { note: `${c.non2xx} non-2xx responses, ${c.errors} errors, ${c.timeouts} timeouts` }),
   };
 }
 
+async function runCase(base: string, token: string, serverPid: number, spec: CaseSpec): Promise<CaseResult> {
+  const probed = await probeCase(base, token, spec);
+  if (probed.status !== "ran") return probed;
+  return caseResult(spec, probed, [await runLeg(base, token, serverPid, spec, DURATION, WARMUP)]);
+}
+
 /**
- * The read `spec` again on the floor, with the same settings, right after the server's run; first checks
- * that both answer its next path with the same body, so the floor is known to do the server's work.
+ * A read on the server and on the floor (bench/floor.ts) in alternating legs (`LEG_ORDER`): drift over the
+ * case (the machine's other work, caches warming, what the previous case left behind) then falls on both
+ * sides alike, where a server run followed by a floor run gave it all to one side (the single read's ratio
+ * moved between 0.58 and 0.97 over runs of the same code). Each side warms up before its first leg.
+ * First checks that both answer the case's next path with the same body, so the floor is known to do the
+ * server's work.
  */
-async function runFloor(
+async function runReadWithFloor(
   base: string,
   floorBase: string,
   token: string,
+  serverPid: number,
   floorPid: number,
   spec: CaseSpec,
-  server: CaseResult,
-): Promise<FloorResult> {
+): Promise<CaseResult> {
+  const probed = await probeCase(base, token, spec);
+  if (probed.status !== "ran") return probed;
   const { path: probePath } = spec.next();
   const headers = { authorization: `Bearer ${spec.token ?? token}` };
   const [a, b] = await Promise.all(
     [base, floorBase].map(async (u) => (await fetch(`${u}${probePath}`, { headers })).text()),
   );
-  const r = await runCase(floorBase, token, floorPid, spec);
-  const ratio =
-    r.requestsPerSec && server.requestsPerSec ? server.requestsPerSec / r.requestsPerSec : undefined;
-  return {
-    requestsPerSec: r.requestsPerSec,
-    p50Ms: r.p50Ms,
-    p99Ms: r.p99Ms,
-    cpu: r.cpu,
+  // A read over every seeded identifier once before any leg: at 1,000,000 issues they are ~10,000 issues'
+  // pages, comments and relations, more than a warm-up reaches, and the first leg would otherwise read
+  // them cold from the OS while the others found them in PostgreSQL's buffers.
+  if (spec.distinct) {
+    const headers = caseHeaders(spec, token);
+    const requests = caseRequests(spec, headers);
+    const connections = spec.connections ?? CONNECTIONS;
+    await autocannon({ url: base, connections, amount: spec.distinct, headers, requests });
+  }
+  const seconds = (2 * DURATION) / LEG_ORDER.length;
+  const legs: { side: "server" | "floor"; leg: Leg }[] = [];
+  for (const side of LEG_ORDER) {
+    const first = !legs.some((l) => l.side === side);
+    const leg =
+      side === "server"
+        ? await runLeg(base, token, serverPid, spec, seconds, first ? WARMUP : 0)
+        : await runLeg(floorBase, token, floorPid, spec, seconds, first ? WARMUP : 0);
+    legs.push({ side, leg });
+  }
+  const of = (side: "server" | "floor") => legs.filter((l) => l.side === side).map((l) => l.leg);
+  const server = caseResult(spec, probed, of("server"));
+  const f = combineLegs(of("floor"));
+  const floorRps = Math.round(f.requestsPerSec);
+  const ratio = floorRps && server.requestsPerSec ? server.requestsPerSec / floorRps : undefined;
+  const failures = f.non2xx + f.errors + f.timeouts;
+  const notes = [
+    failures ? `${f.non2xx} non-2xx responses, ${f.errors} errors, ${f.timeouts} timeouts` : "",
+    a === b ? "" : `body differs from the server's for ${probePath}`,
+  ].filter(Boolean);
+  const legRps = (l: Leg) => Math.round(l.requests / l.seconds);
+  server.floor = {
+    requestsPerSec: floorRps,
+    p50Ms: f.p50Ms,
+    p99Ms: f.p99Ms,
+    cpu: f.cpu,
     ...(ratio !== undefined ? { ratio: Math.round(ratio * 100) / 100 } : {}),
+    legs: legs.map((l) => legRps(l.leg)),
     sameBody: a === b,
-    ...(r.note || a !== b
-      ? {
-          note: [r.note, a === b ? "" : `body differs from the server's for ${probePath}`]
-            .filter(Boolean)
-            .join("; "),
-        }
-      : {}),
+    ...(notes.length ? { note: notes.join("; ") } : {}),
   };
+  return server;
 }
 
 function markdown(report: Report): string {
@@ -440,7 +562,9 @@ function markdown(report: Report): string {
     `Generated by \`npm run bench\` at ${report.generatedAt} on ${report.machine.cpus} CPUs ` +
       `(${report.machine.cpuModel}), Node ${report.machine.node}. Server: \`NODE_ENV=production node --max-old-space-size=1024 dist/main.js\` (as \`npm start\`) ` +
       `as a child process; load: autocannon in the bench process, ${report.connections} connections, ` +
-      `${report.durationSeconds} s per case after a ${report.warmupSeconds} s warm-up. Database: ${report.database}. ` +
+      `${report.durationSeconds} s per case after a ${report.warmupSeconds} s warm-up; a read with a floor runs in ${LEG_ORDER.length} legs of ` +
+      `${(2 * report.durationSeconds) / LEG_ORDER.length} s, server (S) and floor (F) in the order ${LEGS_TEXT}, each side's first leg after ` +
+      `the warm-up, the single-issue reads after one read of every seeded identifier. Database: ${report.database}. ` +
       `Load average (1 min) before/after: ${report.machine.loadAverageBefore[0]} / ${report.machine.loadAverageAfter[0]} ` +
       "(other work on the machine skews the numbers).",
     "",
@@ -448,7 +572,7 @@ function markdown(report: Report): string {
       .map(([k, v]) => `${v.toLocaleString("en-US")} ${k}`)
       .join(", ")} in ${report.seed.seconds.toFixed(1)} s.`,
     "",
-    "| case | status | req/s | p50 ms | p99 ms | CPU ms/req: server / PG / load | floor req/s | server / floor | floor CPU ms/req: floor / PG / load | targets |",
+    `| case | status | req/s | p50 ms | p99 ms | CPU ms/req: server / PG / load | floor req/s (legs ${LEGS_TEXT}) | server / floor | floor CPU ms/req: floor / PG / load | targets |`,
     "|---|---|---:|---:|---:|---|---:|---:|---|---|",
   ];
   for (const c of report.cases) {
@@ -464,7 +588,7 @@ function markdown(report: Report): string {
       `| ${c.name} | ${c.status === "ran" ? "ran" : c.status === "not_built" ? "not built (501)" : "failed"} | ` +
         `${c.requestsPerSec ?? "-"} | ${c.p50Ms ?? "-"} | ${c.p99Ms ?? "-"} | ` +
         `${c.cpu ? `${c.cpu.serverMs} / ${c.cpu.postgresMs} / ${c.cpu.loadGeneratorMs}` : "-"} | ` +
-        `${c.floor?.requestsPerSec ?? "-"} | ${c.floor?.ratio?.toFixed(2) ?? "-"} | ` +
+        `${c.floor?.requestsPerSec ?? "-"}${c.floor?.legs ? ` (legs ${c.floor.legs.join(" / ")})` : ""} | ${c.floor?.ratio?.toFixed(2) ?? "-"} | ` +
         `${c.floor?.cpu ? `${c.floor.cpu.serverMs} / ${c.floor.cpu.postgresMs} / ${c.floor.cpu.loadGeneratorMs}` : "-"} | ${targets}${c.status === "ran" && c.note ? ` (${c.note})` : ""} |`,
     );
   }
@@ -771,16 +895,17 @@ async function runSize(databaseUrl: string, issues: number, last: boolean): Prom
   for (const spec of [...cases(seeded), ...(planning ? planningCases(planning) : [])]) {
     if (!selected(spec.name)) continue;
     log(`case: ${spec.name}`);
-    const r = await runCase(base, seeded.adminToken, pid, spec);
-    if (r.status === "ran" && spec.kind === "read")
-      r.floor = await runFloor(base, floorBase, seeded.adminToken, floor.pid!, spec, r);
+    const r =
+      spec.kind === "read"
+        ? await runReadWithFloor(base, floorBase, seeded.adminToken, pid, floor.pid!, spec)
+        : await runCase(base, seeded.adminToken, pid, spec);
     run.cases.push(r);
     log(
       r.status === "ran"
         ? `  ${r.requestsPerSec} req/s, p50 ${r.p50Ms} ms, p99 ${r.p99Ms} ms; CPU ms/request server ${r.cpu?.serverMs}, ` +
             `postgres ${r.cpu?.postgresMs}, load generator ${r.cpu?.loadGeneratorMs}${r.note ? ` (${r.note})` : ""}` +
             (r.floor
-              ? `\n[bench]   floor ${r.floor.requestsPerSec} req/s (server / floor ${r.floor.ratio}), p99 ${r.floor.p99Ms} ms; ` +
+              ? `\n[bench]   floor ${r.floor.requestsPerSec} req/s (server / floor ${r.floor.ratio}; legs ${LEGS_TEXT}: ${r.floor.legs?.join(" / ")} req/s), p99 ${r.floor.p99Ms} ms; ` +
                 `CPU ms/request floor ${r.floor.cpu?.serverMs}, postgres ${r.floor.cpu?.postgresMs}${r.floor.note ? ` (${r.floor.note})` : ""}`
               : "")
         : `  ${r.status}: ${r.note}`,
