@@ -507,7 +507,7 @@ async function runReadWithFloor(
   const probed = await probeCase(base, token, spec);
   if (probed.status !== "ran") return probed;
   const { path: probePath } = spec.next();
-  const headers = { authorization: `Bearer ${spec.token ?? token}` };
+  const headers = caseHeaders(spec, token);
   const [a, b] = await Promise.all(
     [base, floorBase].map(async (u) => (await fetch(`${u}${probePath}`, { headers })).text()),
   );
@@ -515,9 +515,8 @@ async function runReadWithFloor(
   // pages, comments and relations, more than a warm-up reaches, and the first leg would otherwise read
   // them cold from the OS while the others found them in PostgreSQL's buffers.
   if (spec.distinct) {
-    const headers = caseHeaders(spec, token);
-    const requests = caseRequests(spec, headers);
     const connections = spec.connections ?? CONNECTIONS;
+    const requests = caseRequests(spec, headers);
     await autocannon({ url: base, connections, amount: spec.distinct, headers, requests });
   }
   const seconds = (2 * DURATION) / LEG_ORDER.length;
