@@ -367,6 +367,13 @@ function caseRequests(spec: CaseSpec, headers: Record<string, string>) {
   ];
 }
 
+/** Loads `base` with `spec`'s requests for a time (`duration`, seconds) or a number of requests (`amount`). */
+function load(base: string, token: string, spec: CaseSpec, size: { duration: number } | { amount: number }) {
+  const headers = caseHeaders(spec, token);
+  const requests = caseRequests(spec, headers);
+  return autocannon({ url: base, connections: spec.connections ?? CONNECTIONS, headers, requests, ...size });
+}
+
 /** Loads `base` with `spec` for `seconds` after `warmup` seconds, counting the CPU of `pid`, PostgreSQL and the bench. */
 async function runLeg(
   base: string,
@@ -376,12 +383,9 @@ async function runLeg(
   seconds: number,
   warmup: number,
 ): Promise<Leg> {
-  const headers = caseHeaders(spec, token);
-  const requests = caseRequests(spec, headers);
-  const connections = spec.connections ?? CONNECTIONS;
-  if (warmup > 0) await autocannon({ url: base, connections, duration: warmup, headers, requests });
+  if (warmup > 0) await load(base, token, spec, { duration: warmup });
   const before = cpuSnapshot(pid);
-  const r = await autocannon({ url: base, connections, duration: seconds, headers, requests });
+  const r = await load(base, token, spec, { duration: seconds });
   return {
     seconds: r.duration,
     requests: r.requests.total,
@@ -404,14 +408,20 @@ function combineLegs(legs: Leg[]) {
   const seconds = legs.reduce((n, l) => n + l.seconds, 0);
   const sum = (f: (l: Leg) => number) => legs.reduce((n, l) => n + f(l), 0);
   const per = (ms: number) => Math.round((ms / Math.max(1, requests)) * 100) / 100;
+  const [non2xx, errors, timeouts] = [sum((l) => l.non2xx), sum((l) => l.errors), sum((l) => l.timeouts)];
   return {
     requestsPerSec: requests / Math.max(1e-9, seconds),
     p50Ms: Math.round((sum((l) => l.p50Ms * l.requests) / Math.max(1, requests)) * 10) / 10,
     p99Ms: Math.max(...legs.map((l) => l.p99Ms)),
     requests,
-    non2xx: sum((l) => l.non2xx),
-    errors: sum((l) => l.errors),
-    timeouts: sum((l) => l.timeouts),
+    non2xx,
+    errors,
+    timeouts,
+    /** What went wrong in the legs, when anything did. */
+    failure:
+      non2xx + errors + timeouts > 0
+        ? `${non2xx} non-2xx responses, ${errors} errors, ${timeouts} timeouts`
+        : undefined,
     cpu: {
       serverMs: per(sum((l) => l.spent.server)),
       postgresMs: per(sum((l) => l.spent.postgres)),
@@ -466,7 +476,7 @@ function caseResult(spec: CaseSpec, probed: CaseResult, legs: Leg[]): CaseResult
       : spec.issuesPerRequest
         ? [] // an import case: reported (issues a second), not held to the single-create target
         : [{ name: "req/s", target: `> ${TARGETS.createRps}`, value: rps, met: rps > TARGETS.createRps }];
-  const ok = c.non2xx === 0 && c.errors === 0 && c.timeouts === 0;
+  const ok = !c.failure;
   return {
     ...probed,
     requestsPerSec: Math.round(rps),
@@ -478,7 +488,7 @@ function caseResult(spec: CaseSpec, probed: CaseResult, legs: Leg[]): CaseResult
     errors: c.errors + c.timeouts,
     cpu: c.cpu,
     targets: ok ? targets : targets.map((t) => ({ ...t, met: false })),
-    ...(ok ? {} : { note: `${c.non2xx} non-2xx responses, ${c.errors} errors, ${c.timeouts} timeouts` }),
+    ...(c.failure ? { note: c.failure } : {}),
   };
 }
 
@@ -514,31 +524,22 @@ async function runReadWithFloor(
   // A read over every seeded identifier once before any leg: at 1,000,000 issues they are ~10,000 issues'
   // pages, comments and relations, more than a warm-up reaches, and the first leg would otherwise read
   // them cold from the OS while the others found them in PostgreSQL's buffers.
-  if (spec.distinct) {
-    const connections = spec.connections ?? CONNECTIONS;
-    const requests = caseRequests(spec, headers);
-    await autocannon({ url: base, connections, amount: spec.distinct, headers, requests });
-  }
+  if (spec.distinct) await load(base, token, spec, { amount: spec.distinct });
   const seconds = (2 * DURATION) / LEG_ORDER.length;
   const legs: { side: "server" | "floor"; leg: Leg }[] = [];
+  const target = { server: { url: base, pid: serverPid }, floor: { url: floorBase, pid: floorPid } };
   for (const side of LEG_ORDER) {
-    const first = !legs.some((l) => l.side === side);
-    const leg =
-      side === "server"
-        ? await runLeg(base, token, serverPid, spec, seconds, first ? WARMUP : 0)
-        : await runLeg(floorBase, token, floorPid, spec, seconds, first ? WARMUP : 0);
-    legs.push({ side, leg });
+    const warmup = legs.some((l) => l.side === side) ? 0 : WARMUP;
+    legs.push({ side, leg: await runLeg(target[side].url, token, target[side].pid, spec, seconds, warmup) });
   }
   const of = (side: "server" | "floor") => legs.filter((l) => l.side === side).map((l) => l.leg);
   const server = caseResult(spec, probed, of("server"));
   const f = combineLegs(of("floor"));
   const floorRps = Math.round(f.requestsPerSec);
   const ratio = floorRps && server.requestsPerSec ? server.requestsPerSec / floorRps : undefined;
-  const failures = f.non2xx + f.errors + f.timeouts;
-  const notes = [
-    failures ? `${f.non2xx} non-2xx responses, ${f.errors} errors, ${f.timeouts} timeouts` : "",
-    a === b ? "" : `body differs from the server's for ${probePath}`,
-  ].filter(Boolean);
+  const notes = [f.failure, a === b ? undefined : `body differs from the server's for ${probePath}`].filter(
+    Boolean,
+  );
   const legRps = (l: Leg) => Math.round(l.requests / l.seconds);
   server.floor = {
     requestsPerSec: floorRps,
