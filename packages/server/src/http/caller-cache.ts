@@ -4,6 +4,8 @@ interface Entry {
   caller: Caller;
   /** The `auth_epoch` version the caller was read at, as text. */
   epoch: string;
+  /** The same, as a number to compare. */
+  version: bigint;
   readAt: number;
 }
 
@@ -38,7 +40,7 @@ export class CallerCache {
   get(tokenHash: string): Entry | undefined {
     const entry = this.entries.get(tokenHash);
     if (!entry) return undefined;
-    if (BigInt(entry.epoch) < this.newest || performance.now() - entry.readAt > this.ttlMs) {
+    if (entry.version < this.newest || performance.now() - entry.readAt > this.ttlMs) {
       this.entries.delete(tokenHash);
       return undefined;
     }
@@ -50,7 +52,7 @@ export class CallerCache {
     if (version < this.newest) return;
     this.newest = version;
     if (this.entries.size >= this.max) this.entries.clear();
-    this.entries.set(tokenHash, { caller, epoch, readAt: performance.now() });
+    this.entries.set(tokenHash, { caller, epoch, version, readAt: performance.now() });
   }
 
   delete(tokenHash: string): void {

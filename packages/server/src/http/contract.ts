@@ -233,31 +233,42 @@ export const MAX_INPUT_DEPTH = 32;
  */
 export function unstorableInputErrors(parts: Record<"path" | "query" | "body", unknown>): FieldError[] {
   const errors: FieldError[] = [];
-  const stack: { value: unknown; at: string; depth: number }[] = Object.entries(parts)
+  // Each entry knows its parent and key; a path is spelled out only for an error.
+  interface Entry {
+    value: unknown;
+    key: string;
+    parent: Entry | undefined;
+    depth: number;
+  }
+  const pathOf = (entry: Entry): string => {
+    const segments: string[] = [];
+    for (let e: Entry | undefined = entry; e?.parent; e = e.parent) segments.push(e.key);
+    let root = entry;
+    while (root.parent) root = root.parent;
+    return fieldPath(root.key as keyof typeof parts, ...segments.reverse());
+  };
+  const stack: Entry[] = Object.entries(parts)
     .reverse()
-    .map(([at, value]) => ({ value, at: fieldPath(at as keyof typeof parts), depth: 0 }));
+    .map(([key, value]) => ({ value, key, parent: undefined, depth: 0 }));
   while (stack.length) {
-    const { value, at, depth } = stack.pop()!;
+    const entry = stack.pop()!;
+    const { value, depth } = entry;
     if (typeof value === "string") {
-      if (value.includes("\u0000")) errors.push({ path: at, message: "must not contain the NUL character" });
+      if (value.includes("\u0000"))
+        errors.push({ path: pathOf(entry), message: "must not contain the NUL character" });
       continue;
     }
     if (!value || typeof value !== "object") continue;
     if (depth >= MAX_INPUT_DEPTH) {
-      errors.push({ path: at, message: `is nested more than ${MAX_INPUT_DEPTH} levels deep` });
+      errors.push({ path: pathOf(entry), message: `is nested more than ${MAX_INPUT_DEPTH} levels deep` });
       continue;
     }
     const entries = Array.isArray(value) ? [...value.entries()] : Object.entries(value);
     for (let i = entries.length - 1; i >= 0; i--) {
       const [k, v] = entries[i]!;
       if (typeof k === "string" && k.includes("\u0000"))
-        errors.push({ path: at, message: "has a key containing the NUL character" });
-      else
-        stack.push({
-          value: v,
-          at: `${at}/${String(k).replace(/~/g, "~0").replace(/\//g, "~1")}`,
-          depth: depth + 1,
-        });
+        errors.push({ path: pathOf(entry), message: "has a key containing the NUL character" });
+      else stack.push({ value: v, key: String(k), parent: entry, depth: depth + 1 });
     }
   }
   return errors;

@@ -130,6 +130,18 @@ async function sweep(as: Record<string, string>): Promise<{ requests: number; fa
 }
 
 describe("hostile input", () => {
+  it("takes query names like `__proto__` and `toString` as unknown parameters, and a repeated one as a list", async () => {
+    const odd = await send(
+      "GET",
+      "/issues?__proto__=x&__proto__=y&toString=a&toString=b&constructor=c&team=ENG",
+    );
+    expect(odd.status).toBe(200);
+    expect(((await odd.json()) as { issues: unknown[] }).issues).toHaveLength(3);
+    const twice = await send("GET", "/issues?limit=1&limit=2");
+    expect(twice.status).toBe(400);
+    expect(((await twice.json()) as Json).code).toBe("invalid_request");
+  });
+
   // The guest and the member first: the admin's pass ends with each resource's delete.
   it("as a guest, never gets a 5xx or a body that is not problem+json", async () => {
     const { requests, failures } = await sweep(guestHeaders);

@@ -34,6 +34,18 @@ describe("protocol errors", () => {
     }
   });
 
+  it("routes a path whatever its case, and answers a path no operation has with 404 not_found", async () => {
+    const auth = { authorization: `Bearer ${token}` };
+    for (const path of ["/API/V1/USERS", "/api/v1/Users", "/Health"]) {
+      const res = await fetch(`${srv.url}${path}`, { headers: auth });
+      expect(res.status, path).toBe(200);
+      expect(res.headers.get("content-type"), path).toContain("application/json");
+    }
+    const res = await fetch(`${srv.url}/api/v1/usersx`, { headers: auth });
+    expect(res.status).toBe(404);
+    expect((await problemOf(res)).code).toBe("not_found");
+  });
+
   it("answers an unknown method with 501 not_implemented", async () => {
     const res = await fetch(`${srv.url}/api/v1/users`, { method: "PROPFIND" });
     expect(res.status).toBe(501);
