@@ -17,6 +17,29 @@ describe("the contract", () => {
     expect([...implemented].filter((id) => !declared.has(id))).toEqual([]);
   });
 
+  it("checks a response against its declared schema, and flags one that does not conform", () => {
+    const contract = testContract();
+    const op = contract.operation("getIssue");
+    const wrong = { issue: { id: 5, identifier: null } };
+    const problems = contract.checkResponse(op, 200, "application/json", wrong);
+    expect(problems.length).toBeGreaterThan(0);
+    expect(problems.join("\n")).toContain("getIssue 200");
+    // A second check of the same response uses the validator compiled by the first, with the same answer.
+    expect(contract.checkResponse(op, 200, "application/json", wrong)).toEqual(problems);
+    expect(contract.checkResponse(op, 418, "application/json", {})).toEqual([
+      "getIssue: status 418 is not declared",
+    ]);
+    const problem = {
+      type: "about:blank",
+      title: "Not found",
+      status: 404,
+      detail: "No issue ENG-999.",
+      code: "not_found",
+      requestId: "r",
+    };
+    expect(contract.checkResponse(op, 404, "application/problem+json", problem)).toEqual([]);
+  });
+
   it("answers 501 not_implemented for every operation not built yet, and lists them", async () => {
     const ops = testContract().operations.filter((o) => !o.unversioned);
     const missing = ops.filter((o) => !implemented.has(o.operationId));
