@@ -63,8 +63,8 @@ export class Contract {
   constructor(document: Json) {
     this.document = document;
     const components = (document.components ?? {}) as Json;
-    const strictAjv = this.makeAjv(components, false);
-    this.strictAjv = strictAjv;
+    this.strictAjv = this.makeAjv(components, false);
+    const strictAjv = this.strictAjv;
     const coercingAjv = this.makeAjv(components, true);
 
     const paths = (document.paths ?? {}) as Record<string, Json>;
@@ -251,10 +251,10 @@ export function unstorableInputErrors(parts: Record<"path" | "query" | "body", u
   }
   const pathOf = (entry: Entry): string => {
     const segments: string[] = [];
-    for (let e: Entry | undefined = entry; e?.parent; e = e.parent) segments.push(e.key);
-    let root = entry;
-    while (root.parent) root = root.parent;
-    return fieldPath(root.key as keyof typeof parts, ...segments.reverse());
+    let e = entry;
+    for (; e.parent; e = e.parent) segments.push(e.key);
+    // `e` is now the part's own entry: its key is the part.
+    return fieldPath(e.key as keyof typeof parts, ...segments.reverse());
   };
   const stack: Entry[] = Object.entries(parts)
     .reverse()
