@@ -404,9 +404,9 @@ async function runLeg(
  * histogram they come from, so the legs' p99s cannot be merged exactly; the worst one never flatters).
  */
 function combineLegs(legs: Leg[]) {
-  const requests = legs.reduce((n, l) => n + l.requests, 0);
-  const seconds = legs.reduce((n, l) => n + l.seconds, 0);
   const sum = (f: (l: Leg) => number) => legs.reduce((n, l) => n + f(l), 0);
+  const requests = sum((l) => l.requests);
+  const seconds = sum((l) => l.seconds);
   const per = (ms: number) => Math.round((ms / Math.max(1, requests)) * 100) / 100;
   const [non2xx, errors, timeouts] = [sum((l) => l.non2xx), sum((l) => l.errors), sum((l) => l.timeouts)];
   return {

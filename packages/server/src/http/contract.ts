@@ -64,7 +64,6 @@ export class Contract {
     this.document = document;
     const components = (document.components ?? {}) as Json;
     this.strictAjv = this.makeAjv(components, false);
-    const strictAjv = this.strictAjv;
     const coercingAjv = this.makeAjv(components, true);
 
     const paths = (document.paths ?? {}) as Record<string, Json>;
@@ -99,7 +98,7 @@ export class Contract {
             .map((x) => x.name),
           requestBodyRequired: Boolean(body?.required),
           validateBody: bodySchema?.schema
-            ? strictAjv.compile(this.rewriteRefs(bodySchema.schema))
+            ? this.strictAjv.compile(this.rewriteRefs(bodySchema.schema))
             : undefined,
           validateQuery: coercingAjv.compile(this.objectSchema(params.filter((x) => x.in === "query"))),
           validatePath: coercingAjv.compile(this.objectSchema(params.filter((x) => x.in === "path"))),
