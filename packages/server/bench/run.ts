@@ -880,7 +880,9 @@ async function runSize(databaseUrl: string, issues: number, last: boolean): Prom
   log(`server pid ${server.pid} listening on ${base}`);
   // The floor (bench/floor.ts) on the same database, idle while the server is loaded and the other way round.
   const floorBase = `http://127.0.0.1:${await freePort()}`;
-  floor = spawn(process.execPath, ["--max-old-space-size=1024", floorJs], {
+  // TRACKER_BENCH_FLOOR_NODE_ARGS: the same for the floor, to compare the two profiles.
+  const floorArgs = (process.env.TRACKER_BENCH_FLOOR_NODE_ARGS ?? "").split(/\s+/).filter(Boolean);
+  floor = spawn(process.execPath, ["--max-old-space-size=1024", ...floorArgs, floorJs], {
     env: { ...process.env, NODE_ENV: "production", DATABASE_URL: databaseUrl, PORT: new URL(floorBase).port },
     stdio: ["ignore", "inherit", "inherit"],
   });
