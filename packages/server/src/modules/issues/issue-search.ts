@@ -25,9 +25,11 @@ export function issueSearchCondition(scope: WorkspaceScope, q: string, genericPl
     // The GIN index is asked for the phrases' pairs alone, and each issue it returns is then matched against
     // the whole query. Asked for the whole query, it also reads the posting lists of the phrase's words,
     // which are common where the pair is rare: `"dark mode"` at a million issues read 2 ms of postings for
-    // 777 matches, 0.15 ms by its pair (bench/README.md, "Full-text fallback"). Only on the generic plan of a
-    // search in `updated` order, whose statement reads every match anyway (`issueListQuery`): a plan made for
-    // the words would take a pair, which the statistics do not know, for a common one.
+    // 777 matches, 0.15 ms by its pair (bench/README.md, "A phrase's fallback…"). Only on the generic plan of
+    // a search in `updated` order, whose statement reads every match anyway (`issueListQuery`): a plan made
+    // for the words would take a pair, which the statistics do not know, for a common one. The pairs are
+    // `tracker_phrase_query` of an empty query (`&&` with an empty side gives the other), empty when no
+    // phrase has one (a stop word between its words): then the whole query.
     search = `(i.search_vector @@ (select case when numnode(p.pairs) > 0 then p.pairs else p.query end
                                    from (select tracker_phrase_query(''::tsquery, ?::text[]) as pairs,
                                                 websearch_to_tsquery('english', ?) as query) p)
