@@ -29,10 +29,9 @@ export function issueSearchCondition(scope: WorkspaceScope, q: string, genericPl
     // a search in `updated` order, whose statement reads every match anyway (`issueListQuery`): a plan made
     // for the words would take a pair, which the statistics do not know, for a common one. The pairs are
     // `tracker_phrase_query` of an empty query (`&&` with an empty side gives the other), empty when no
-    // phrase has one (a stop word between its words): then the whole query.
-    search = `(i.search_vector @@ (select case when numnode(p.pairs) > 0 then p.pairs else p.query end
-                                   from (select tracker_phrase_query(''::tsquery, ?::text[]) as pairs,
-                                                websearch_to_tsquery('english', ?) as query) p)
+    // phrase has one (a stop word between its words): then, and only then, the whole query is parsed for it.
+    search = `(i.search_vector @@ (select coalesce(nullif(tracker_phrase_query(''::tsquery, ?::text[]), ''::tsquery),
+                                                   websearch_to_tsquery('english', ?)))
               and ts_match_vq(i.search_vector, (select websearch_to_tsquery('english', ?))))`;
     terms = [phrases, q, q];
   } else {
