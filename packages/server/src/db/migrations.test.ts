@@ -13,6 +13,26 @@ describe("migrations", () => {
       expect(diff.trim()).toBe("");
       const pending = await orm.getMigrator().getPendingMigrations();
       expect(pending).toEqual([]);
+      // The schema comparison above does not see an index's storage options (`with (...)`): compare them here.
+      const declared = Object.values(orm.getMetadata().getAll())
+        .flatMap((meta) => [...meta.indexes, ...meta.uniques])
+        .flatMap((index) => {
+          const options = /\bwith \(([^)]*)\)/.exec(
+            typeof index.expression === "string" ? index.expression : "",
+          );
+          return options ? [[index.name, options[1]!.replace(/\s+/g, "").split(",").sort()] as const] : [];
+        });
+      expect(declared.length).toBeGreaterThan(0);
+      const rows: { name: string; options: string[] | null }[] = await orm.em
+        .fork()
+        .execute(
+          `select relname as name, reloptions as options from pg_class where relkind = 'i' and relname in (?)`,
+          [declared.map(([name]) => name)],
+        );
+      const actual = new Map(rows.map((row) => [row.name, [...(row.options ?? [])].sort()]));
+      expect(Object.fromEntries(declared.map(([name]) => [name, actual.get(name as string)]))).toEqual(
+        Object.fromEntries(declared),
+      );
     } finally {
       await orm.close(true);
     }

@@ -26,6 +26,7 @@ import { Migration20261126012000_issue_reference_updated_indexes } from "./Migra
 import { Migration20261126040000_issue_updated_index_dates } from "./Migration20261126040000_issue_updated_index_dates.js";
 import { Migration20261126041000_auth_epoch } from "./Migration20261126041000_auth_epoch.js";
 import { Migration20261126060000_issue_label_postings } from "./Migration20261126060000_issue_label_postings.js";
+import { Migration20261126160000_gin_pending_list_limit } from "./Migration20261126160000_gin_pending_list_limit.js";
 
 /** Applied in this order on every start. Add each new migration here (npm run migration:create). */
 export const migrationsList: MigrationObject[] = [
@@ -97,5 +98,9 @@ export const migrationsList: MigrationObject[] = [
   {
     name: "Migration20261126060000_issue_label_postings",
     class: Migration20261126060000_issue_label_postings,
+  },
+  {
+    name: "Migration20261126160000_gin_pending_list_limit",
+    class: Migration20261126160000_gin_pending_list_limit,
   },
 ];

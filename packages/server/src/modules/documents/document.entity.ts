@@ -16,7 +16,7 @@ export const Document = defineEntity({
     { properties: ["team"] },
     {
       name: "documents_search_index",
-      expression: `create index "documents_search_index" on "documents" using gin (${DOCUMENT_SEARCH_VECTOR})`,
+      expression: `create index "documents_search_index" on "documents" using gin (${DOCUMENT_SEARCH_VECTOR}) with (gin_pending_list_limit = 256)`,
     },
   ],
   properties: {

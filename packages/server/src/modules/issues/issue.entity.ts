@@ -83,14 +83,15 @@ export const Issue = defineEntity({
       name: `issues_${ref}_updated_index`,
       expression: `create index "issues_${ref}_updated_index" on "issues" ("${ref}_id", "updated_at", "team_id", "number") include ("workspace_id", "id")`,
     })),
-    // The `label` filter: `label_ids @> <the named labels' ids>` (issue-filter.ts).
+    // The `label` filter: `label_ids @> <the named labels' ids>` (issue-filter.ts). Both GIN indexes keep a
+    // 256 kB fast-update list, which every scan reads (Migration20261126160000_gin_pending_list_limit).
     {
       name: "issues_label_ids_index",
-      expression: `create index "issues_label_ids_index" on "issues" using gin ("label_ids")`,
+      expression: `create index "issues_label_ids_index" on "issues" using gin ("label_ids") with (gin_pending_list_limit = 256)`,
     },
     {
       name: "issues_search_vector_index",
-      expression: `create index "issues_search_vector_index" on "issues" using gin ("search_vector")`,
+      expression: `create index "issues_search_vector_index" on "issues" using gin ("search_vector") with (gin_pending_list_limit = 256)`,
     },
     // Open issues newest first (default sort) with the due date as a key column: `overdue`, `stale`,
     // `due_week` and open `stateType` under the default sort are an index-only scan that checks the due date
