@@ -34,7 +34,7 @@ export interface TrackerOptions {
    * `Request`, so the global `fetch` and a plain `(request) => Promise<Response>` both fit.
    */
   fetch?: (request: Request) => Promise<Response>;
-  /** How many times a failed call may be retried (see the README's retry policy). Default 2. */
+  /** How many times a failed call may be retried (see the README's retry policy). Default 4. */
   maxRetries?: number;
   /** Time limit of each attempt in ms, unless a call sets its own; 0 turns it off. Default 30 000. */
   timeoutMs?: number;
@@ -109,7 +109,7 @@ export function createTracker(options: TrackerOptions = {}): Tracker {
 
   const send = retryingFetch({
     fetch: (request) => baseFetch(request),
-    maxRetries: options.maxRetries ?? 2,
+    maxRetries: options.maxRetries ?? 4,
     timeoutMs: options.timeoutMs ?? DEFAULT_TIMEOUT_MS,
   });
   const raw = createClient<paths>({

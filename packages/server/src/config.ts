@@ -51,6 +51,8 @@ export interface Config {
   rateLimitPerMinute: number;
   /** Web origins allowed to call the API from a browser (`TRACKER_CORS_ORIGINS`); `"*"` for any, empty for none. */
   corsOrigins: string[] | "*";
+  /** On SIGTERM, how long in-flight requests may run before their connections are cut (`TRACKER_DRAIN_TIMEOUT_MS`). */
+  drainTimeoutMs: number;
 }
 
 const LOG_LEVELS: LogLevel[] = ["debug", "info", "warn", "error", "silent"];
@@ -75,6 +77,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       "TRACKER_RATE_LIMIT_PER_MINUTE",
     ),
     corsOrigins: corsOrigins(env.TRACKER_CORS_ORIGINS),
+    drainTimeoutMs: nonNegativeInt(env.TRACKER_DRAIN_TIMEOUT_MS, 10_000, "TRACKER_DRAIN_TIMEOUT_MS"),
   };
 }
 

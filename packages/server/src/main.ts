@@ -17,7 +17,7 @@ const logger = createLogger(config.logLevel);
 const db = await openDatabase(config, logger);
 let running: Awaited<ReturnType<typeof startHttp>> | undefined;
 try {
-  running = await startHttp(config, logger, db.url);
+  running = await startHttp(config, logger, db.url, undefined, db.embedded);
 } catch (err) {
   logger.error("start failed", { error: (err as Error).message });
   await db.stop();

@@ -1,13 +1,18 @@
 import type { Server } from "node:http";
 import type { AddressInfo } from "node:net";
+import { setTimeout as sleep } from "node:timers/promises";
 import type { Config } from "./config.js";
-import { type EmbeddedPostgres, startEmbeddedPostgres } from "./db/embedded-postgres.js";
+import {
+  type EmbeddedPostgres,
+  type SupervisorEvent,
+  startEmbeddedPostgres,
+} from "./db/embedded-postgres.js";
 import { type Orm, openOrm } from "./db/orm.js";
 import { closeGenericPlanPool } from "./db/sql.js";
 import { EventHub } from "./events/event-hub.js";
 import { loadEventsConfig } from "./events/events-config.js";
 import { allHandlers } from "./handlers.js";
-import { createApp } from "./http/app.js";
+import { createApp, type Lifecycle } from "./http/app.js";
 import { answerClientErrors } from "./http/client-errors.js";
 import { Contract } from "./http/contract.js";
 import { pruneIdempotentRequests } from "./http/idempotency.js";
@@ -28,10 +33,32 @@ export async function openDatabase(config: Config, logger: Logger): Promise<Data
     dataDir: config.dataDir,
     durable: config.nodeEnv !== "test",
     log: (line) => logger.debug("postgres", { line }),
+    onEvent: (event) => logSupervisorEvent(logger, event),
   });
   logger.info("embedded database started", { dataDir: config.dataDir, port: embedded.port });
   return { url: embedded.url, embedded, stop: () => embedded.stop() };
 }
+
+/** One log line per thing the embedded database's supervisor does (`db/embedded-postgres.ts`). */
+function logSupervisorEvent(logger: Logger, event: SupervisorEvent): void {
+  switch (event.kind) {
+    case "exited":
+      logger.error("embedded database exited unexpectedly; restarting it", { reason: event.reason });
+      break;
+    case "restarting":
+      logger.warn("embedded database: restart attempt", { attempt: event.attempt, delayMs: event.delayMs });
+      break;
+    case "restart_failed":
+      logger.warn("embedded database: restart failed", { attempt: event.attempt, error: event.error });
+      break;
+    case "recovered":
+      logger.info("embedded database is back", { attempt: event.attempt, downMs: event.downMs });
+      break;
+  }
+}
+
+/** How long shutdown waits for the database pools to close before going on without them. */
+const POOL_CLOSE_WAIT_MS = 2_000;
 
 export interface RunningServer {
   url: string;
@@ -48,9 +75,15 @@ export async function startHttp(
   logger: Logger,
   databaseUrl: string,
   contract = Contract.load(),
+  embedded?: EmbeddedPostgres,
 ): Promise<RunningServer> {
   const orm = await openOrm(databaseUrl);
-  const app = createApp({ orm, contract, config, logger, handlers: allHandlers });
+  const lifecycle: Lifecycle = {
+    draining: false,
+    inFlight: 0,
+    ...(embedded ? { embeddedDatabase: () => embedded.state } : {}),
+  };
+  const app = createApp({ orm, contract, config, logger, handlers: allHandlers, lifecycle });
   const events = new EventHub({ orm, databaseUrl, logger, config: loadEventsConfig() });
   await events.start().catch(async (err) => {
     await orm.close(true);
@@ -82,17 +115,23 @@ export async function startHttp(
     events,
     close() {
       closing ??= (async () => {
+        // Draining: new requests get 503 while the ones in flight finish, for at most the drain timeout.
+        lifecycle.draining = true;
         stopPrune();
-        // Event streams never finish on their own: end them first so closing does not wait on them.
+        // Event streams never finish on their own: end them first (with a retry hint) so they hold nothing.
         await events.stop();
+        const deadline = Date.now() + config.drainTimeoutMs;
+        while (lifecycle.inFlight > 0 && Date.now() < deadline) await sleep(20);
         await new Promise<void>((resolve) => {
           server.close(() => resolve());
-          server.closeIdleConnections();
-          // Requests still running after 10 s are cut off rather than holding shutdown forever.
-          setTimeout(() => server.closeAllConnections(), 10_000).unref();
+          // Idle keep-alive connections, and requests still running past the deadline, are cut off.
+          server.closeAllConnections();
         });
-        await closeGenericPlanPool(orm.em);
-        await orm.close(true);
+        // A statement cut off above may still wait in the database (on a lock, say): closing the pools waits
+        // for it, so only briefly; stopping the database (or the process's exit) ends the session.
+        const pools = Promise.all([closeGenericPlanPool(orm.em), orm.close(true)]);
+        pools.catch(() => undefined);
+        await Promise.race([pools, sleep(POOL_CLOSE_WAIT_MS)]);
       })();
       return closing;
     },

@@ -14,6 +14,11 @@
  *   SIGKILL), and `--kill-child=SIGKILL` then kills the postmaster. So no postgres outlives Node.
  * - `unshare --fork` (util-linux 2.38) blocks SIGINT/SIGTERM in its parent process and does not
  *   forward them, so stop() signals the postmaster directly (it is the only child of `unshare`).
+ *
+ * Supervised: when the postmaster exits without being asked to (a crash, the OOM killer, `kill -9`), it is
+ * started again on the same folder and port, so the URL every pool holds stays valid. PostgreSQL's own
+ * crash recovery replays the WAL on that start; attempts back off from immediately to every 5 s, and each
+ * one is reported through `onEvent`. `state` says `up`, `recovering` or `stopped`.
  */
 import { type ChildProcess, spawn, spawnSync } from "node:child_process";
 import {
@@ -42,7 +47,19 @@ export interface EmbeddedPostgresOptions {
   durable?: boolean;
   /** Receives postgres's own output lines (default: discard). */
   log?: (line: string) => void;
+  /** Restart the database when it exits unexpectedly (default true). */
+  supervise?: boolean;
+  /** Receives what the supervisor does: an unexpected exit, each restart attempt, the recovery. */
+  onEvent?: (event: SupervisorEvent) => void;
 }
+
+export type DatabaseState = "up" | "recovering" | "stopped";
+
+export type SupervisorEvent =
+  | { kind: "exited"; reason: string }
+  | { kind: "restarting"; attempt: number; delayMs: number }
+  | { kind: "restart_failed"; attempt: number; error: string }
+  | { kind: "recovered"; attempt: number; downMs: number };
 
 export interface EmbeddedPostgres {
   /**
@@ -53,6 +70,10 @@ export interface EmbeddedPostgres {
   readonly url: string;
   readonly port: number;
   readonly dataDir: string;
+  /** `up`; `recovering` from an unexpected exit until it answers again; `stopped` once stop() ran. */
+  readonly state: DatabaseState;
+  /** Calls `listener` on every change of `state`; returns the function that stops it. */
+  onState(listener: (state: DatabaseState) => void): () => void;
   /** Fast shutdown (SIGINT to the postmaster); resolves once the process is gone; idempotent. */
   stop(): Promise<void>;
 }
@@ -63,6 +84,10 @@ const READY_TIMEOUT_MS = 30_000;
 const STOP_TIMEOUT_MS = 30_000;
 const LOG_TAIL_LINES = 40;
 const MAX_PORT_ATTEMPTS = 3;
+/** Restart attempts after an unexpected exit: at once, then 250 ms doubling up to this. */
+const MAX_RESTART_DELAY_MS = 5_000;
+/** How long a restart waits for the dead cluster's last processes to leave its folder. */
+const LEFTOVER_WAIT_MS = 10_000;
 /** sun_path is 108 bytes; leave room for "/.s.PGSQL.65535.lock". */
 const MAX_SOCKET_DIR_BYTES = 80;
 
@@ -488,7 +513,8 @@ function serverArgs(dataDir: string, port: number, durable: boolean): string[] {
   return args;
 }
 
-class RunningPostgres implements EmbeddedPostgres {
+/** One run of the postmaster, from its start until it exits. */
+class RunningPostgres {
   readonly url: string;
   stopRequested = false;
   private stopping: Promise<void> | undefined;
@@ -497,7 +523,7 @@ class RunningPostgres implements EmbeddedPostgres {
     readonly port: number,
     readonly dataDir: string,
     private readonly child: ChildProcess,
-    private readonly exited: Promise<Exit>,
+    readonly exited: Promise<Exit>,
     private readonly closed: Promise<void>,
   ) {
     const socketDir = socketDirOf(dataDir);
@@ -604,6 +630,136 @@ async function launch(
   );
 }
 
+/** Refuses a data folder that a live process still sits in (see startEmbeddedPostgres). */
+function refuseIfInUse(real: string): void {
+  const holders = processesUsingDir(real);
+  if (holders.length > 0) {
+    const first = holders[0]!;
+    throw new Error(
+      `embedded PostgreSQL: data directory ${real} is in use by ${holders.length} process(es), ` +
+        `e.g. pid ${first}: ${cmdlineOf(first).slice(0, 160)}`,
+    );
+  }
+}
+
+/**
+ * The database as the server sees it: one run of the postmaster after another. An unexpected exit starts
+ * the next run on the same folder and port (see the top of this file).
+ */
+class SupervisedPostgres implements EmbeddedPostgres {
+  state: DatabaseState = "up";
+  private readonly listeners = new Set<(state: DatabaseState) => void>();
+  private stopRequested = false;
+  private stopping: Promise<void> | undefined;
+  private recovery: Promise<void> | undefined;
+  private wake: (() => void) | undefined;
+
+  constructor(
+    private current: RunningPostgres,
+    private readonly relaunch: () => Promise<RunningPostgres>,
+    private readonly supervise: boolean,
+    private readonly onEvent: (event: SupervisorEvent) => void,
+  ) {
+    this.watch(current);
+  }
+
+  get url(): string {
+    return this.current.url;
+  }
+  get port(): number {
+    return this.current.port;
+  }
+  get dataDir(): string {
+    return this.current.dataDir;
+  }
+
+  onState(listener: (state: DatabaseState) => void): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+
+  stop(): Promise<void> {
+    this.stopRequested = true;
+    this.wake?.();
+    this.stopping ??= (async () => {
+      await this.recovery;
+      await this.current.stop();
+      this.setState("stopped");
+    })();
+    return this.stopping;
+  }
+
+  private setState(state: DatabaseState): void {
+    if (this.state === state) return;
+    this.state = state;
+    for (const listener of this.listeners) {
+      try {
+        listener(state);
+      } catch {
+        // a listener's failure must not stop the supervisor
+      }
+    }
+  }
+
+  private watch(run: RunningPostgres): void {
+    this.current = run;
+    void run.exited.then((exit) => {
+      if (run.stopRequested || this.stopRequested || !this.supervise) return;
+      this.recovery = this.recover(describeExit(exit));
+    });
+  }
+
+  private report(event: SupervisorEvent): void {
+    try {
+      this.onEvent(event);
+    } catch {
+      // a broken log sink must not take the database down
+    }
+  }
+
+  /** Sleeps `ms`, or less when stop() is called meanwhile. */
+  private pause(ms: number): Promise<void> {
+    return new Promise((resolve) => {
+      const timer = setTimeout(done, ms);
+      function done() {
+        clearTimeout(timer);
+        resolve();
+      }
+      this.wake = done;
+    });
+  }
+
+  private async recover(reason: string): Promise<void> {
+    const down = Date.now();
+    this.setState("recovering");
+    this.report({ kind: "exited", reason });
+    for (let attempt = 1; !this.stopRequested; attempt++) {
+      const delayMs = attempt === 1 ? 0 : Math.min(MAX_RESTART_DELAY_MS, 250 * 2 ** (attempt - 2));
+      if (delayMs > 0) await this.pause(delayMs);
+      if (this.stopRequested) return;
+      this.report({ kind: "restarting", attempt, delayMs });
+      try {
+        // The dead postmaster's backends leave with it (pid namespace), but not in the same instant.
+        const real = this.current.dataDir;
+        const deadline = Date.now() + LEFTOVER_WAIT_MS;
+        while (processesUsingDir(real).length > 0 && Date.now() < deadline) await sleep(20);
+        refuseIfInUse(real);
+        const run = await this.relaunch();
+        if (this.stopRequested) {
+          await run.stop();
+          return;
+        }
+        this.watch(run);
+        this.setState("up");
+        this.report({ kind: "recovered", attempt, downMs: Date.now() - down });
+        return;
+      } catch (err) {
+        this.report({ kind: "restart_failed", attempt, error: (err as Error).message.split("\n")[0]! });
+      }
+    }
+  }
+}
+
 export async function startEmbeddedPostgres(opts: EmbeddedPostgresOptions): Promise<EmbeddedPostgres> {
   if (!embeddedPostgresAvailable()) {
     throw new Error(
@@ -619,20 +775,16 @@ export async function startEmbeddedPostgres(opts: EmbeddedPostgresOptions): Prom
   // namespace) treats as its own stale file. That also defeats the pid check against a *live* server
   // on the same folder, so refuse here when any process still sits in the data dir.
   const real = realpathSync(dataDir);
-  const holders = processesUsingDir(real);
-  if (holders.length > 0) {
-    const first = holders[0]!;
-    throw new Error(
-      `embedded PostgreSQL: data directory ${real} is in use by ${holders.length} process(es), ` +
-        `e.g. pid ${first}: ${cmdlineOf(first).slice(0, 160)}`,
-    );
-  }
+  refuseIfInUse(real);
 
   const tail = new LogTail(opts.log);
   for (let attempt = 1; ; attempt++) {
     const port = opts.port ?? (await freePort());
     try {
-      return await launch(real, port, durable, tail);
+      const first = await launch(real, port, durable, tail);
+      // Later runs keep the port: the URL the pools hold stays the database's.
+      const relaunch = () => launch(real, port, durable, new LogTail(opts.log));
+      return new SupervisedPostgres(first, relaunch, opts.supervise ?? true, opts.onEvent ?? (() => {}));
     } catch (err) {
       // An auto-picked port can be taken between picking and binding: pick another.
       if (

@@ -15,6 +15,11 @@ export function ormOptions(clientUrl: string, overrides: Partial<Options> = {}):
     allowGlobalContext: false,
     forceUtcTimezone: true,
     pool: { min: 0, max: 20 },
+    driverOptions: {
+      // knex reports every pooled connection the database dropped, one stderr line each ("Connection Error:
+      // …"); the pool replaces them, and the app logs the outage itself (once a second at most).
+      log: { warn: (message: string) => /^Connection Error:/.test(message) || console.warn(message) },
+    },
     migrations: {
       migrationsList,
       tableName: "mikro_orm_migrations",

@@ -88,10 +88,8 @@ export class EventHub {
     this.stopped = true;
     for (const t of this.timers) clearInterval(t);
     clearTimeout(this.reconnectTimer);
-    for (const feed of [...this.feeds.values()]) {
-      for (const stream of [...feed.streams]) stream.close("shutdown");
-      feed.close();
-    }
+    this.closeStreams("shutdown");
+    for (const feed of this.feeds.values()) feed.close();
     this.feeds.clear();
     const listener = this.listener;
     this.listener = undefined;
@@ -133,6 +131,7 @@ export class EventHub {
       { ...access, keyId: caller.keyId, role: workspace.role },
       {
         maxBufferBytes: this.deps.config.maxBufferBytes,
+        retryMs: this.deps.config.retryMs,
         closeGraceMs: this.deps.config.closeGraceMs,
         maxPendingRows: MAX_PENDING_ROWS,
       },
@@ -394,7 +393,18 @@ export class EventHub {
     client.end().catch(() => undefined);
     if (this.stopped) return;
     this.deps.logger.warn("events: LISTEN connection lost; reconnecting", { error: err?.message });
-    this.scheduleReconnect();
+    // At once: when only the connection dropped, the streams carry on and the feeds catch up. When the
+    // database itself is away, the streams are closed with a retry hint instead of going silent, so
+    // clients know to resume by Last-Event-ID once it is back (the contract's "Availability").
+    this.listen().catch((reconnectErr) => {
+      this.closeStreams("unavailable");
+      this.deps.logger.warn("events: LISTEN reconnect failed", { error: (reconnectErr as Error).message });
+      this.scheduleReconnect();
+    });
+  }
+
+  private closeStreams(reason: CloseReason): void {
+    for (const feed of [...this.feeds.values()]) for (const stream of [...feed.streams]) stream.close(reason);
   }
 
   private scheduleReconnect(): void {

@@ -9,7 +9,14 @@ import {
 } from "./change-row.js";
 
 /** Why the server ended a stream; `client` when the client went away. */
-export type CloseReason = "client" | "slow" | "revoked" | "key_deleted" | "shutdown" | "error";
+export type CloseReason =
+  | "client"
+  | "slow"
+  | "revoked"
+  | "key_deleted"
+  | "shutdown"
+  | "unavailable"
+  | "error";
 
 /** The last words of a stream the server ends: a comment, so clients that do not look for it ignore it. */
 const CLOSING: Record<Exclude<CloseReason, "client">, string> = {
@@ -17,11 +24,14 @@ const CLOSING: Record<Exclude<CloseReason, "client">, string> = {
   revoked: ": closing: this key no longer has access to the workspace\n\n",
   key_deleted: ": closing: this API key was deleted\n\n",
   shutdown: ": closing: the server is shutting down; reconnect with Last-Event-ID to resume\n\n",
+  unavailable: ": closing: the database is unavailable; reconnect with Last-Event-ID to resume\n\n",
   error: ": closing: the stream failed; reconnect with Last-Event-ID to resume\n\n",
 };
 
 export interface StreamLimits {
   maxBufferBytes: number;
+  /** The `retry:` hint, repeated in the closing words of a stream the client should resume. */
+  retryMs: number;
   closeGraceMs: number;
   /** Live changes held while the stream replays from the database; more means the client is far behind. */
   maxPendingRows: number;
@@ -137,7 +147,8 @@ export class EventStream {
       const timer = setTimeout(() => socket.destroy(), this.limits.closeGraceMs);
       timer.unref();
       socket.once("close", () => clearTimeout(timer));
-      socket.end(CLOSING[reason]);
+      const resume = reason !== "revoked" && reason !== "key_deleted";
+      socket.end(resume ? `retry: ${this.limits.retryMs}\n${CLOSING[reason]}` : CLOSING[reason]);
     }
   }
 

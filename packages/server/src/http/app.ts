@@ -4,6 +4,8 @@ import type { MikroORM } from "@mikro-orm/postgresql";
 import Koa, { type Context } from "koa";
 import { HttpMethodEnum, koaBody } from "koa-body";
 import type { Config } from "../config.js";
+import type { DatabaseState } from "../db/embedded-postgres.js";
+import { isDatabaseUnavailable } from "../db/unavailable.js";
 import type { Logger } from "../logger.js";
 import { authenticateHash, resolveWorkspace, tokenHashOf } from "./auth.js";
 import { CallerCache } from "./caller-cache.js";
@@ -27,7 +29,7 @@ import {
   type StoredAnswer,
   takesIdempotencyKey,
 } from "./idempotency.js";
-import { HttpProblem, Invalid, NotFound, NotImplemented } from "./problem.js";
+import { HttpProblem, Invalid, NotFound, NotImplemented, ServiceUnavailable } from "./problem.js";
 import { RateLimiter } from "./rate-limit.js";
 import { requestEntityManager } from "./request-em.js";
 import { webMiddleware } from "./web.js";
@@ -40,6 +42,19 @@ export interface AppDeps {
   config: Config;
   logger: Logger;
   handlers: HandlerEntry[];
+  /** What `GET /health` and the drain step read; the server sets it as it starts and stops. */
+  lifecycle?: Lifecycle;
+}
+
+/**
+ * The instance's state beyond its database connection: whether it is draining (SIGTERM: in-flight requests
+ * finish, new ones get 503), and the embedded database's supervisor state when there is one.
+ */
+export interface Lifecycle {
+  draining: boolean;
+  /** Requests being answered now (an event stream counts until it is open). */
+  inFlight: number;
+  embeddedDatabase?: () => DatabaseState;
 }
 
 interface State {
@@ -82,9 +97,19 @@ async function retryingConflicts<T>(run: (attempt: number) => Promise<T>): Promi
   }
 }
 
+/** While the database is away, one log line a second at most says so, instead of one per request. */
+let unavailableLoggedAt = 0;
+
 /** Maps anything thrown to one problem+json body; never leaks a stack trace or SQL. */
 function toProblem(err: unknown, logger: Logger, requestId: string): HttpProblem {
   if (err instanceof HttpProblem) return err;
+  if (isDatabaseUnavailable(err)) {
+    if (Date.now() - unavailableLoggedAt > 1_000) {
+      unavailableLoggedAt = Date.now();
+      logger.warn("database unavailable: answering 503", { requestId, error: (err as Error).message });
+    }
+    return new ServiceUnavailable("The database cannot be reached right now; retry in a moment.");
+  }
   const e = err as { status?: number; type?: string; code?: string; expose?: boolean; message?: string };
   if (e.status === 413 || e.type === "entity.too.large") {
     return new HttpProblem(413, "payload_too_large", "Payload too large", "The request body is over 1 MiB.");
@@ -155,6 +180,7 @@ export function createApp(deps: AppDeps): Koa<State> {
     if (h.confirmsCaller && contract.operation(h.operationId).method !== "get")
       throw new Error(`${h.operationId}: only reads may confirm a cached caller`);
   const limiter = new RateLimiter(config.rateLimitPerMinute);
+  const lifecycle: Lifecycle = deps.lifecycle ?? { draining: false, inFlight: 0 };
   const callers = new CallerCache();
 
   // Request id, one structured log line per request, and the problem mapping, outermost.
@@ -209,6 +235,21 @@ export function createApp(deps: AppDeps): Koa<State> {
   // Before the body parser: a preflight carries no body, and every answer (problems too) gets its headers.
   app.use(corsMiddleware(config.corsOrigins));
 
+  // Draining (SIGTERM): what is running finishes, a new request is turned away with 503 and its connection
+  // closed, so a client or balancer resends it to another instance. `/health` says `draining` itself.
+  app.use(async (ctx, next) => {
+    if (lifecycle.draining && ctx.path !== "/health") {
+      ctx.set("Connection", "close");
+      throw new ServiceUnavailable("This server is shutting down; retry, and another instance will answer.");
+    }
+    lifecycle.inFlight++;
+    try {
+      await next();
+    } finally {
+      lifecycle.inFlight--;
+    }
+  });
+
   const parseBody = koaBody({
     json: true,
     jsonStrict: true,
@@ -237,6 +278,21 @@ export function createApp(deps: AppDeps): Koa<State> {
 
   router.get("/health", async (ctx) => {
     ctx.state.route = "/health";
+    const body = await health();
+    ctx.status = body.status === "ok" ? 200 : 503;
+    ctx.body = body;
+  });
+
+  /**
+   * The contract's `ServiceHealth`: `draining` once shutdown began (a balancer stops sending here), the
+   * embedded database's supervisor state while it restarts (`recovering`), else whether a statement runs.
+   */
+  async function health(): Promise<{
+    status: "ok" | "degraded" | "draining";
+    database: "up" | "down" | "recovering";
+  }> {
+    if (lifecycle.embeddedDatabase?.() === "recovering")
+      return { status: lifecycle.draining ? "draining" : "degraded", database: "recovering" };
     let up = false;
     try {
       await orm.em.getConnection().execute("select 1");
@@ -244,9 +300,8 @@ export function createApp(deps: AppDeps): Koa<State> {
     } catch {
       up = false;
     }
-    ctx.status = up ? 200 : 503;
-    ctx.body = { status: up ? "ok" : "degraded", database: up ? "up" : "down" };
-  });
+    return { status: lifecycle.draining ? "draining" : up ? "ok" : "degraded", database: up ? "up" : "down" };
+  }
 
   const documentJson = JSON.stringify(contract.document);
   router.get(`${API_PREFIX}/openapi.json`, (ctx) => {

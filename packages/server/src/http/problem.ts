@@ -117,3 +117,14 @@ export class NotImplemented extends HttpProblem {
     );
   }
 }
+
+/**
+ * 503 `service_unavailable` with `Retry-After`: the database cannot be reached (it is restarting, or a
+ * failover is under way), or this instance is shutting down. Nothing was changed; the contract's
+ * "Availability" says a client may resend (a write with its `Idempotency-Key`).
+ */
+export class ServiceUnavailable extends HttpProblem {
+  constructor(detail: string, retryAfter = 1) {
+    super(503, "service_unavailable", "Service unavailable", detail, { retryAfter });
+  }
+}
