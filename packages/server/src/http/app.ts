@@ -27,7 +27,7 @@ import {
   type StoredAnswer,
   takesIdempotencyKey,
 } from "./idempotency.js";
-import { HttpProblem, Invalid, NotFound, NotImplemented } from "./problem.js";
+import { HttpProblem, Invalid, NotFound, NotImplemented, problemType } from "./problem.js";
 import { RateLimiter } from "./rate-limit.js";
 import { requestEntityManager } from "./request-em.js";
 import { webMiddleware } from "./web.js";
@@ -113,7 +113,7 @@ function sendProblem(ctx: Context, problem: HttpProblem, requestId: string): voi
   if (typeof problem.extra.retryAfter === "number") ctx.set("Retry-After", String(problem.extra.retryAfter));
   ctx.type = "application/problem+json";
   ctx.body = {
-    type: `https://tracker.dev/problems/${problem.code.replace(/_/g, "-")}`,
+    type: problemType(problem.code),
     title: problem.title,
     status: problem.status,
     detail: problem.message,

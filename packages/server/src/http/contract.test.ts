@@ -113,6 +113,30 @@ describe("errors", () => {
     expect(((await res.json()) as { code: string }).code).toBe("payload_too_large");
   });
 
+  it("types every problem urn:tracker:problem:<code>, as the contract's Problem says", async () => {
+    const answers = [
+      await post('{"name": '),
+      await post(JSON.stringify({ name: "x".repeat(1_100_000) })),
+      await fetch(`${srv.url}/api/v1/nothing-here`, { headers: { authorization: `Bearer ${token}` } }),
+      await fetch(`${srv.url}/api/v1/users`),
+      await fetch(`${srv.url}/api/v1/issues/ENG-999999`, { headers: { authorization: `Bearer ${token}` } }),
+    ];
+    const seen = await Promise.all(
+      answers.map(async (res) => {
+        const body = (await res.json()) as { type: string; code: string; status: number };
+        expect(body.status).toBe(res.status);
+        return [body.code, body.type];
+      }),
+    );
+    expect(seen).toEqual([
+      ["invalid_request", "urn:tracker:problem:invalid_request"],
+      ["payload_too_large", "urn:tracker:problem:payload_too_large"],
+      ["not_found", "urn:tracker:problem:not_found"],
+      ["unauthenticated", "urn:tracker:problem:unauthenticated"],
+      ["not_found", "urn:tracker:problem:not_found"],
+    ]);
+  });
+
   it("answers an unknown route with a 404 problem", async () => {
     const res = await fetch(`${srv.url}/api/v1/nothing-here`, {
       headers: { authorization: `Bearer ${token}` },
