@@ -320,12 +320,12 @@ export function createApp(deps: AppDeps): Koa<State> {
       // A request answered again is still one request.
       if (!fresh) limiter.take(scope.caller.keyId);
     }
-    if (!scope.callerCheck) return runAuthenticated(ctx, op, entry?.handler, scope);
+    if (!scope.callerCheck) return runAuthenticated(ctx, op, entry, scope);
     const check = scope.callerCheck;
     let failed = false;
     let error: unknown;
     try {
-      await runAuthenticated(ctx, op, entry?.handler, scope);
+      await runAuthenticated(ctx, op, entry, scope);
     } catch (err) {
       failed = true;
       error = err;
@@ -343,9 +343,10 @@ export function createApp(deps: AppDeps): Koa<State> {
   async function runAuthenticated(
     ctx: Context,
     op: OperationSpec,
-    handler: HandlerEntry["handler"] | undefined,
+    entry: HandlerEntry | undefined,
     scope: RequestScope,
   ) {
+    const handler = entry?.handler;
     // The handler's copy: the comma lists are split and the validator coerces and fills defaults in place.
     const query: Record<string, unknown> = queryOf(ctx.querystring);
     if (op.workspaceScoped && scope.caller) {
@@ -363,8 +364,10 @@ export function createApp(deps: AppDeps): Koa<State> {
 
     const params = { ...ctx.params };
     const unstorable = unstorableInputErrors({ path: params, query, body: ctx.request.body });
+    // A refusal of the body is placed the operation's way, if it has one (a batch names the item).
+    const refuse = (problem: Invalid) => entry?.placeInvalid?.(problem, ctx.request.body) ?? problem;
     if (unstorable.length)
-      throw new Invalid("The request holds a value that cannot be stored: see errors.", unstorable);
+      throw refuse(new Invalid("The request holds a value that cannot be stored: see errors.", unstorable));
     if (!op.validatePath(params))
       throw new Invalid("Invalid path parameter.", fieldErrors("path", op.validatePath.errors));
     // Comma-separated lists (`special=overdue,blocked`) are arrays in the contract (style form, explode false).
@@ -387,7 +390,7 @@ export function createApp(deps: AppDeps): Koa<State> {
     if (op.validateBody) {
       body = ctx.request.body ?? {};
       if (!op.validateBody(body))
-        throw new Invalid("Invalid request body.", fieldErrors("body", op.validateBody.errors));
+        throw refuse(new Invalid("Invalid request body.", fieldErrors("body", op.validateBody.errors)));
     }
     const input = { body, params, query } as never;
     const idempotencyKey = takesIdempotencyKey(op) ? idempotencyKeyOf(ctx) : undefined;
