@@ -4,7 +4,7 @@
  */
 import { connect } from "node:net";
 import { beforeAll, describe, expect, it } from "vitest";
-import { useTestServer } from "../test/harness.js";
+import { testContract, useTestServer } from "../test/harness.js";
 
 const srv = useTestServer();
 let token: string;
@@ -25,6 +25,8 @@ async function problemOf(res: Response) {
   // The contract's `Problem`: `type` is `urn:tracker:problem:<code>`.
   expect(body.type).toBe(`urn:tracker:problem:${body.code}`);
   expect(body.status).toBe(res.status);
+  // No operation answers these, so the contract-checking client never sees them: check the body here.
+  expect(testContract().checkSchema("Problem", body)).toEqual([]);
   return body;
 }
 
@@ -85,5 +87,6 @@ describe("protocol errors", () => {
     const body = JSON.parse(answer.slice(answer.indexOf("\r\n\r\n") + 4)) as { type: string; code: string };
     expect(body.code).toBe("invalid_request");
     expect(body.type).toBe("urn:tracker:problem:invalid_request");
+    expect(testContract().checkSchema("Problem", body)).toEqual([]);
   });
 });
