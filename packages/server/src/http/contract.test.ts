@@ -171,8 +171,28 @@ describe("the response check", () => {
     expect(check(404, "application/problem+json", notFound())).toEqual([]);
   });
 
-  it("flags an issue its schema does not describe: a field it does not list, a field it requires", () => {
+  it("flags an issue its schema does not describe: each rule the contract states", () => {
     const wrong: [string, Record<string, unknown>, RegExp][] = [
+      ["a lowercase identifier", { identifier: "eng-1" }, /\/issue\/identifier must match pattern/],
+      ["identifier number 0", { identifier: "ENG-0" }, /\/issue\/identifier must match pattern/],
+      ["a team key of 8", { team: { id: randomUUID(), key: "ENGINEER", name: "E" } }, /\/issue\/team\/key/],
+      ["priority 5", { priority: 5 }, /\/issue\/priority must be equal to one of the allowed values/],
+      [
+        "a timestamp with an offset",
+        { createdAt: "2025-01-01T01:00:00+01:00" },
+        /\/issue\/createdAt must match/,
+      ],
+      [
+        "a due date with a time",
+        { dueDate: "2025-01-01T00:00:00Z" },
+        /\/issue\/dueDate must match format "date"/,
+      ],
+      ["a label twice", { labels: ["bug", "bug"] }, /\/issue\/labels must NOT have duplicate items/],
+      [
+        "completedAt on an open issue",
+        { completedAt: "2025-01-03T00:00:00.000Z" },
+        /\/issue\/completedAt must be null/,
+      ],
       [
         "a field the contract does not list",
         { secret: "x" },
@@ -200,11 +220,24 @@ describe("the response check", () => {
 
   it("flags a problem its schema does not describe", () => {
     const wrong: [string, Record<string, unknown>, RegExp][] = [
+      ["the old type", { type: "https://tracker.dev/problems/not-found" }, /\/type must match pattern/],
+      ["another status for the code", { status: 409 }, /\/status must be equal to constant/],
+      [
+        "a code another status has",
+        { code: "conflict", type: "urn:tracker:problem:conflict" },
+        /\/code must be equal to constant/,
+      ],
       [
         "an unknown code",
         { code: "gone_fishing", type: "urn:tracker:problem:gone_fishing" },
         /\/code must be equal to one of/,
       ],
+      [
+        "an error path outside the request",
+        { errors: [{ path: "/title", message: "bad" }] },
+        /\/errors\/0\/path must match pattern/,
+      ],
+      ["an empty detail", { detail: "" }, /\/detail must NOT have fewer than 1 characters/],
       ["a field Problem does not list", { stack: "at x" }, /unevaluated properties \(stack\)/],
     ];
     for (const [what, over, message] of wrong) {
@@ -269,9 +302,9 @@ describe("the response check", () => {
       );
     const url = `${srv.url}/api/v1/issues/ENG-1`;
     await expect(answering(notFound())(new Request(url))).resolves.toBeInstanceOf(Response);
-    await expect(answering(notFound({ stack: "at x" }))(new Request(url))).rejects.toThrow(
-      /GET \/api\/v1\/issues\/ENG-1 → 404 breaks the contract:\n.*unevaluated properties \(stack\)/,
-    );
+    await expect(
+      answering(notFound({ type: "https://tracker.dev/problems/not-found" }))(new Request(url)),
+    ).rejects.toThrow(/GET \/api\/v1\/issues\/ENG-1 → 404 breaks the contract:\n.*\/type must match pattern/);
     await expect(answering(notFound({ requestId: "other" }))(new Request(url))).rejects.toThrow(
       "problem body's requestId differs from X-Request-Id",
     );
@@ -284,8 +317,8 @@ describe("the response check", () => {
       answering(notFound({ type: "urn:tracker:problem:forbidden" }))(new Request(url)),
     ).rejects.toThrow("problem body's type is not urn:tracker:problem:<code>");
     await expect(
-      answering(detail({ identifier: 7 }), 200, "application/json")(new Request(url)),
-    ).rejects.toThrow("/issue/identifier must be string");
+      answering(detail({ identifier: "ENG" }), 200, "application/json")(new Request(url)),
+    ).rejects.toThrow(/\/issue\/identifier must match pattern/);
     await expect(answering(notFound())(new Request(`${srv.url}/api/v1/nothing-here`))).rejects.toThrow(
       "no operation of the contract takes GET /api/v1/nothing-here",
     );
@@ -304,8 +337,8 @@ describe("the response check", () => {
     const body = await problem(404, "not_found", "No issue ENG-9.").json();
     // The fake's `title` is its code, not a summary: the schema asks only for some title.
     expect(contract().checkSchema("Problem", body)).toEqual([]);
-    expect(contract().checkSchema("Issue", { ...anIssue(), identifier: 7 })).toEqual([
-      "Issue: /identifier must be string",
+    expect(contract().checkSchema("Issue", { ...anIssue(), identifier: "eng-1" })).toEqual([
+      'Issue: /identifier must match pattern "^[A-Z][A-Z0-9]{0,6}-[1-9][0-9]*$"',
     ]);
   });
 });
