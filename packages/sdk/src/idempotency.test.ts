@@ -15,7 +15,8 @@ beforeAll(async () => {
   server = await startTestServer();
   const boot = await server.bootstrap({ team: { key: "ENG", name: "Engineering" } });
   token = boot.apiKey.token;
-  tracker = createTracker({ baseUrl: server.url, apiKey: token, workspace: "" });
+  // Every answer is checked against the contract on the way in.
+  tracker = createTracker({ baseUrl: server.url, apiKey: token, workspace: "", fetch: server.fetch });
 });
 
 afterAll(async () => {
@@ -32,7 +33,7 @@ interface Attempt {
 function losingAnswers(lose: number): { tracker: Tracker; attempts: Attempt[] } {
   const attempts: Attempt[] = [];
   const fetch = async (request: Request): Promise<Response> => {
-    const response = await globalThis.fetch(request);
+    const response = await server.fetch(request);
     attempts.push({
       key: request.headers.get("idempotency-key"),
       status: response.status,

@@ -12,9 +12,10 @@ let adminUser: { id: string; email: string };
 let workspace: { id: string; slug: string; name: string };
 let adminToken: string;
 
-// An explicit empty key and workspace, so the developer's TRACKER_* variables never leak into a test.
+// An explicit empty key and workspace, so the developer's TRACKER_* variables never leak into a test. Every
+// answer is checked against the contract on the way in (a wrong one fails the call, not just the test).
 const connect = (options: TrackerOptions = {}) =>
-  createTracker({ baseUrl: server.url, apiKey: "", workspace: "", ...options });
+  createTracker({ baseUrl: server.url, apiKey: "", workspace: "", fetch: server.fetch, ...options });
 
 async function failure(call: Promise<unknown>): Promise<TrackerError> {
   const err = await call.then(

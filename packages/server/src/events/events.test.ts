@@ -1,8 +1,8 @@
 import http from "node:http";
 import { EventSource } from "eventsource";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import type { RunningServer } from "../server.js";
-import { startAnotherInstance, type TestServer, useTestServer } from "../test/harness.js";
+import { startAnotherInstance, type TestServer, testContract, useTestServer } from "../test/harness.js";
 import { type Change, recordChanges } from "./record-change.js";
 
 // Short intervals so the tests need not wait; read by startHttp (loadEventsConfig), restored afterwards.
@@ -106,6 +106,20 @@ const uuid = () => crypto.randomUUID();
 
 beforeAll(async () => {
   admin = await srv.bootstrap({ team: { key: "ENG", name: "Engineering" } });
+});
+// The contract-checking client cannot read a stream: every `changed` event a test's streams received is
+// checked against the contract's `ChangeEvent` here.
+const checkedEvents = new WeakMap<Stream, number>();
+afterEach(() => {
+  const problems = open.flatMap((s) => {
+    const from = checkedEvents.get(s) ?? 0;
+    checkedEvents.set(s, s.events.length);
+    return s.events
+      .slice(from)
+      .filter((e) => e.event === "changed")
+      .flatMap((e) => testContract().checkSchema("ChangeEvent", e.data));
+  });
+  expect(problems).toEqual([]);
 });
 afterAll(async () => {
   for (const s of open) s.close();
@@ -493,10 +507,11 @@ describe("GET /events", () => {
     const streams = srv.running.events.stats().streams;
     res.pause();
 
-    // About 12 MB of events, far more than the socket buffers hold.
+    // About 12 MB of events, far more than the socket buffers hold; each identifier is shaped as the
+    // contract's `ChangeEvent` has it (`ENG-1000…`), since every event a stream receives is checked.
     await srv.query(
       `with ins as (insert into change_events (workspace_id, entity, action, entity_id, identifier, created_at)
-                    select $1, 'issue', 'updated', gen_random_uuid()::text, repeat('x', 8000), now()
+                    select $1, 'issue', 'updated', gen_random_uuid()::text, 'ENG-1' || repeat('0', 8000), now()
                       from generate_series(1, 1500) returning 1)
        select pg_notify('tracker_changes', $1::text) from (select count(*) from ins) n`,
       [ws],

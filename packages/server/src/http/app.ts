@@ -29,7 +29,14 @@ import {
   type StoredAnswer,
   takesIdempotencyKey,
 } from "./idempotency.js";
-import { HttpProblem, Invalid, NotFound, NotImplemented, ServiceUnavailable } from "./problem.js";
+import {
+  HttpProblem,
+  Invalid,
+  NotFound,
+  NotImplemented,
+  problemType,
+  ServiceUnavailable,
+} from "./problem.js";
 import { RateLimiter } from "./rate-limit.js";
 import { requestEntityManager } from "./request-em.js";
 import { webMiddleware } from "./web.js";
@@ -138,7 +145,7 @@ function sendProblem(ctx: Context, problem: HttpProblem, requestId: string): voi
   if (typeof problem.extra.retryAfter === "number") ctx.set("Retry-After", String(problem.extra.retryAfter));
   ctx.type = "application/problem+json";
   ctx.body = {
-    type: `https://tracker.dev/problems/${problem.code.replace(/_/g, "-")}`,
+    type: problemType(problem.code),
     title: problem.title,
     status: problem.status,
     detail: problem.message,
@@ -375,12 +382,12 @@ export function createApp(deps: AppDeps): Koa<State> {
       // A request answered again is still one request.
       if (!fresh) limiter.take(scope.caller.keyId);
     }
-    if (!scope.callerCheck) return runAuthenticated(ctx, op, entry?.handler, scope);
+    if (!scope.callerCheck) return runAuthenticated(ctx, op, entry, scope);
     const check = scope.callerCheck;
     let failed = false;
     let error: unknown;
     try {
-      await runAuthenticated(ctx, op, entry?.handler, scope);
+      await runAuthenticated(ctx, op, entry, scope);
     } catch (err) {
       failed = true;
       error = err;
@@ -398,9 +405,10 @@ export function createApp(deps: AppDeps): Koa<State> {
   async function runAuthenticated(
     ctx: Context,
     op: OperationSpec,
-    handler: HandlerEntry["handler"] | undefined,
+    entry: HandlerEntry | undefined,
     scope: RequestScope,
   ) {
+    const handler = entry?.handler;
     // The handler's copy: the comma lists are split and the validator coerces and fills defaults in place.
     const query: Record<string, unknown> = queryOf(ctx.querystring);
     if (op.workspaceScoped && scope.caller) {
@@ -418,8 +426,10 @@ export function createApp(deps: AppDeps): Koa<State> {
 
     const params = { ...ctx.params };
     const unstorable = unstorableInputErrors({ path: params, query, body: ctx.request.body });
+    // A refusal of the body is placed the operation's way, if it has one (a batch names the item).
+    const refuse = (problem: Invalid) => entry?.placeInvalid?.(problem, ctx.request.body) ?? problem;
     if (unstorable.length)
-      throw new Invalid("The request holds a value that cannot be stored: see errors.", unstorable);
+      throw refuse(new Invalid("The request holds a value that cannot be stored: see errors.", unstorable));
     if (!op.validatePath(params))
       throw new Invalid("Invalid path parameter.", fieldErrors("path", op.validatePath.errors));
     // Comma-separated lists (`special=overdue,blocked`) are arrays in the contract (style form, explode false).
@@ -442,7 +452,7 @@ export function createApp(deps: AppDeps): Koa<State> {
     if (op.validateBody) {
       body = ctx.request.body ?? {};
       if (!op.validateBody(body))
-        throw new Invalid("Invalid request body.", fieldErrors("body", op.validateBody.errors));
+        throw refuse(new Invalid("Invalid request body.", fieldErrors("body", op.validateBody.errors)));
     }
     const input = { body, params, query } as never;
     const idempotencyKey = takesIdempotencyKey(op) ? idempotencyKeyOf(ctx) : undefined;

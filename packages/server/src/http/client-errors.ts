@@ -1,6 +1,7 @@
 import { randomUUID } from "node:crypto";
 import type { Server } from "node:http";
 import type { Duplex } from "node:stream";
+import { type ProblemCode, problemType } from "./problem.js";
 
 /**
  * Requests Node refuses before the application sees them (headers over its 16 KiB limit, a malformed
@@ -12,7 +13,7 @@ export function answerClientErrors(server: Server): void {
       socket.destroy();
       return;
     }
-    const [status, code, title, detail] =
+    const [status, code, title, detail]: [400 | 408 | 431, ProblemCode, string, string] =
       err.code === "HPE_HEADER_OVERFLOW"
         ? [
             431,
@@ -25,7 +26,7 @@ export function answerClientErrors(server: Server): void {
           : [400, "invalid_request", "Invalid request", "The request is not valid HTTP."];
     const requestId = randomUUID();
     const body = JSON.stringify({
-      type: `https://tracker.dev/problems/${code.replace(/_/g, "-")}`,
+      type: problemType(code),
       title,
       status,
       detail,

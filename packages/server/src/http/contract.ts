@@ -40,10 +40,11 @@ export interface OperationSpec {
   validateQuery: ValidateFunction;
   validatePath: ValidateFunction;
   /**
-   * status → content type → the response's JSON schema (undefined for a body that is not JSON), for
-   * checking responses against the contract (`Contract.checkResponse`, which compiles each on first use).
+   * status (or `4XX`, `default`) → content type → the response's JSON schema (undefined for a body that is
+   * not JSON, null for a JSON body the contract gives no schema), for checking responses against the
+   * contract (`Contract.checkResponse`, which compiles each on first use).
    */
-  responses: Map<string, Map<string, Json | undefined>>;
+  responses: Map<string, Map<string, Json | null | undefined>>;
 }
 
 export const WORKSPACE_HEADER = "X-Service-Workspace";
@@ -57,6 +58,8 @@ export class Contract {
   readonly operations: OperationSpec[] = [];
   private readonly byId = new Map<string, OperationSpec>();
   private readonly strictAjv: Ajv2020;
+  /** The closed components the tests check responses against ({@link closeObjects}), made on first use. */
+  private responseAjv: Ajv2020 | undefined;
   /** Response validators compiled so far, by schema. */
   private readonly responseValidators = new WeakMap<Json, ValidateFunction>();
 
@@ -108,9 +111,12 @@ export class Contract {
         // every start (they were three quarters of the contract's heap, ~18 MB, and of its start-up time).
         for (const [status, resp] of Object.entries((op.responses ?? {}) as Json)) {
           const r = this.deref(resp as Json);
-          const byType = new Map<string, Json | undefined>();
+          const byType = new Map<string, Json | null | undefined>();
           for (const [type, media] of Object.entries((r.content ?? {}) as Record<string, Json>)) {
-            byType.set(type, media.schema && type.includes("json") ? (media.schema as Json) : undefined);
+            byType.set(
+              type,
+              type.includes("json") ? ((media.schema as Json | undefined) ?? null) : undefined,
+            );
           }
           spec.responses.set(status, byType);
         }
@@ -130,25 +136,58 @@ export class Contract {
     return op;
   }
 
-  /** Checks a response the server gave against the contract; returns what is wrong (empty when it conforms). */
+  /**
+   * Checks a response the server gave against the contract; returns what is wrong (empty when it conforms).
+   * `body` is the parsed JSON, or the text as sent ("" for none). Nothing passes unchecked: a status the
+   * operation does not declare, a content type it does not declare for that status, a body where it declares
+   * none, or a JSON body it gives no schema is reported, as is a body its schema does not describe. The
+   * schemas are checked closed ({@link closeObjects}): an object may hold only the fields its schema lists.
+   */
   checkResponse(op: OperationSpec, status: number, contentType: string | null, body: unknown): string[] {
-    const byType = op.responses.get(String(status)) ?? op.responses.get(`${String(status)[0]}XX`);
+    const at = `${op.operationId} ${status}`;
+    // The contract's `default` is `ServerError` (500, 503) on every operation: it answers for a server
+    // error only, and each client error must be declared by its own status.
+    const byType =
+      op.responses.get(String(status)) ??
+      op.responses.get(`${String(status)[0]}XX`) ??
+      (status >= 500 ? op.responses.get("default") : undefined);
     if (!byType) return [`${op.operationId}: status ${status} is not declared`];
-    if (byType.size === 0) return [];
+    const empty = body === "" || body === undefined;
+    if (byType.size === 0) return empty ? [] : [`${at}: sends a body where the contract declares none`];
     const type = (contentType ?? "").split(";")[0]!.trim();
-    if (!byType.has(type)) return [`${op.operationId} ${status}: content type "${type}" is not declared`];
+    if (!byType.has(type)) return [`${at}: content type "${type}" is not declared`];
     const schema = byType.get(type);
-    let validate = schema && this.responseValidators.get(schema);
-    if (schema && !validate) {
-      validate = this.strictAjv.compile(this.rewriteRefs(schema));
+    if (schema === null) return [`${at}: the contract gives no schema for ${type}, so nothing can check it`];
+    if (schema === undefined) return [];
+    const problems = this.validateClosed(schema, body);
+    return problems.map((p) => `${at}: ${p}`);
+  }
+
+  /**
+   * Checks `value` against the contract's `components.schemas[name]`, closed as responses are: for answers
+   * a test reads without the contract-checking client (Node's own refusals, raw sockets).
+   */
+  checkSchema(name: string, value: unknown): string[] {
+    const schemas = ((this.document.components as Json | undefined)?.schemas ?? {}) as Json;
+    if (!schemas[name]) return [`no schema ${name} in the contract`];
+    return this.validateClosed(schemas[name] as Json, value).map((p) => `${name}: ${p}`);
+  }
+
+  private validateClosed(schema: Json, value: unknown): string[] {
+    let validate = this.responseValidators.get(schema);
+    if (!validate) {
+      this.responseAjv ??= this.makeAjv(closeComponents((this.document.components ?? {}) as Json), false);
+      validate = this.responseAjv.compile(this.rewriteRefs(closeObjects(schema)));
       this.responseValidators.set(schema, validate);
     }
-    if (validate && !validate(body)) {
-      return (validate.errors ?? []).map(
-        (e) => `${op.operationId} ${status}: ${e.instancePath || "/"} ${e.message}`,
-      );
-    }
-    return [];
+    if (validate(value)) return [];
+    return (validate.errors ?? []).map((e) => {
+      const extra =
+        e.keyword === "unevaluatedProperties"
+          ? ` (${(e.params as { unevaluatedProperty: string }).unevaluatedProperty})`
+          : "";
+      return `${e.instancePath || "/"} ${e.message}${extra}`;
+    });
   }
 
   private makeAjv(components: Json, coerce: boolean): Ajv2020 {
@@ -203,6 +242,59 @@ export class Contract {
     }
     return cur;
   }
+}
+
+/**
+ * What {@link closeObjects} leaves as it is: the keywords whose values are data, not schemas, and the
+ * conditions (`if`, `then`, `else`, `not`), which state a rule about fields listed elsewhere rather than
+ * describe an object whole.
+ */
+const KEPT_AS_IS = new Set([
+  "enum",
+  "const",
+  "examples",
+  "example",
+  "default",
+  "required",
+  "if",
+  "then",
+  "else",
+  "not",
+]);
+
+/**
+ * A copy of a response schema in which every object that does not say otherwise holds only the fields its
+ * schema lists (`unevaluatedProperties: false`), so the tests catch a field the server sends but the
+ * contract does not describe. The contract itself leaves answers open: within v1 new response fields may
+ * be added and clients ignore fields they do not know (`openapi.yaml`, "Versioning"); the server of this
+ * version sends none it does not list. A member of an `allOf` stays open, its holder closed: the holder's
+ * check sees the fields every member lists. A component stays open where it is defined and is closed
+ * where it is used (`{$ref, unevaluatedProperties: false}`), so it can also be an `allOf` member.
+ */
+export function closeObjects<T>(schema: T, member = false): T {
+  if (Array.isArray(schema)) return schema.map((s) => closeObjects(s)) as T;
+  if (!schema || typeof schema !== "object") return schema;
+  const out: Json = {};
+  for (const [k, v] of Object.entries(schema as Json)) {
+    if (KEPT_AS_IS.has(k)) out[k] = v;
+    else if (k === "allOf") out[k] = (v as unknown[]).map((m) => closeObjects(m, true));
+    else if (k === "properties")
+      out[k] = Object.fromEntries(Object.entries(v as Json).map(([name, p]) => [name, closeObjects(p)]));
+    else out[k] = closeObjects(v);
+  }
+  const describesObject = "properties" in out || "allOf" in out || "$ref" in out || out.type === "object";
+  if (!member && describesObject && !("additionalProperties" in out) && !("unevaluatedProperties" in out))
+    out.unevaluatedProperties = false;
+  return out as T;
+}
+
+/** The components with their insides closed ({@link closeObjects}), each schema itself left open. */
+function closeComponents(components: Json): Json {
+  const schemas = (components.schemas ?? {}) as Json;
+  return {
+    ...components,
+    schemas: Object.fromEntries(Object.entries(schemas).map(([name, s]) => [name, closeObjects(s, true)])),
+  };
 }
 
 /** Turns ajv's errors into the problem body's `errors: [{path, message}]`, each path a JSON Pointer. */

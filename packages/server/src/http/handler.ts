@@ -4,6 +4,7 @@ import type { Context } from "koa";
 import type { Config } from "../config.js";
 import type { Logger } from "../logger.js";
 import type { Caller, CallerCheck, WorkspaceAccess } from "./auth.js";
+import type { HttpProblem, Invalid } from "./problem.js";
 
 export type OperationId = keyof operations;
 type Op<K extends OperationId> = operations[K];
@@ -86,13 +87,19 @@ export interface HandlerEntry {
    * not confirmed is answered again, so the handler must change nothing.
    */
   confirmsCaller?: boolean;
+  /**
+   * Places a refusal of the request's input made before the handler runs (the contract's schema, or a
+   * value no field can store) the operation's own way: `POST /issues/batch` answers it as the refused
+   * item's problem. Given the refusal and the body as sent; returns the problem to answer.
+   */
+  placeInvalid?: (problem: Invalid, body: unknown) => HttpProblem;
 }
 
 /** Implements one contract operation; request and response are typed from the generated contract types. */
 export function handle<K extends OperationId>(
   operationId: K,
   handler: Handler<K>,
-  options: { confirmsCaller?: boolean } = {},
+  options: Pick<HandlerEntry, "confirmsCaller" | "placeInvalid"> = {},
 ): HandlerEntry {
   return { operationId, handler: handler as unknown as Handler<OperationId>, ...options };
 }

@@ -24,6 +24,11 @@ export function fieldPath(
   return [part, ...segments].map((s) => `/${String(s).replace(/~/g, "~0").replace(/\//g, "~1")}`).join("");
 }
 
+/** A problem's `type`: `urn:tracker:problem:<code>`, as the contract's `Problem` schema gives it. */
+export function problemType(code: ProblemCode): string {
+  return `urn:tracker:problem:${code}`;
+}
+
 export class HttpProblem extends Error {
   constructor(
     readonly status: number,

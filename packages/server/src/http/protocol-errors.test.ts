@@ -4,7 +4,7 @@
  */
 import { connect } from "node:net";
 import { beforeAll, describe, expect, it } from "vitest";
-import { useTestServer } from "../test/harness.js";
+import { testContract, useTestServer } from "../test/harness.js";
 
 const srv = useTestServer();
 let token: string;
@@ -14,8 +14,19 @@ beforeAll(async () => {
 
 async function problemOf(res: Response) {
   expect(res.headers.get("content-type")).toContain("application/problem+json");
-  const body = (await res.json()) as { code: string; status: number; detail: string; requestId: string };
+  const body = (await res.json()) as {
+    type: string;
+    code: string;
+    status: number;
+    detail: string;
+    requestId: string;
+  };
   expect(body.requestId).toBe(res.headers.get("x-request-id"));
+  // The contract's `Problem`: `type` is `urn:tracker:problem:<code>`.
+  expect(body.type).toBe(`urn:tracker:problem:${body.code}`);
+  expect(body.status).toBe(res.status);
+  // No operation answers these, so the contract-checking client never sees them: check the body here.
+  expect(testContract().checkSchema("Problem", body)).toEqual([]);
   return body;
 }
 
@@ -73,6 +84,9 @@ describe("protocol errors", () => {
     });
     expect(answer).toMatch(/^HTTP\/1\.1 400 /);
     expect(answer).toContain("application/problem+json");
-    expect(answer).toContain(`"code":"invalid_request"`);
+    const body = JSON.parse(answer.slice(answer.indexOf("\r\n\r\n") + 4)) as { type: string; code: string };
+    expect(body.code).toBe("invalid_request");
+    expect(body.type).toBe("urn:tracker:problem:invalid_request");
+    expect(testContract().checkSchema("Problem", body)).toEqual([]);
   });
 });

@@ -29,6 +29,11 @@ export interface TestServer {
   /** An openapi-fetch client for `token`; every response it receives is checked against the contract. */
   client(token?: string, headers?: Record<string, string>): ApiClient;
   /**
+   * fetch that checks every answer against the contract ({@link contractCheckingFetch}), for a client a
+   * test builds itself: `createTracker({ baseUrl: srv.url, fetch: srv.fetch })`.
+   */
+  fetch: (request: Request) => Promise<Response>;
+  /**
    * Invites someone into the admin's workspace and accepts the invite, the way a person would.
    * Returns the new member's account key (active in that workspace) and id.
    */
@@ -120,6 +125,7 @@ export async function startTestServer(overrides: Partial<Config> = {}): Promise<
         headers: { ...(token ? { Authorization: `Bearer ${token}` } : {}), ...headers },
         fetch: contractCheckingFetch,
       }),
+    fetch: contractCheckingFetch,
     addMember: async (adminToken, role = "member", email = `member-${unique()}@example.com`) => {
       const admin = createClient<paths>({
         baseUrl: `${url}/api/v1`,
@@ -147,33 +153,66 @@ export async function startTestServer(overrides: Partial<Config> = {}): Promise<
 const compiledPaths = () =>
   testContract().operations.map((op) => ({
     op,
-    re: new RegExp(`^/api/v1${op.path.replace(/\{[^}]+\}/g, "[^/]+")}$`),
+    // Unversioned operations (`/health`) sit outside `/api/v1`.
+    re: new RegExp(`^${op.unversioned ? "" : "/api/v1"}${op.path.replace(/\{[^}]+\}/g, "[^/]+")}$`),
   }));
 let matchers: ReturnType<typeof compiledPaths> | undefined;
 
 /**
- * fetch that checks each response against the contract: declared status, content type and body schema,
- * the X-Request-Id header, and the X-Service-Workspace header on workspace-scoped successes.
+ * fetch that checks each response against the contract: declared status, content type and body schema
+ * (closed: no field the schema does not list, `Contract.checkResponse`), the X-Request-Id header, and the
+ * X-Service-Workspace header on workspace-scoped successes. A request no operation of the contract takes
+ * is itself a failure, not an answer let through. Throws on the first answer that breaks the contract.
  */
-export async function contractCheckingFetch(input: Request): Promise<Response> {
-  const res = await fetch(input);
+export const contractCheckingFetch = contractChecking((request) => fetch(request));
+
+/** {@link contractCheckingFetch} around `send`: what the harness's own tests feed a wrong answer through. */
+export function contractChecking(
+  send: (request: Request) => Promise<Response>,
+): (request: Request) => Promise<Response> {
+  return async (input) => {
+    const res = await send(input);
+    // An event stream is read as it arrives, by the test: only its status and headers are checked.
+    const streaming = res.headers.get("content-type")?.startsWith("text/event-stream");
+    const problems = responseProblems(input, res, streaming ? "" : await res.clone().text());
+    if (problems.length) {
+      throw new Error(
+        `${input.method} ${new URL(input.url).pathname} → ${res.status} breaks the contract:\n${problems.join("\n")}`,
+      );
+    }
+    return res;
+  };
+}
+
+/** What is wrong with `res`, the answer to `input`, by the contract; empty when nothing is. */
+export function responseProblems(input: Request, res: Response, text: string): string[] {
   matchers ??= compiledPaths();
   const { pathname } = new URL(input.url);
   const method = input.method.toLowerCase();
   const candidates = matchers.filter((m) => m.op.method === method && m.re.test(pathname));
   // Prefer the most specific path (fewest parameters), as the router does.
   const match = candidates.sort((a, b) => a.op.path.split("{").length - b.op.path.split("{").length)[0];
-  if (!match) return res;
+  if (!match) return [`no operation of the contract takes ${input.method} ${pathname}`];
   const problems: string[] = [];
   const type = res.headers.get("content-type");
-  const text = await res.clone().text();
   let body: unknown = text;
-  if (type?.includes("json") && text) body = JSON.parse(text);
+  if (type?.includes("json") && text) {
+    try {
+      body = JSON.parse(text);
+    } catch {
+      return [`the ${type} body is not JSON: ${text.slice(0, 200)}`];
+    }
+  }
   problems.push(...testContract().checkResponse(match.op, res.status, type, body));
   const requestId = res.headers.get("x-request-id");
   if (!requestId) problems.push("missing X-Request-Id header");
-  if (type?.includes("problem+json") && (body as { requestId?: string }).requestId !== requestId) {
-    problems.push("problem body's requestId differs from X-Request-Id");
+  if (type?.includes("problem+json")) {
+    // What the contract's `Problem` says in words and no schema can: its fields agree with the answer.
+    const problem = body as { requestId?: string; status?: number; type?: string; code?: string };
+    if (problem.requestId !== requestId) problems.push("problem body's requestId differs from X-Request-Id");
+    if (problem.status !== res.status) problems.push("problem body's status differs from the HTTP status");
+    if (problem.type !== `urn:tracker:problem:${problem.code}`)
+      problems.push("problem body's type is not urn:tracker:problem:<code>");
   }
   if (match.op.workspaceScoped && res.ok && !res.headers.get("x-service-workspace")) {
     problems.push("missing X-Service-Workspace header");
@@ -181,10 +220,6 @@ export async function contractCheckingFetch(input: Request): Promise<Response> {
   if (match.op.operationId === "listWorkspaces" && res.headers.get("x-service-workspace")) {
     problems.push("GET /workspaces must not carry X-Service-Workspace");
   }
-  if (problems.length) {
-    throw new Error(
-      `${input.method} ${pathname} → ${res.status} breaks the contract:\n${problems.join("\n")}\n${text}`,
-    );
-  }
-  return res;
+  if (problems.length) problems.push(text.slice(0, 2000));
+  return problems;
 }

@@ -4,7 +4,7 @@ import { q, raw } from "../../db/sql-fragment.js";
 import { inTransaction } from "../../db/transaction.js";
 import { changeEventsSql } from "../../events/record-change.js";
 import type { WorkspaceScope } from "../../http/handler.js";
-import { type FieldError, HttpProblem, NotFound } from "../../http/problem.js";
+import { type FieldError, HttpProblem, Invalid, NotFound } from "../../http/problem.js";
 import { type ActivityInput, activityInsertSql } from "../activity/activity.service.js";
 import {
   ISSUE_IDENTIFIER,
@@ -342,4 +342,27 @@ function atItem(problem: HttpProblem, index: number, count: number): HttpProblem
     `Issue ${index + 1} of ${count}: ${problem.message}`,
     { ...problem.extra, errors },
   );
+}
+
+/** An `errors[].path` inside an item of the batch: `/body/issues/<index>`, alone or followed by `/…`. */
+const ITEM_PATH = /^\/body\/issues\/(\d+)(?:\/|$)/;
+
+/**
+ * A refusal of the batch's input before it runs (its schema, or a value no field can store), placed as
+ * {@link atItem} places a rule's: the contract's `createIssues` gives a refused item's problem as the one
+ * that item would get from `POST /issues`, its `detail` prefixed with the item's position. When every
+ * offending field lies in an item, the first such item answers, with its own fields alone; a refusal of
+ * anything else (an unknown field of the batch, the number of items) stays the request's.
+ */
+export function placeItemRefusal(problem: Invalid, body: unknown): HttpProblem {
+  const errors = (problem.extra.errors as FieldError[] | undefined) ?? [];
+  const items = errors.map((e) => ITEM_PATH.exec(e.path)?.[1]);
+  if (!errors.length || items.some((i) => i === undefined)) return problem;
+  const index = Math.min(...items.map(Number));
+  const at = `/body/issues/${index}`;
+  const own = errors
+    .filter((e) => e.path === at || e.path.startsWith(`${at}/`))
+    .map((e) => ({ ...e, path: `/body${e.path.slice(at.length)}` }));
+  const issues = (body as { issues?: unknown } | undefined)?.issues;
+  return atItem(new Invalid(problem.message, own), index, Array.isArray(issues) ? issues.length : index + 1);
 }

@@ -89,6 +89,80 @@ describe("POST /issues/batch (real server)", () => {
     expect(await count()).toBe(before + 1);
   });
 
+  it("places an item its schema refuses as it places one a rule refuses: position first, paths into it", async () => {
+    const { api, count } = await workspace();
+    const before = await count();
+    type Problem = { code: string; detail: string; errors: { path: string; message: string }[] };
+    // The problem the item alone gets from `POST /issues`, which the batch's answer must be, placed.
+    const single = (await api.POST("/issues", { body: { team: "ENG", title: "Bad", priority: 9 as 0 } }))
+      .error as Problem;
+    expect(single.errors).toEqual([{ path: "/body/priority", message: expect.any(String) }]);
+
+    const res = await api.POST("/issues/batch", {
+      body: {
+        issues: [
+          { team: "ENG", title: "Fine" },
+          { team: "ENG", title: "Bad", priority: 9 as 0 },
+          { team: "ENG", title: "Also fine" },
+        ],
+      },
+    });
+    expect(res.response.status).toBe(400);
+    expect(res.error).toMatchObject({
+      code: "invalid_request",
+      detail: `Issue 2 of 3: ${single.detail}`,
+      errors: [
+        { path: "/body/issues/1", message: single.detail },
+        { path: "/body/issues/1/priority", message: single.errors[0]!.message },
+      ],
+    });
+
+    // Several refused items: the first one answers, as for rules.
+    const two = await api.POST("/issues/batch", {
+      body: {
+        issues: [
+          { team: "ENG", title: "Fine" },
+          { team: "ENG", title: "Fine too" },
+          { team: "ENG" } as never,
+          { team: "ENG", title: "x", colour: "red" } as never,
+        ],
+      },
+    });
+    expect(two.error).toMatchObject({
+      detail: /^Issue 3 of 4: /,
+      errors: [
+        { path: "/body/issues/2" },
+        { path: "/body/issues/2/title", message: "must have required property 'title'" },
+      ],
+    });
+    expect((two.error as Problem).errors).toHaveLength(2);
+
+    // A value no field can store is the item's refusal too.
+    const nul = await api.POST("/issues/batch", {
+      body: {
+        issues: [
+          { team: "ENG", title: "Fine" },
+          { team: "ENG", title: "a\u0000b" },
+        ],
+      },
+    });
+    expect(nul.response.status).toBe(400);
+    expect(nul.error).toMatchObject({
+      detail: /^Issue 2 of 2: /,
+      errors: [{ path: "/body/issues/1" }, { path: "/body/issues/1/title" }],
+    });
+
+    // A refusal of the batch itself, not of an item, names no item.
+    const whole = await api.POST("/issues/batch", {
+      body: { issues: [{ team: "ENG", title: "Fine" }], colour: "red" } as never,
+    });
+    expect(whole.error).toMatchObject({
+      detail: "Invalid request body.",
+      errors: [{ path: "/body/colour", message: "is not a known field" }],
+    });
+    expect(await count()).toBe(before);
+  });
+
   it("takes 1 to 100 issues, each checked against the contract before anything is written", async () => {
     const { api, count } = await workspace();
     const before = await count();
