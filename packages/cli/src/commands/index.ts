@@ -88,6 +88,8 @@ export const commands: Record<string, () => Promise<CommandModule>> = {
   "auth token": () => import("./auth/token.js"),
   "server start": () => import("./server/start.js"),
   "server setup": () => import("./server/setup.js"),
+  "server backup": () => import("./server/backup.js"),
+  "server restore": () => import("./server/restore.js"),
   completion: () => import("./completion/completion.js"),
   api: () => import("./api/api.js"),
 };
