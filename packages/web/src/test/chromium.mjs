@@ -10,6 +10,7 @@ import {
   createReadStream,
   createWriteStream,
   mkdirSync,
+  readdirSync,
   readFileSync,
   renameSync,
   rmSync,
@@ -143,5 +144,8 @@ async function bundledChromium() {
   } finally {
     rmSync(part, { force: true });
   }
+  // A browser unpacked for an earlier version of the package is 200 MB that nothing launches any more.
+  for (const old of readdirSync(path.dirname(dir)))
+    if (old !== version) rmSync(path.join(path.dirname(dir), old), { recursive: true, force: true });
   return { file, version, unpacked: true };
 }
