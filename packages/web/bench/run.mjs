@@ -1,5 +1,6 @@
 // The web board's bench: cold load of a team's board, later navigations, and the bundle's gzipped size,
-// in Debian's Chromium against a real server. `npm run build && npm run bench -w @tracker/web`.
+// in Chromium (src/test/chromium.mjs chooses which) against a real server.
+// `npm run build && npm run bench -w @tracker/web`.
 // Budgets (issue 18): cold load < 1 s, later navigation < 100 ms, bundle < 250 KB gzipped.
 import { readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
