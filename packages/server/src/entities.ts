@@ -3,6 +3,11 @@ import { ChangeEvent } from "./events/change-event.entity.js";
 import { AuthEpoch } from "./http/auth-epoch.entity.js";
 import { IdempotentRequest } from "./http/idempotent-request.entity.js";
 import { ApiKey } from "./modules/api-keys/api-key.entity.js";
+import {
+  CodehostConnection,
+  CodehostDelivery,
+  IssuePullRequest,
+} from "./modules/codehost/codehost.entity.js";
 import { Cycle, CycleCounter } from "./modules/cycles/cycle.entity.js";
 import { Document, DocumentIssue } from "./modules/documents/document.entity.js";
 import { Initiative } from "./modules/initiatives/initiative.entity.js";
@@ -30,6 +35,7 @@ import { Team, TeamMember, WorkflowRule, WorkflowState } from "./modules/teams/t
 import { StatusUpdate, StatusUpdateIssue } from "./modules/updates/status-update.entity.js";
 import { User } from "./modules/users/user.entity.js";
 import { SavedView, ViewDefault } from "./modules/views/view.entity.js";
+import { WebhookDelivery, WebhookEndpoint } from "./modules/webhooks/webhook.entity.js";
 import { Membership, Workspace } from "./modules/workspaces/workspace.entity.js";
 
 /** Every entity the ORM knows. Listed by hand: ESM builds have no folder discovery to rely on. */
@@ -70,4 +76,9 @@ export const entities: EntitySchema[] = [
   ChangeEvent,
   IdempotentRequest,
   AuthEpoch,
+  CodehostConnection,
+  CodehostDelivery,
+  IssuePullRequest,
+  WebhookEndpoint,
+  WebhookDelivery,
 ];

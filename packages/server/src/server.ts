@@ -17,7 +17,11 @@ import { answerClientErrors } from "./http/client-errors.js";
 import { Contract } from "./http/contract.js";
 import { pruneIdempotentRequests } from "./http/idempotency.js";
 import type { Logger } from "./logger.js";
+import * as codehostQueries from "./modules/codehost/codehost.query.js";
 import { pruneSearchRecent } from "./modules/issues/search-recent.js";
+import * as webhookQueries from "./modules/webhooks/webhook.query.js";
+import { WebhookDispatcher } from "./modules/webhooks/webhook-dispatcher.js";
+import { loadWebhooksConfig } from "./modules/webhooks/webhooks-config.js";
 import { schedulePrunes } from "./prune-schedule.js";
 
 export interface Database {
@@ -93,7 +97,19 @@ export async function startHttp(
   const stopPrune = schedulePrunes(logger, [
     { name: "search: recent issues", run: () => pruneSearchRecent(orm.em) },
     { name: "idempotency: expired keys", run: () => pruneIdempotentRequests(orm.em) },
+    { name: "codehost: old delivery ids", run: () => codehostQueries.pruneDeliveries(orm.em.fork()) },
+    { name: "webhooks: finished deliveries", run: () => webhookQueries.pruneDeliveries(orm.em.fork()) },
   ]);
+  // Outbound webhooks: this instance's share of sending the outbox (modules/webhooks).
+  const webhooksConfig = loadWebhooksConfig();
+  const webhooks = new WebhookDispatcher({
+    orm,
+    databaseUrl,
+    logger,
+    config: webhooksConfig,
+    dataDir: config.dataDir,
+  });
+  if (webhooksConfig.dispatch) await webhooks.start();
   const server = app.listen(config.port);
   answerClientErrors(server);
   await new Promise<void>((resolve, reject) => {
@@ -101,6 +117,7 @@ export async function startHttp(
     server.once("error", reject);
   }).catch(async (err) => {
     stopPrune();
+    await webhooks.stop();
     await events.stop();
     await orm.close(true);
     throw err;
@@ -118,6 +135,7 @@ export async function startHttp(
         // Draining: new requests get 503 while the ones in flight finish, for at most the drain timeout.
         lifecycle.draining = true;
         stopPrune();
+        await webhooks.stop();
         // Event streams never finish on their own: end them first (with a retry hint) so they hold nothing.
         await events.stop();
         const deadline = Date.now() + config.drainTimeoutMs;

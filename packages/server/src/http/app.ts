@@ -264,6 +264,8 @@ export function createApp(deps: AppDeps): Koa<State> {
     urlencoded: false,
     text: false,
     multipart: false,
+    // The raw text too: a code host's delivery is verified by the HMAC of its bytes (modules/codehost).
+    includeUnparsed: true,
     parsedMethods: [HttpMethodEnum.POST, HttpMethodEnum.PUT, HttpMethodEnum.PATCH, HttpMethodEnum.DELETE],
   });
   // The body parser's failures are the client's: bad JSON is 400, an oversized body 413.

@@ -58,6 +58,11 @@ export interface ActivityPayloads {
     from: { identifier: string; team: TeamBrief };
     to: { identifier: string; team: TeamBrief };
   };
+  /** By the code-host integration (modules/codehost), with `actorId` null. */
+  pull_request: {
+    action: string;
+    pullRequest: { repository: string; number: number; title: string; url: string; state: string };
+  };
 }
 export type ActivityType = keyof ActivityPayloads;
 

@@ -1,0 +1,217 @@
+import pg from "pg";
+import { Webhook } from "standardwebhooks";
+import { WEBHOOK_CHANNEL } from "../../db/functions/webhook-outbox.js";
+import type { Orm } from "../../db/orm.js";
+import { recordChanges } from "../../events/record-change.js";
+import type { Logger } from "../../logger.js";
+import { secretBox } from "../codehost/secret-box.js";
+import * as db from "./webhook.query.js";
+import { send } from "./webhook-target.js";
+import type { WebhooksConfig } from "./webhooks-config.js";
+
+export interface DispatcherDeps {
+  orm: Orm;
+  databaseUrl: string;
+  logger: Logger;
+  config: WebhooksConfig;
+  dataDir: string;
+}
+
+/**
+ * Sends the outbox (`webhook_deliveries`, filled by the trigger on `change_events` in each change's own
+ * transaction; db/functions/webhook-outbox.ts). Every instance runs one: it claims due deliveries
+ * (`claimDue`: leased, SKIP LOCKED, so instances share the work and a delivery is sent by one at a time),
+ * sends each signed as Standard Webhooks says, and records the attempt. A NOTIFY on `tracker_webhooks` from
+ * the trigger wakes it at once; a poll finds retries as they fall due and makes up for a lost notification.
+ * An instance killed mid-attempt leaves its claims leased; they are due again when the lease runs out, so
+ * every committed change is delivered at least once.
+ */
+export class WebhookDispatcher {
+  private listener: pg.Client | undefined;
+  private timer: NodeJS.Timeout | undefined;
+  private reconnectTimer: NodeJS.Timeout | undefined;
+  private stopped = false;
+  private running = false;
+  private again = false;
+  private readonly inFlight = new Map<string, number>();
+  private total = 0;
+  private readonly idle = new Set<() => void>();
+  private readonly perEndpoint: number;
+
+  constructor(private readonly deps: DispatcherDeps) {
+    this.perEndpoint = Math.max(1, Math.floor(deps.config.concurrency / 4));
+  }
+
+  async start(): Promise<void> {
+    await this.listen().catch((err) =>
+      this.deps.logger.warn("webhooks: cannot listen yet; polling", { error: (err as Error).message }),
+    );
+    this.timer = setInterval(() => this.wake(), this.deps.config.pollMs);
+    this.timer.unref();
+    this.wake();
+  }
+
+  /** Stops claiming; attempts under way finish (for at most `waitMs`), the rest are due again elsewhere. */
+  async stop(waitMs = 2_000): Promise<void> {
+    this.stopped = true;
+    clearInterval(this.timer);
+    clearTimeout(this.reconnectTimer);
+    const listener = this.listener;
+    this.listener = undefined;
+    await listener?.end().catch(() => undefined);
+    if (this.total > 0)
+      await new Promise<void>((resolve) => {
+        const t = setTimeout(resolve, waitMs);
+        this.idle.add(() => {
+          clearTimeout(t);
+          resolve();
+        });
+      });
+  }
+
+  private async listen(): Promise<void> {
+    if (this.stopped) return;
+    const client = new pg.Client({ connectionString: this.deps.databaseUrl });
+    client.on("error", () => undefined);
+    client.on("end", () => {
+      if (this.listener !== client || this.stopped) return;
+      this.listener = undefined;
+      this.reconnectTimer = setTimeout(() => {
+        this.listen().catch(() => undefined);
+      }, 1_000);
+      this.reconnectTimer.unref();
+    });
+    client.on("notification", () => this.wake());
+    await client.connect();
+    await client.query(`listen ${WEBHOOK_CHANNEL}`);
+    if (this.stopped) {
+      await client.end().catch(() => undefined);
+      return;
+    }
+    this.listener = client;
+    this.wake();
+  }
+
+  /** Claims and starts what is due, once at a time; a wake while claiming claims again after. */
+  private wake(): void {
+    if (this.stopped) return;
+    if (this.running) {
+      this.again = true;
+      return;
+    }
+    this.running = true;
+    this.claimAndSend()
+      .catch((err) => this.deps.logger.warn("webhooks: claiming failed", { error: (err as Error).message }))
+      .finally(() => {
+        this.running = false;
+        if (this.again) {
+          this.again = false;
+          this.wake();
+        }
+      });
+  }
+
+  private async claimAndSend(): Promise<void> {
+    const { config, orm } = this.deps;
+    for (;;) {
+      const free = config.concurrency - this.total;
+      if (free <= 0 || this.stopped) return;
+      const busy = [...this.inFlight].filter(([, n]) => n >= this.perEndpoint).map(([id]) => id);
+      const claimed = await db.claimDue(orm.em.fork(), {
+        limit: free,
+        perEndpoint: this.perEndpoint,
+        busy,
+        leaseMs: config.timeoutMs + 30_000,
+      });
+      for (const delivery of claimed) this.attempt(delivery);
+      if (claimed.length < free) return;
+    }
+  }
+
+  private attempt(delivery: db.ClaimedDelivery): void {
+    this.total++;
+    this.inFlight.set(delivery.endpointId, (this.inFlight.get(delivery.endpointId) ?? 0) + 1);
+    this.sendOne(delivery)
+      .catch((err) =>
+        this.deps.logger.warn("webhooks: recording an attempt failed", {
+          delivery: delivery.id,
+          error: (err as Error).message,
+        }),
+      )
+      .finally(() => {
+        this.total--;
+        const n = (this.inFlight.get(delivery.endpointId) ?? 1) - 1;
+        if (n > 0) this.inFlight.set(delivery.endpointId, n);
+        else this.inFlight.delete(delivery.endpointId);
+        if (this.total === 0) for (const resolve of this.idle) resolve();
+        this.wake();
+      });
+  }
+
+  private async sendOne(delivery: db.ClaimedDelivery): Promise<void> {
+    const { config, orm, logger } = this.deps;
+    const secret = secretBox(this.deps.dataDir).open(delivery.secretSealed);
+    const result = secret
+      ? await send(
+          delivery.url,
+          signedHeaders(secret, delivery.messageId, delivery.payload),
+          delivery.payload,
+          {
+            timeoutMs: config.timeoutMs,
+            allowPrivate: config.allowPrivate,
+          },
+        )
+      : {
+          status: null,
+          bodyPrefix: null,
+          durationMs: 0,
+          error: "the secret cannot be read with this server's secrets key",
+        };
+    const attempt: db.AttemptResult = {
+      responseStatus: result.status,
+      responseBodyPrefix: result.bodyPrefix,
+      durationMs: result.durationMs,
+      error: result.error,
+    };
+    const em = orm.em.fork();
+    if (result.status !== null && result.status >= 200 && result.status < 300) {
+      await db.recordSuccess(em, delivery, attempt);
+      return;
+    }
+    const wait = config.retryMs[Math.min(delivery.attempts - 1, config.retryMs.length - 1)]!;
+    const retryAt = Date.now() + wait * (0.9 + Math.random() * 0.2);
+    const giveUp = retryAt > delivery.createdAtMs + config.giveUpMs;
+    await em.transactional(async (tx) => {
+      const { failingTooLong } = await db.recordFailure(
+        tx,
+        delivery,
+        attempt,
+        giveUp ? null : new Date(retryAt),
+        config.giveUpMs,
+      );
+      if (!failingTooLong) return;
+      const hours = Math.round((config.giveUpMs / 3_600_000) * 10) / 10;
+      const disabled = await db.disableEndpoint(
+        tx,
+        delivery.endpointId,
+        `every attempt failed for ${hours} h (last: ${result.error ?? `HTTP ${result.status}`})`,
+      );
+      if (disabled) {
+        logger.warn("webhooks: endpoint disabled after failing too long", { endpoint: delivery.endpointId });
+        await recordChanges(tx, delivery.workspaceId, [
+          { entity: "webhook", action: "updated", id: delivery.endpointId },
+        ]);
+      }
+    });
+  }
+}
+
+/** The Standard Webhooks headers of one attempt: `webhook-id`, `webhook-timestamp`, `webhook-signature`. */
+export function signedHeaders(secret: string, messageId: string, payload: string, at = new Date()) {
+  const signature = new Webhook(secret).sign(messageId, at, payload);
+  return {
+    "webhook-id": messageId,
+    "webhook-timestamp": String(Math.floor(at.getTime() / 1000)),
+    "webhook-signature": signature,
+  };
+}
