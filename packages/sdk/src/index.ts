@@ -19,7 +19,15 @@ export type { UpdatesApi } from "./resources/updates.js";
 export type { UsersApi } from "./resources/users.js";
 export type { ViewDefaultsApi } from "./resources/view-defaults.js";
 export type { ViewsApi } from "./resources/views.js";
+export type { WebhooksApi } from "./resources/webhooks.js";
 export type { WorkspacesApi } from "./resources/workspaces.js";
 export { parseEventStream, type RawServerSentEvent } from "./sse.js";
 export { createTracker, type Tracker, type TrackerOptions } from "./tracker.js";
 export * from "./values.js";
+export {
+  verifyWebhook,
+  type WebhookEvent,
+  type WebhookEventData,
+  type WebhookHeaders,
+  WebhookSignatureError,
+} from "./webhook-verify.js";

@@ -18,6 +18,7 @@ import { UpdatesApi } from "./resources/updates.js";
 import { UsersApi } from "./resources/users.js";
 import { ViewDefaultsApi } from "./resources/view-defaults.js";
 import { ViewsApi } from "./resources/views.js";
+import { WebhooksApi } from "./resources/webhooks.js";
 import { WorkspacesApi } from "./resources/workspaces.js";
 import { DEFAULT_TIMEOUT_MS, retryingFetch } from "./retry.js";
 import { SDK_VERSION } from "./version.js";
@@ -71,6 +72,7 @@ export interface Tracker {
   views: ViewsApi;
   viewDefaults: ViewDefaultsApi;
   events: EventsApi;
+  webhooks: WebhooksApi;
   /**
    * What others did on the caller's issues, newest first (default: the last 14 days).
    *
@@ -160,6 +162,7 @@ export function createTracker(options: TrackerOptions = {}): Tracker {
     views: new ViewsApi(http),
     viewDefaults: new ViewDefaultsApi(http),
     events: new EventsApi(http),
+    webhooks: new WebhooksApi(http),
     digest: async (query = {}, options) =>
       (await unwrap(raw.GET("/my/digest", { params: { query }, ...http.init(options) }))).events,
   };
