@@ -32,6 +32,8 @@ function printPiped(deps: Deps, issue: IssueDetail): void {
     ["estimate", issue.estimate === null ? "" : String(issue.estimate)],
     ["due", issue.dueDate ?? ""],
     ["comments", String(issue.comments.length)],
+    ["branch", issue.branchName],
+    ["pull requests", issue.pullRequests.map((pr) => pr.url).join(",")],
     ["created", issue.createdAt],
     ["updated", issue.updatedAt],
   ]);
@@ -70,6 +72,12 @@ function printReadable(deps: Deps, issue: IssueDetail): void {
         `  ${rel.type.replace("_", " ")} ${c.cyan(rel.issue.identifier)}  [${rel.issue.state.name}]  ${rel.issue.title}`,
       );
     }
+  }
+  if (issue.pullRequests.length) {
+    out();
+    out(c.bold("Pull requests"));
+    for (const pr of issue.pullRequests)
+      out(`  ${c.cyan(`${pr.repository}#${pr.number}`)}  [${pr.state}]  ${pr.title}  ${c.dim(pr.url)}`);
   }
   for (const comment of issue.comments) {
     out();
