@@ -69,6 +69,7 @@ describe("annotations", () => {
       "save_initiative",
       "save_document",
       "manage_labels",
+      "manage_webhooks",
     ]);
   });
 });

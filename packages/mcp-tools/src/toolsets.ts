@@ -16,7 +16,9 @@ import { listProjectsTool } from "./tools/list-projects.js";
 import { listStatusUpdatesTool } from "./tools/list-status-updates.js";
 import { listTeamsTool } from "./tools/list-teams.js";
 import { listViewsTool } from "./tools/list-views.js";
+import { listWebhooksTool } from "./tools/list-webhooks.js";
 import { manageLabelsTool } from "./tools/manage-labels.js";
+import { manageWebhooksTool } from "./tools/manage-webhooks.js";
 import { moveIssuesTool } from "./tools/move-issues.js";
 import { postStatusUpdateTool } from "./tools/post-status-update.js";
 import { relateIssuesTool } from "./tools/relate-issues.js";
@@ -76,8 +78,9 @@ export const TOOLSETS = {
     tools: [searchDocumentsTool, getDocumentTool, saveDocumentTool],
   },
   admin: {
-    description: "Workspace-wide changes: create, rename and merge labels",
-    tools: [manageLabelsTool],
+    description:
+      "Workspace-wide changes: create, rename and merge labels; outbound webhooks and their deliveries",
+    tools: [manageLabelsTool, listWebhooksTool, manageWebhooksTool],
   },
 } satisfies Record<string, Toolset>;
 

@@ -219,6 +219,22 @@ export const TOOL_CALLS: ToolCall[] = [
     badText: /^merge needs `into`/,
   },
   {
+    tool: "manage_webhooks",
+    // The loopback's discard port, which the test workspace allows (test/workspace.ts): nothing listens.
+    good: { action: "create", url: "http://127.0.0.1:9/agent-hook", events: ["issue.created"] },
+    goodText:
+      /^Registered http:\/\/127\.0\.0\.1:9\/agent-hook \(id .+\) for issue\.created\. Signing secret \(shown once\): whsec_/,
+    bad: { action: "redeliver", webhook: "http://127.0.0.1:9/agent-hook" },
+    badText: /^redeliver needs `delivery`/,
+  },
+  {
+    tool: "list_webhooks",
+    good: {},
+    goodText: /^http:\/\/127\.0\.0\.1:9\/agent-hook \[enabled\] issue\.created id /,
+    bad: { webhook: "https://nowhere.example/hook" },
+    badText: /^No webhook "https:\/\/nowhere\.example\/hook"\. Webhooks: http:\/\/127\.0\.0\.1:9\/agent-hook/,
+  },
+  {
     tool: "create_issues",
     good: {
       issues: [
