@@ -121,7 +121,8 @@ export class WebhookDispatcher {
         limit: free,
         perEndpoint: this.perEndpoint,
         busy,
-        leaseMs: config.timeoutMs + 30_000,
+        // Past an attempt's time limit, with room for recording its result: a claim outlives its attempt.
+        leaseMs: config.timeoutMs * 2 + 5_000,
       });
       for (const delivery of claimed) this.attempt(delivery);
       if (claimed.length < free) return;
