@@ -1,11 +1,11 @@
 import pg from "pg";
-import { Webhook } from "standardwebhooks";
 import { WEBHOOK_CHANNEL } from "../../db/functions/webhook-outbox.js";
 import type { Orm } from "../../db/orm.js";
 import { recordChanges } from "../../events/record-change.js";
 import type { Logger } from "../../logger.js";
 import { secretBox } from "../codehost/secret-box.js";
 import * as db from "./webhook.query.js";
+import { signedHeaders } from "./webhook-signature.js";
 import { send } from "./webhook-target.js";
 import type { WebhooksConfig } from "./webhooks-config.js";
 
@@ -17,6 +17,9 @@ export interface DispatcherDeps {
   dataDir: string;
 }
 
+/** Successful attempts recorded in one statement once this many wait (or at the next turn of the loop). */
+const SUCCESS_BATCH = 200;
+
 /**
  * Sends the outbox (`webhook_deliveries`, filled by the trigger on `change_events` in each change's own
  * transaction; db/functions/webhook-outbox.ts). Every instance runs one: it claims due deliveries
@@ -25,6 +28,10 @@ export interface DispatcherDeps {
  * the trigger wakes it at once; a poll finds retries as they fall due and makes up for a lost notification.
  * An instance killed mid-attempt leaves its claims leased; they are due again when the lease runs out, so
  * every committed change is delivered at least once.
+ *
+ * Round trips are what limit it, so they are shared: claims take every free slot at once (waiting for a
+ * few slots to free up rather than claiming one by one), and successes are recorded in batches. At most a
+ * quarter of the slots go to one endpoint, so a slow endpoint cannot hold up the others.
  */
 export class WebhookDispatcher {
   private listener: pg.Client | undefined;
@@ -33,10 +40,14 @@ export class WebhookDispatcher {
   private stopped = false;
   private running = false;
   private again = false;
+  private scheduled = false;
   private readonly inFlight = new Map<string, number>();
   private total = 0;
+  private succeeded: { claimed: db.ClaimedDelivery; result: db.AttemptResult }[] = [];
+  private flushing: Promise<void> | undefined;
   private readonly idle = new Set<() => void>();
   private readonly perEndpoint: number;
+  private readonly signers = new Map<string, string | undefined>();
 
   constructor(private readonly deps: DispatcherDeps) {
     this.perEndpoint = Math.max(1, Math.floor(deps.config.concurrency / 4));
@@ -67,6 +78,7 @@ export class WebhookDispatcher {
           resolve();
         });
       });
+    await this.flush().catch(() => undefined);
   }
 
   private async listen(): Promise<void> {
@@ -92,7 +104,7 @@ export class WebhookDispatcher {
     this.wake();
   }
 
-  /** Claims and starts what is due, once at a time; a wake while claiming claims again after. */
+  /** Claims and starts what is due, one claim at a time; a wake while claiming claims again after. */
   private wake(): void {
     if (this.stopped) return;
     if (this.running) {
@@ -111,11 +123,26 @@ export class WebhookDispatcher {
       });
   }
 
+  /** A wake at the next turn of the event loop, so that attempts finishing together share one claim. */
+  private wakeSoon(): void {
+    if (this.scheduled) return;
+    this.scheduled = true;
+    setImmediate(() => {
+      this.scheduled = false;
+      this.flush()
+        .catch((err) =>
+          this.deps.logger.warn("webhooks: recording failed", { error: (err as Error).message }),
+        )
+        .finally(() => this.wake());
+    });
+  }
+
   private async claimAndSend(): Promise<void> {
     const { config, orm } = this.deps;
     for (;;) {
       const free = config.concurrency - this.total;
-      if (free <= 0 || this.stopped) return;
+      // Claim for several free slots at once, unless nothing is under way.
+      if (this.stopped || free <= 0 || (this.total > 0 && free < Math.min(8, config.concurrency / 4))) return;
       const busy = [...this.inFlight].filter(([, n]) => n >= this.perEndpoint).map(([id]) => id);
       const claimed = await db.claimDue(orm.em.fork(), {
         limit: free,
@@ -145,13 +172,34 @@ export class WebhookDispatcher {
         if (n > 0) this.inFlight.set(delivery.endpointId, n);
         else this.inFlight.delete(delivery.endpointId);
         if (this.total === 0) for (const resolve of this.idle) resolve();
-        this.wake();
+        this.wakeSoon();
       });
+  }
+
+  /** The endpoint's secret, opened once per sealed value. */
+  private secretOf(sealed: string): string | undefined {
+    if (!this.signers.has(sealed)) {
+      if (this.signers.size > 10_000) this.signers.clear();
+      this.signers.set(sealed, secretBox(this.deps.dataDir).open(sealed));
+    }
+    return this.signers.get(sealed);
+  }
+
+  /** Records the successes waiting, in one statement. */
+  private flush(): Promise<void> {
+    if (this.flushing) return this.flushing;
+    if (this.succeeded.length === 0) return Promise.resolve();
+    const batch = this.succeeded;
+    this.succeeded = [];
+    this.flushing = db.recordSuccesses(this.deps.orm.em.fork(), batch).finally(() => {
+      this.flushing = undefined;
+    });
+    return this.flushing;
   }
 
   private async sendOne(delivery: db.ClaimedDelivery): Promise<void> {
     const { config, orm, logger } = this.deps;
-    const secret = secretBox(this.deps.dataDir).open(delivery.secretSealed);
+    const secret = this.secretOf(delivery.secretSealed);
     const result = secret
       ? await send(
           delivery.url,
@@ -174,15 +222,15 @@ export class WebhookDispatcher {
       durationMs: result.durationMs,
       error: result.error,
     };
-    const em = orm.em.fork();
     if (result.status !== null && result.status >= 200 && result.status < 300) {
-      await db.recordSuccess(em, delivery, attempt);
+      this.succeeded.push({ claimed: delivery, result: attempt });
+      if (this.succeeded.length >= SUCCESS_BATCH) await this.flush();
       return;
     }
     const wait = config.retryMs[Math.min(delivery.attempts - 1, config.retryMs.length - 1)]!;
     const retryAt = Date.now() + wait * (0.9 + Math.random() * 0.2);
     const giveUp = retryAt > delivery.createdAtMs + config.giveUpMs;
-    await em.transactional(async (tx) => {
+    await orm.em.fork().transactional(async (tx) => {
       const { failingTooLong } = await db.recordFailure(
         tx,
         delivery,
@@ -205,14 +253,4 @@ export class WebhookDispatcher {
       }
     });
   }
-}
-
-/** The Standard Webhooks headers of one attempt: `webhook-id`, `webhook-timestamp`, `webhook-signature`. */
-export function signedHeaders(secret: string, messageId: string, payload: string, at = new Date()) {
-  const signature = new Webhook(secret).sign(messageId, at, payload);
-  return {
-    "webhook-id": messageId,
-    "webhook-timestamp": String(Math.floor(at.getTime() / 1000)),
-    "webhook-signature": signature,
-  };
 }

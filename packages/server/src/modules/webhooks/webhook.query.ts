@@ -190,21 +190,31 @@ export interface AttemptResult {
   error: string | null;
 }
 
-/** A successful attempt: the delivery is done and its endpoint's failure streak ends. */
-export async function recordSuccess(
+/**
+ * Successful attempts, recorded together (one statement for a batch): each delivery is done, and the
+ * failure streak of its endpoint ends.
+ */
+export async function recordSuccesses(
   em: EntityManager,
-  claimed: ClaimedDelivery,
-  result: AttemptResult,
+  done: { claimed: ClaimedDelivery; result: AttemptResult }[],
 ): Promise<void> {
+  if (done.length === 0) return;
   await sql(
     em,
-    `with d as (
-       update webhook_deliveries set status = 'succeeded', next_attempt_at = null, response_status = ?,
-              response_body_prefix = ?, duration_ms = ?, error = null
-        where id = ? and status = 'pending' returning endpoint_id)
+    `with r as (
+       select * from unnest(?::uuid[], ?::int[], ?::text[], ?::int[]) as r(id, status, body, ms)),
+     d as (
+       update webhook_deliveries w set status = 'succeeded', next_attempt_at = null, response_status = r.status,
+              response_body_prefix = r.body, duration_ms = r.ms, error = null
+         from r where w.id = r.id and w.status = 'pending' returning w.endpoint_id)
      update webhook_endpoints set failing_since = null
       where id in (select endpoint_id from d) and failing_since is not null`,
-    [result.responseStatus, result.responseBodyPrefix, result.durationMs, claimed.id],
+    [
+      done.map((d) => d.claimed.id),
+      done.map((d) => d.result.responseStatus),
+      done.map((d) => d.result.responseBodyPrefix),
+      done.map((d) => d.result.durationMs),
+    ],
   );
 }
 

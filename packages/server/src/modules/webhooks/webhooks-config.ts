@@ -11,7 +11,7 @@ export interface WebhooksConfig {
    * long is disabled (`TRACKER_WEBHOOKS_GIVE_UP_MS`, 24 h).
    */
   giveUpMs: number;
-  /** Attempts in flight on this instance (`TRACKER_WEBHOOKS_CONCURRENCY`, 32), at most a quarter of them to one endpoint. */
+  /** Attempts in flight on this instance (`TRACKER_WEBHOOKS_CONCURRENCY`, 64), at most a quarter of them to one endpoint. */
   concurrency: number;
   /** Due retries are looked for this often; new deliveries wake the dispatcher at once (`TRACKER_WEBHOOKS_POLL_MS`, 1 s). */
   pollMs: number;
@@ -41,7 +41,7 @@ export function loadWebhooksConfig(env: NodeJS.ProcessEnv = process.env): Webhoo
     timeoutMs: number(env, "TRACKER_WEBHOOKS_TIMEOUT_MS", 10_000),
     retryMs,
     giveUpMs: number(env, "TRACKER_WEBHOOKS_GIVE_UP_MS", 24 * 3600_000),
-    concurrency: number(env, "TRACKER_WEBHOOKS_CONCURRENCY", 32),
+    concurrency: number(env, "TRACKER_WEBHOOKS_CONCURRENCY", 64),
     pollMs: number(env, "TRACKER_WEBHOOKS_POLL_MS", 1_000),
     dispatch: env.TRACKER_WEBHOOKS !== "0",
   };
