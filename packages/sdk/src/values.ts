@@ -19,6 +19,8 @@ export {
   projectSpecialFilterValues as PROJECT_SPECIAL_FILTERS,
   projectStatusValues as PROJECT_STATUSES,
   stateTypeValues as STATE_TYPES,
+  webhookDeliveryStatusValues as WEBHOOK_DELIVERY_STATUSES,
+  workflowTriggerValues as WORKFLOW_TRIGGERS,
 } from "./generated/schema.js";
 
 type Priority = components["schemas"]["Priority"];

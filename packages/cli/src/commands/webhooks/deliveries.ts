@@ -1,8 +1,8 @@
-import type { Schemas } from "@tracker/sdk";
+import { type Schemas, WEBHOOK_DELIVERY_STATUSES } from "@tracker/sdk";
 import { type Deps, defineCommand, type Opts } from "../../command.js";
 import { printList, relativeTime } from "../../output.js";
 
-const STATUSES = ["pending", "succeeded", "failed"] as const;
+const STATUSES = WEBHOOK_DELIVERY_STATUSES;
 
 export const spec = defineCommand({
   summary: "Show a webhook endpoint's delivery log, newest first (admins)",
