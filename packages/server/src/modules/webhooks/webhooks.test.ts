@@ -1,6 +1,6 @@
 import { Webhook } from "standardwebhooks";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
-import { type ApiClient, useTestServer } from "../../test/harness.js";
+import { type ApiClient, startAnotherInstance, useTestServer } from "../../test/harness.js";
 import { TestReceiver, until } from "./test-receiver.js";
 
 // The receiver is on the loopback, which only an operator's setting allows; retries are quick here.
@@ -196,5 +196,35 @@ describe("deliveries", () => {
     const [a, b] = receiver.at("/again");
     expect(b!.headers["webhook-id"]).toBe(a!.headers["webhook-id"]);
     expect(b!.body).toBe(a!.body);
+  });
+});
+
+describe("several instances", () => {
+  it("share the outbox: each change is sent once, whichever instance sends it", async () => {
+    const other = await startAnotherInstance(srv.databaseUrl);
+    try {
+      await register("/shared", { events: ["issue.created"] });
+      const otherAdmin = srv.client(adminToken);
+      const made: string[] = [];
+      // Writes through both instances; both dispatchers are woken by every commit.
+      for (let n = 0; n < 40; n++) {
+        const viaOther = n % 2 === 1;
+        const res = viaOther
+          ? await fetch(`${other.url}/api/v1/issues`, {
+              method: "POST",
+              headers: { authorization: `Bearer ${adminToken}`, "content-type": "application/json" },
+              body: JSON.stringify({ team: "ENG", title: `Shared ${n}`, priority: 0 }),
+            }).then((r) => r.json() as Promise<{ issue: { identifier: string } }>)
+          : (await otherAdmin.POST("/issues", { body: { team: "ENG", title: `Shared ${n}`, priority: 0 } }))
+              .data!;
+        made.push(res.issue.identifier);
+      }
+      await until(() => receiver.at("/shared").length >= made.length, "every delivery");
+      await new Promise((resolve) => setTimeout(resolve, 500));
+      const got = receiver.at("/shared").map((r) => JSON.parse(r.body).data.identifier as string);
+      expect(got.sort()).toEqual([...made].sort());
+    } finally {
+      await other.close();
+    }
   });
 });
