@@ -93,6 +93,8 @@ export async function receiveGithubDelivery(
     if (connection) scope.logger.error("codehost: the secret cannot be read with this server's secrets key");
     throw new Unauthenticated("This workspace is not connected to a code host.");
   }
+  if (!ctx.is("application/json"))
+    throw new Invalid("Set the webhook's content type to application/json: the delivery was not JSON.");
   if (
     typeof raw !== "string" ||
     !verifyGithubSignature(secret, raw, ctx.get("x-hub-signature-256") || undefined)

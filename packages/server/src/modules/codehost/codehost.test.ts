@@ -188,6 +188,20 @@ describe("deliveries that are refused", () => {
     expect(bad.body.code).toBe("invalid_request");
     const shapeless = await deliver("pull_request", { action: "opened", pull_request: "no" });
     expect(shapeless.status).toBe(400);
+    const form = "payload=%7B%7D";
+    const formRes = await srv.fetch(
+      new Request(`${srv.url}${path}`, {
+        method: "POST",
+        headers: {
+          "content-type": "application/x-www-form-urlencoded",
+          "x-github-event": "ping",
+          "x-github-delivery": "form-1",
+          "x-hub-signature-256": await sign(secret, form),
+        },
+        body: form,
+      }),
+    );
+    expect(formRes.status).toBe(400);
     const huge = await deliver("pull_request", { action: "opened", padding: "x".repeat(1_100_000) });
     expect(huge.status).toBe(413);
     expect(huge.body.code).toBe("payload_too_large");

@@ -895,7 +895,14 @@ describe("listIssues rows", () => {
       const read = await admin.GET("/issues/{identifier}", {
         params: { path: { identifier: issue.identifier } },
       });
-      const { comments: _c, subIssues: _s, relations: _r, ...fields } = read.data!.issue;
+      const {
+        comments: _c,
+        subIssues: _s,
+        relations: _r,
+        pullRequests: _p,
+        branchName: _b,
+        ...fields
+      } = read.data!.issue;
       expect(issue).toEqual(fields);
     }
   });
