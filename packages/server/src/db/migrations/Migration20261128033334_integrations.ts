@@ -31,10 +31,13 @@ export class Migration20261128033334_integrations extends Migration {
       'alter table "issue_pull_requests" add constraint "issue_pull_requests_issue_id_provider_repository_number_unique" unique ("issue_id", "provider", "repository", "number")',
     );
     this.addSql(
-      'create table "codehost_deliveries" ("workspace_id" uuid not null, "delivery_id" text not null, "event" text not null, "received_at" timestamptz not null, constraint "codehost_deliveries_pkey" primary key ("workspace_id", "delivery_id"))',
+      'create table "codehost_deliveries" ("workspace_id" uuid not null, "delivery_id" text not null, "body_sha256" text not null, "event" text not null, "received_at" timestamptz not null, constraint "codehost_deliveries_pkey" primary key ("workspace_id", "delivery_id"))',
     );
     this.addSql(
       'create index "codehost_deliveries_received_at_index" on "codehost_deliveries" ("received_at")',
+    );
+    this.addSql(
+      'alter table "codehost_deliveries" add constraint "codehost_deliveries_workspace_id_body_sha256_unique" unique ("workspace_id", "body_sha256")',
     );
     this.addSql(
       'create table "codehost_connections" ("workspace_id" uuid not null, "provider" text check ("provider" in (\'github\')) not null, "secret_sealed" text not null, "created_at" timestamptz not null, constraint "codehost_connections_pkey" primary key ("workspace_id"))',

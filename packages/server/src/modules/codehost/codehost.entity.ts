@@ -19,16 +19,20 @@ export const CodehostConnection = defineEntity({
 });
 
 /**
- * Delivery ids already acted on (`X-GitHub-Delivery`), written in the transaction of what the delivery did,
- * so a redelivery does nothing twice. Pruned after a week (GitHub redelivers for days at most).
+ * Deliveries already acted on, written in the transaction of what the delivery did, so a redelivery does
+ * nothing twice: by `X-GitHub-Delivery`, and by the SHA-256 of the body, since GitHub's signature covers
+ * the body alone and a captured delivery could be sent again under another delivery id. Pruned after a
+ * week (GitHub redelivers for days at most).
  */
 export const CodehostDelivery = defineEntity({
   name: "CodehostDelivery",
   tableName: "codehost_deliveries",
   indexes: [{ properties: ["receivedAt"] }],
+  uniques: [{ properties: ["workspace", "bodySha256"] }],
   properties: {
     workspace: () => p.manyToOne(Workspace).primary().deleteRule("cascade"),
     deliveryId: p.text().primary(),
+    bodySha256: p.text(),
     event: p.text(),
     receivedAt: p.datetime(),
   },

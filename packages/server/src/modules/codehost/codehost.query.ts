@@ -34,18 +34,23 @@ export async function deleteConnection(em: EntityManager, workspaceId: string): 
   await sql(em, "delete from codehost_connections where workspace_id = ?", [workspaceId]);
 }
 
-/** Records a delivery id as acted on; false when it already was (the caller then does nothing). */
+/**
+ * Records a delivery as acted on; false when it already was, by its id or by its body (the caller then does
+ * nothing).
+ */
 export async function claimDelivery(
   em: EntityManager,
   workspaceId: string,
   deliveryId: string,
+  bodySha256: string,
   event: string,
 ): Promise<boolean> {
   const row = await sqlOne(
     em,
-    `insert into codehost_deliveries (workspace_id, delivery_id, event, received_at) values (?, ?, ?, now())
+    `insert into codehost_deliveries (workspace_id, delivery_id, body_sha256, event, received_at)
+     values (?, ?, ?, ?, now())
      on conflict do nothing returning 1 as claimed`,
-    [workspaceId, deliveryId, event],
+    [workspaceId, deliveryId, bodySha256, event],
   );
   return row !== undefined;
 }

@@ -1,4 +1,4 @@
-import { randomBytes } from "node:crypto";
+import { createHash, randomBytes } from "node:crypto";
 import type { EntityManager } from "@mikro-orm/postgresql";
 import type { components } from "@tracker/sdk/schema";
 import { type Change, recordChanges } from "../../events/record-change.js";
@@ -108,7 +108,8 @@ export async function receiveGithubDelivery(
     ]);
   const payload = obj(body)!;
   return scope.em.transactional(async (em) => {
-    if (!(await db.claimDelivery(em, workspaceId, deliveryId, event)))
+    const bodySha256 = createHash("sha256").update(raw).digest("hex");
+    if (!(await db.claimDelivery(em, workspaceId, deliveryId, bodySha256, event)))
       return { ok: true as const, duplicate: true, handled: false, issues: [] };
     const acted = await actOn(em, workspaceId, event, payload);
     return { ok: true as const, duplicate: false, ...acted };

@@ -23,6 +23,7 @@ const example = (event: string, pick: (e: Json) => boolean): Json => {
   return structuredClone(found) as Json;
 };
 
+let events = 0;
 /** A `pull_request` payload of `action` as GitHub sends it, for this PR. */
 function pullRequest(
   action: string,
@@ -44,6 +45,8 @@ function pullRequest(
     draft: pr.draft ?? false,
     merged: action === "merged" || pr.merged === true,
     html_url: `https://github.com/acme/app/pull/${pr.number}`,
+    // As on GitHub, each event's pull request carries the time it changed.
+    updated_at: new Date(Date.now() + ++events * 1000).toISOString(),
   });
   payload.pull_request.head.ref = pr.branch;
   payload.repository.full_name = "acme/app";
@@ -372,6 +375,9 @@ describe("pull requests move issues by the workflow rules", () => {
     const before = await counts();
     const again = await deliver("pull_request", payload, { id: "replayed-delivery" });
     expect(again).toMatchObject({ status: 200, body: { duplicate: true, issues: [] } });
+    // The signature covers the body alone: the same body under another delivery id is a replay too.
+    const forged = await deliver("pull_request", payload, { id: "another-delivery-id" });
+    expect(forged).toMatchObject({ status: 200, body: { duplicate: true } });
     expect((await issue(target.identifier)).state.name).toBe("Backlog");
     expect(await counts()).toEqual(before);
   });
