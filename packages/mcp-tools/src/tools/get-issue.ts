@@ -30,6 +30,16 @@ const issueOutput = z.object({
   relations: z.array(related.extend({ type: z.string() })),
   links: z.array(z.object({ url: z.string(), title: z.string().nullable() })),
   documents: z.array(z.object({ id: z.string(), title: z.string() })),
+  branchName: z.string(),
+  pullRequests: z.array(
+    z.object({
+      repository: z.string(),
+      number: z.number(),
+      title: z.string(),
+      state: z.string(),
+      url: z.string(),
+    }),
+  ),
 });
 export type IssueView = z.output<typeof issueOutput>;
 
@@ -62,6 +72,14 @@ export function issueView(issue: Schemas["IssueDetail"], page: ResponseOf<"getIs
     })),
     links: page.links.map((l) => ({ url: l.url, title: l.title })),
     documents: page.documents.map((d) => ({ id: d.document.id, title: d.document.title })),
+    branchName: issue.branchName,
+    pullRequests: issue.pullRequests.map((pr) => ({
+      repository: pr.repository,
+      number: pr.number,
+      title: pr.title,
+      state: pr.state,
+      url: pr.url,
+    })),
   };
 }
 
@@ -75,6 +93,7 @@ export function issueViewText(v: IssueView): string {
       v.estimate !== null && `estimate ${v.estimate}`,
       v.labels.length > 0 && `labels ${v.labels.join(", ")}`,
       v.parent && `parent ${v.parent}`,
+      `branch ${v.branchName}`,
     ),
     facts(
       `created ${shortTime(v.createdAt)}`,
@@ -100,6 +119,10 @@ export function issueViewText(v: IssueView): string {
     v.links.map((l) => `  ${l.url}${l.title ? ` (${l.title})` : ""}`),
   );
   section(
+    "Pull requests",
+    v.pullRequests.map((pr) => `  ${pr.repository}#${pr.number} [${pr.state}] ${pr.title} ${pr.url}`),
+  );
+  section(
     "Documents",
     v.documents.map((d) => `  ${d.title} (id ${d.id})`),
   );
@@ -115,7 +138,7 @@ export const getIssueTool = defineTool({
   title: "Get issue",
   description:
     "Read one issue (`ENG-123`): fields, description, sub-issues, relations (blocks, blocked_by, related, " +
-    "duplicate), links, documents and comments (with ids, for editing).",
+    "duplicate), links, pull requests, documents, comments (with ids, for editing) and its git branch name.",
   input: { identifier: identifierInput },
   output: { issue: issueOutput },
   readOnly: true,
