@@ -2,11 +2,12 @@ import { randomUUID } from "node:crypto";
 import type { EntityManager } from "@mikro-orm/postgresql";
 import type { components } from "@tracker/sdk/schema";
 import { sql, sqlOne } from "../../db/sql.js";
-import { q } from "../../db/sql-fragment.js";
+import { q, raw } from "../../db/sql-fragment.js";
 import { iso } from "../../db/sql-time.js";
 import { type Change, recordChanges } from "../../events/record-change.js";
 import type { WorkspaceScope } from "../../http/handler.js";
 import { Conflict, Forbidden, fieldPath, Invalid } from "../../http/problem.js";
+import { FINISHED_STATE_TYPES_SQL } from "../../rules/state-types.js";
 import { reassignIssues } from "../planning/reassign-issues.js";
 import { findById, resolveTeam, visibleTeamCondition } from "../shared/resolve.js";
 import { Cycle } from "./cycle.entity.js";
@@ -137,7 +138,7 @@ export async function createCycle(scope: WorkspaceScope, input: Schemas["CycleCr
         scope,
         em,
         "cycle",
-        q`i.cycle_id = ${previous.id} and i.state_type not in ('completed', 'canceled')`,
+        q`i.cycle_id = ${previous.id} and i.state_type not in ${raw(FINISHED_STATE_TYPES_SQL)}`,
         { from: { id: previous.id, number: previous.number }, to: { id, number } },
       );
       rolledOver = moved.length;

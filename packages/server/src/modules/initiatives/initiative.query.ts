@@ -3,6 +3,7 @@ import { sql } from "../../db/sql.js";
 import { dateSql } from "../../db/sql-time.js";
 import { AUTH_EPOCH_SQL, confirmCaller } from "../../http/auth.js";
 import type { WorkspaceScope } from "../../http/handler.js";
+import { UNCOUNTED_PROJECT_STATUSES_SQL } from "../../rules/state-types.js";
 import * as planning from "../planning/planning-list.js";
 import { healthSql, percentSql } from "../planning/progress.js";
 import { projectMetricsSql, visibleProjectCondition } from "../projects/project.query.js";
@@ -58,7 +59,7 @@ const SORTS: Record<Exclude<Schemas["InitiativeSort"], `-${string}`>, string> = 
   projects: "h.project_count",
 };
 
-const COUNTED = "pr.status not in ('paused', 'canceled')";
+const COUNTED = `pr.status not in ${UNCOUNTED_PROJECT_STATUSES_SQL}`;
 
 function initiativeSpecials(
   scope: WorkspaceScope,
@@ -111,7 +112,7 @@ export async function queryInitiatives(
               coalesce(sum(pr.done) filter (where ${COUNTED}), 0)::int as done,
               coalesce(sum(pr.total) filter (where ${COUNTED}), 0)::int as total,
               coalesce(sum(pr.issue_count) filter (where ${COUNTED}), 0)::int as counted_issues,
-              (count(pr.id) filter (where pr.status in ('paused', 'canceled')))::int as excluded,
+              (count(pr.id) filter (where pr.status in ${UNCOUNTED_PROJECT_STATUSES_SQL}))::int as excluded,
               count(pr.id)::int as project_count,
               greatest(i.updated_at, max(pr.updated_at)) as last_change,
               -- Arrays, shaped into objects in JavaScript: json_build_object per project cost twice as much.

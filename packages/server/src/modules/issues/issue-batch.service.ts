@@ -5,6 +5,7 @@ import { inTransaction } from "../../db/transaction.js";
 import { changeEventsSql } from "../../events/record-change.js";
 import type { WorkspaceScope } from "../../http/handler.js";
 import { type FieldError, HttpProblem, Invalid, NotFound } from "../../http/problem.js";
+import { isFinished } from "../../rules/state-types.js";
 import { type ActivityInput, activityInsertSql } from "../activity/activity.service.js";
 import {
   ISSUE_IDENTIFIER,
@@ -18,7 +19,7 @@ import {
 import { type IssueOut, type IssueRow, issueColumns, issueFromRow } from "./issue.serialize.js";
 import { createIssue } from "./issue-create.service.js";
 import * as issueRefs from "./issue-refs.js";
-import { type IssueCreateInput, isFinished, plannedLabels } from "./issue-write.js";
+import { type IssueCreateInput, plannedLabels } from "./issue-write.js";
 
 /**
  * `POST /issues/batch` (`createIssues` in the contract): every item created as `POST /issues` creates one

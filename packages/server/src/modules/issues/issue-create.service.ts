@@ -4,6 +4,7 @@ import { inTransaction } from "../../db/transaction.js";
 import { changeEventsSql, changeValues } from "../../events/record-change.js";
 import type { WorkspaceScope } from "../../http/handler.js";
 import { NotFound } from "../../http/problem.js";
+import { isFinished } from "../../rules/state-types.js";
 import { activityInsertSql } from "../activity/activity.service.js";
 import {
   issueKeyQuery,
@@ -27,14 +28,7 @@ import {
   shareLockProject,
   stateColumns,
 } from "./issue-refs.js";
-import {
-  EMPTY,
-  type IssueCreateInput,
-  isFinished,
-  labelChanges,
-  plannedLabels,
-  runPrepared,
-} from "./issue-write.js";
+import { EMPTY, type IssueCreateInput, labelChanges, plannedLabels, runPrepared } from "./issue-write.js";
 
 type CreateRefs = StateColumns & NamedRefs & { team: TeamRow | null };
 

@@ -1,9 +1,9 @@
 import { issueSpecialFilterValues, type operations } from "@tracker/sdk/schema";
-import { OPEN_STATE_TYPES_SQL } from "../../db/functions/issue-blockers.js";
 import { stateTypeRank } from "../../db/functions/issue-sort-keys.js";
 import { TODAY } from "../../db/sql-time.js";
 import type { WorkspaceScope } from "../../http/handler.js";
 import { HttpProblem, Invalid } from "../../http/problem.js";
+import { NOT_STARTED_STATE_TYPES_SQL, OPEN_STATE_TYPES_SQL, STATE_TYPES } from "../../rules/state-types.js";
 import {
   isUuid,
   resolveCycle,
@@ -15,7 +15,6 @@ import {
   visibleTeamIdCondition,
 } from "../shared/resolve.js";
 import type { WorkspaceNames } from "../shared/workspace-names.js";
-import { STATE_TYPES } from "../teams/team.entity.js";
 import { issueSearchCondition } from "./issue-search.js";
 
 /**
@@ -130,7 +129,7 @@ const SPECIAL_SQL: Record<IssueSpecial, string> = {
   // with a partial index of the few issues it is positive for.
   blocked: "i.open_blockers > 0",
   blocking: "i.open_blocking > 0",
-  unstarted_overdue: `i.state_type in ('backlog', 'unstarted') and i.due_date < ${TODAY}`,
+  unstarted_overdue: `i.state_type in ${NOT_STARTED_STATE_TYPES_SQL} and i.due_date < ${TODAY}`,
   mine: "i.assignee_id = ?",
   created_by_me: "i.creator_id = ?",
 };

@@ -6,9 +6,10 @@ import { inTransaction } from "../../db/transaction.js";
 import { recordChanges } from "../../events/record-change.js";
 import type { WorkspaceScope } from "../../http/handler.js";
 import { NotFound } from "../../http/problem.js";
+import type { StateType } from "../../rules/state-types.js";
+import { FINISHED_STATE_TYPES_SQL } from "../../rules/state-types.js";
 import { type ActivityInput, recordActivities } from "../activity/activity.service.js";
 import { resolveIssues, resolveTeam } from "../shared/resolve.js";
-import type { StateType } from "../teams/team.entity.js";
 
 export type MovedIssueOut = components["schemas"]["MovedIssue"];
 
@@ -101,7 +102,7 @@ export async function moveIssues(
               cycle_id = null,
               project_id = case when v.clear_project then null else i.project_id end,
               completed_at = case
-                when v.state_type not in ('completed', 'canceled') then null
+                when v.state_type not in ${FINISHED_STATE_TYPES_SQL} then null
                 when i.state_type = v.state_type then i.completed_at
                 else now() end,
               updated_at = now()

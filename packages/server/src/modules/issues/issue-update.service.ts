@@ -3,6 +3,8 @@ import { inTransaction } from "../../db/transaction.js";
 import { changeEventsSql, changeValues, recordChanges } from "../../events/record-change.js";
 import type { WorkspaceScope } from "../../http/handler.js";
 import { Invalid, NotFound } from "../../http/problem.js";
+import type { StateType } from "../../rules/state-types.js";
+import { isFinished } from "../../rules/state-types.js";
 import {
   type ActivityInput,
   activityInsertSql,
@@ -12,13 +14,11 @@ import {
   type UserBrief,
 } from "../activity/activity.service.js";
 import { type IssueKey, issueKeyQuery, type NamedRow } from "../shared/resolve.js";
-import type { StateType } from "../teams/team.entity.js";
 import { type IssueOut, type IssueRow, issueColumns, issueFromRow } from "./issue.serialize.js";
 import * as refs from "./issue-refs.js";
 import {
   EMPTY,
   type IssueUpdateInput,
-  isFinished,
   issueChange,
   labelChanges,
   plannedLabels,

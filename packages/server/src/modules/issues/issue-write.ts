@@ -4,16 +4,12 @@ import { raw, type SqlFragment } from "../../db/sql-fragment.js";
 import type { Change } from "../../events/record-change.js";
 import type { WorkspaceScope } from "../../http/handler.js";
 import type { IssueKey } from "../shared/resolve.js";
-import type { StateType } from "../teams/team.entity.js";
 import { labelSpellings } from "./issue-refs.js";
 
 /** What the issue writes (create, update) share: their statements' runners and their records. */
 
 export type IssueCreateInput = components["schemas"]["IssueCreate"];
 export type IssueUpdateInput = components["schemas"]["IssueUpdate"];
-
-const FINISHED: readonly StateType[] = ["completed", "canceled"];
-export const isFinished = (t: StateType) => FINISHED.includes(t);
 
 export const issueChange = (
   issue: Pick<IssueKey, "id" | "identifier" | "teamKey" | "teamId">,

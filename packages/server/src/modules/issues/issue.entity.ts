@@ -1,12 +1,12 @@
 import { defineEntity, p } from "@mikro-orm/core";
 import { issueRelationTypeValues } from "@tracker/sdk/schema";
-import { OPEN_STATE_TYPES_SQL } from "../../db/functions/issue-blockers.js";
 import { stateTypeRank } from "../../db/functions/issue-sort-keys.js";
 import { createdTimestamp, uuidPrimaryKey } from "../../entity-columns.js";
+import { OPEN_STATE_TYPES_SQL, STATE_TYPES } from "../../rules/state-types.js";
 import { Cycle } from "../cycles/cycle.entity.js";
 import { Label } from "../labels/label.entity.js";
 import { Project } from "../projects/project.entity.js";
-import { STATE_TYPES, Team, WorkflowState } from "../teams/team.entity.js";
+import { Team, WorkflowState } from "../teams/team.entity.js";
 import { User } from "../users/user.entity.js";
 import { Workspace } from "../workspaces/workspace.entity.js";
 

@@ -7,6 +7,7 @@ import { inTransaction } from "../../db/transaction.js";
 import { recordChanges } from "../../events/record-change.js";
 import type { WorkspaceScope } from "../../http/handler.js";
 import { Conflict, Invalid } from "../../http/problem.js";
+import { FINISHED_STATE_TYPES_SQL } from "../../rules/state-types.js";
 import { findById, resolveIssue, visibleTeamCondition } from "../shared/resolve.js";
 
 export type RelationOut = components["schemas"]["IssueRelation"];
@@ -66,7 +67,7 @@ export function openBlockersJsonSql(scope: WorkspaceScope, issueId: string): Sql
        join teams ot on ot.id = o.team_id
        join workflow_states os on os.id = o.state_id
       where r.related_issue_id = ${raw(issueId)} and r.type = 'blocks'
-        and o.state_type not in ('completed', 'canceled') and ${vis}), '[]'::json)`;
+        and o.state_type not in ${raw(FINISHED_STATE_TYPES_SQL)} and ${vis}), '[]'::json)`;
 }
 
 /**

@@ -6,6 +6,7 @@ import { type Change, recordChanges } from "../../events/record-change.js";
 import { requireAdmin } from "../../http/auth.js";
 import type { WorkspaceScope } from "../../http/handler.js";
 import { Conflict, Forbidden, fieldPath, guardUnique, Invalid, NotFound } from "../../http/problem.js";
+import { FINISHED_STATE_TYPES_SQL } from "../../rules/state-types.js";
 import { type ActivityInput, recordActivities } from "../activity/activity.service.js";
 import { isUuid } from "../shared/resolve.js";
 import { rewriteLabelFilters } from "../views/label-filters.js";
@@ -68,7 +69,7 @@ export async function listLabels(scope: WorkspaceScope, withCounts: boolean): Pr
     scope.em,
     `select l.id, l.name, l.color, l.description,
             count(i.id)::int as "issueCount",
-            (count(i.id) filter (where i.state_type not in ('completed', 'canceled')))::int as "openIssueCount"
+            (count(i.id) filter (where i.state_type not in ${FINISHED_STATE_TYPES_SQL}))::int as "openIssueCount"
        from labels l
        left join issue_labels il on il.label_id = l.id
        left join issues i on i.id = il.issue_id

@@ -4,6 +4,7 @@ import { dateFromJson, isoFromJson, jsonTimeSql } from "../../db/sql-time.js";
 import { AUTH_EPOCH_SQL, confirmCaller } from "../../http/auth.js";
 import type { WorkspaceScope } from "../../http/handler.js";
 import { NotFound } from "../../http/problem.js";
+import { UNCOUNTED_PROJECT_STATUSES_SQL } from "../../rules/state-types.js";
 import * as planning from "../planning/planning-list.js";
 import { healthSql, percentSql } from "../planning/progress.js";
 import {
@@ -126,7 +127,7 @@ function projectSpecials(scope: WorkspaceScope): Record<ProjectSpecial, planning
                                        and si.updated_at >= now() - interval '14 days')`,
     no_initiative: "h.initiative_id is null",
     no_issues: "h.issue_count = 0",
-    uncounted: "h.status in ('paused', 'canceled')",
+    uncounted: `h.status in ${UNCOUNTED_PROJECT_STATUSES_SQL}`,
   };
 }
 

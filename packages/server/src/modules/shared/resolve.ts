@@ -2,7 +2,7 @@ import { sql, sqlOne } from "../../db/sql.js";
 import type { SqlFragment } from "../../db/sql-fragment.js";
 import type { WorkspaceScope } from "../../http/handler.js";
 import { NotFound } from "../../http/problem.js";
-import type { StateType } from "../teams/team.entity.js";
+import type { StateType } from "../../rules/state-types.js";
 
 /**
  * Turns the human references people use (ENG, ENG-123, "In Progress", ada@example.org, `me`, cycle 3 or

@@ -1,6 +1,6 @@
 import type { EntityManager } from "@mikro-orm/postgresql";
 import { sqlOne } from "../../db/sql.js";
-import type { StateType } from "../teams/team.entity.js";
+import type { StateType } from "../../rules/state-types.js";
 
 /**
  * The names an issue list shows for what its issues refer to, for one workspace at one `names_version`:
