@@ -5,7 +5,7 @@ import { sql } from "../../db/sql.js";
 import { iso } from "../../db/sql-time.js";
 import type { WorkspaceScope } from "../../http/handler.js";
 import type { StateType } from "../../rules/state-types.js";
-import { visibleTeamCondition } from "../shared/resolve.js";
+import { visibleTeamCondition } from "../../rules/visibility.js";
 
 /**
  * Activity on issues: what `GET /my/digest` lists. Each event says who did what to which issue, and its

@@ -8,8 +8,9 @@ import { type Change, recordChanges } from "../../events/record-change.js";
 import type { WorkspaceScope } from "../../http/handler.js";
 import { Conflict, Forbidden, fieldPath, Invalid } from "../../http/problem.js";
 import { FINISHED_STATE_TYPES_SQL } from "../../rules/state-types.js";
+import { visibleTeamCondition } from "../../rules/visibility.js";
 import { reassignIssues } from "../planning/reassign-issues.js";
-import { findById, resolveTeam, visibleTeamCondition } from "../shared/resolve.js";
+import { findById, resolveTeam } from "../shared/resolve.js";
 import { Cycle } from "./cycle.entity.js";
 
 type Schemas = components["schemas"];

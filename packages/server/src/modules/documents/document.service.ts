@@ -6,13 +6,8 @@ import { iso } from "../../db/sql-time.js";
 import { type Change, recordChanges } from "../../events/record-change.js";
 import type { WorkspaceScope } from "../../http/handler.js";
 import { Forbidden } from "../../http/problem.js";
-import {
-  findById,
-  resolveIssue,
-  resolveIssues,
-  resolveTeam,
-  visibleTeamCondition,
-} from "../shared/resolve.js";
+import { visibleTeamCondition } from "../../rules/visibility.js";
+import { findById, resolveIssue, resolveIssues, resolveTeam } from "../shared/resolve.js";
 import { DOCUMENT_SEARCH_VECTOR, Document, DocumentIssue } from "./document.entity.js";
 
 export type DocumentOut = components["schemas"]["Document"];

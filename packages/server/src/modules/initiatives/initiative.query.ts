@@ -4,9 +4,10 @@ import { dateSql } from "../../db/sql-time.js";
 import { AUTH_EPOCH_SQL, confirmCaller } from "../../http/auth.js";
 import type { WorkspaceScope } from "../../http/handler.js";
 import { UNCOUNTED_PROJECT_STATUSES_SQL } from "../../rules/state-types.js";
+import { visibleInitiativeCondition, visibleProjectCondition } from "../../rules/visibility.js";
 import * as planning from "../planning/planning-list.js";
 import { healthSql, percentSql } from "../planning/progress.js";
-import { projectMetricsSql, visibleProjectCondition } from "../projects/project.query.js";
+import { projectMetricsSql } from "../projects/project.query.js";
 
 type Schemas = components["schemas"];
 export type InitiativeOut = Schemas["Initiative"];
@@ -18,22 +19,6 @@ export type InitiativeQuery = planning.PlanningQuery<
   Schemas["InitiativeSpecialFilter"],
   Schemas["InitiativeSort"]
 >;
-
-/**
- * SQL condition (on an initiatives alias) for what the caller may see: members and admins see every
- * initiative of the workspace; guests those holding at least one project they may see.
- */
-export function visibleInitiativeCondition(
-  scope: WorkspaceScope,
-  alias = "i",
-): { sql: string; params: unknown[] } {
-  if (scope.workspace.role !== "guest") return { sql: "true", params: [] };
-  const vis = visibleProjectCondition(scope, "vp");
-  return {
-    sql: `exists (select 1 from projects vp where vp.initiative_id = ${alias}.id and ${vis.sql})`,
-    params: vis.params,
-  };
-}
 
 interface InitiativeRow {
   auth_epoch: string;

@@ -7,6 +7,7 @@ import { recordChanges } from "../../events/record-change.js";
 import { requireAdmin } from "../../http/auth.js";
 import type { WorkspaceScope } from "../../http/handler.js";
 import { Conflict, Forbidden, fieldPath, guardUnique, Invalid, NotFound } from "../../http/problem.js";
+import { visibleInitiativeCondition } from "../../rules/visibility.js";
 import {
   moveProjectToWorkspace,
   resolveTargetTeam,
@@ -15,7 +16,7 @@ import {
 } from "../projects/project-move.service.js";
 import { isUuid, resolveUser } from "../shared/resolve.js";
 import { type IInitiative, Initiative } from "./initiative.entity.js";
-import { type InitiativeOut, queryInitiatives, visibleInitiativeCondition } from "./initiative.query.js";
+import { type InitiativeOut, queryInitiatives } from "./initiative.query.js";
 
 type Schemas = components["schemas"];
 type InitiativeRecord = Schemas["InitiativeRecord"];

@@ -6,6 +6,7 @@ import { changeEventsSql } from "../../events/record-change.js";
 import type { WorkspaceScope } from "../../http/handler.js";
 import { type FieldError, HttpProblem, Invalid, NotFound } from "../../http/problem.js";
 import { isFinished } from "../../rules/state-types.js";
+import { visibleTeamCondition } from "../../rules/visibility.js";
 import { type ActivityInput, activityInsertSql } from "../activity/activity.service.js";
 import {
   ISSUE_IDENTIFIER,
@@ -14,7 +15,6 @@ import {
   isUuid,
   TEAM_ROW_COLUMNS,
   type TeamRow,
-  visibleTeamCondition,
 } from "../shared/resolve.js";
 import { type IssueOut, type IssueRow, issueColumns, issueFromRow } from "./issue.serialize.js";
 import { createIssue } from "./issue-create.service.js";

@@ -5,14 +5,9 @@ import { changeEventsSql, changeValues } from "../../events/record-change.js";
 import type { WorkspaceScope } from "../../http/handler.js";
 import { NotFound } from "../../http/problem.js";
 import { isFinished } from "../../rules/state-types.js";
+import { visibleTeamCondition } from "../../rules/visibility.js";
 import { activityInsertSql } from "../activity/activity.service.js";
-import {
-  issueKeyQuery,
-  isUuid,
-  TEAM_ROW_COLUMNS,
-  type TeamRow,
-  visibleTeamCondition,
-} from "../shared/resolve.js";
+import { issueKeyQuery, isUuid, TEAM_ROW_COLUMNS, type TeamRow } from "../shared/resolve.js";
 import { type IssueOut, type IssueRow, issueColumns, issueFromRow } from "./issue.serialize.js";
 import {
   checkAssignee,

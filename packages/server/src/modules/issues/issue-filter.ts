@@ -4,6 +4,7 @@ import { TODAY } from "../../db/sql-time.js";
 import type { WorkspaceScope } from "../../http/handler.js";
 import { HttpProblem, Invalid } from "../../http/problem.js";
 import { NOT_STARTED_STATE_TYPES_SQL, OPEN_STATE_TYPES_SQL, STATE_TYPES } from "../../rules/state-types.js";
+import { visibleTeamCondition, visibleTeamIdCondition } from "../../rules/visibility.js";
 import {
   isUuid,
   resolveCycle,
@@ -11,8 +12,6 @@ import {
   resolveState,
   resolveTeam,
   resolveUser,
-  visibleTeamCondition,
-  visibleTeamIdCondition,
 } from "../shared/resolve.js";
 import type { WorkspaceNames } from "../shared/workspace-names.js";
 import { issueSearchCondition } from "./issue-search.js";

@@ -1,7 +1,8 @@
 import { setsOnly } from "../../db/sql.js";
 import type { SqlFragment } from "../../db/sql-fragment.js";
 import type { WorkspaceScope } from "../../http/handler.js";
-import { ISSUE_IDENTIFIER, visibleTeamIdCondition } from "../shared/resolve.js";
+import { visibleTeamIdCondition } from "../../rules/visibility.js";
+import { ISSUE_IDENTIFIER } from "../shared/resolve.js";
 import { type IssueFilter, orderByOver, sortsByUpdated } from "./issue-filter.js";
 
 /**

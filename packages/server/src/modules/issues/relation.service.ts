@@ -8,7 +8,8 @@ import { recordChanges } from "../../events/record-change.js";
 import type { WorkspaceScope } from "../../http/handler.js";
 import { Conflict, Invalid } from "../../http/problem.js";
 import { FINISHED_STATE_TYPES_SQL } from "../../rules/state-types.js";
-import { findById, resolveIssue, visibleTeamCondition } from "../shared/resolve.js";
+import { visibleTeamCondition } from "../../rules/visibility.js";
+import { findById, resolveIssue } from "../shared/resolve.js";
 
 export type RelationOut = components["schemas"]["IssueRelation"];
 export type RelatedIssueOut = components["schemas"]["RelatedIssue"];

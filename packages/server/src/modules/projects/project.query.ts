@@ -5,15 +5,14 @@ import { AUTH_EPOCH_SQL, confirmCaller } from "../../http/auth.js";
 import type { WorkspaceScope } from "../../http/handler.js";
 import { NotFound } from "../../http/problem.js";
 import { UNCOUNTED_PROJECT_STATUSES_SQL } from "../../rules/state-types.js";
-import * as planning from "../planning/planning-list.js";
-import { healthSql, percentSql } from "../planning/progress.js";
 import {
-  resolveInitiative,
-  resolveProject,
-  teamVisibilityIds,
+  visibleProjectCondition,
   visibleTeamCondition,
   visibleTeamIdCondition,
-} from "../shared/resolve.js";
+} from "../../rules/visibility.js";
+import * as planning from "../planning/planning-list.js";
+import { healthSql, percentSql } from "../planning/progress.js";
+import { resolveInitiative, resolveProject } from "../shared/resolve.js";
 import { namesAt, type WorkspaceNames } from "../shared/workspace-names.js";
 
 type Schemas = components["schemas"];
@@ -22,25 +21,6 @@ export type ProjectStatus = Schemas["ProjectStatus"];
 export type Health = Schemas["Health"];
 export type ProjectSpecial = Schemas["ProjectSpecialFilter"];
 export type ProjectSort = Schemas["ProjectSort"];
-
-/**
- * SQL condition (on a projects alias) for the projects the caller may see: those on at least one team
- * they see, those they were added to directly, and (members and admins) team-less detached projects.
- * Reads the row's `team_ids` (kept equal to `project_teams` by triggers), so it costs array operators per
- * project rather than a lookup.
- */
-export function visibleProjectCondition(
-  scope: WorkspaceScope,
-  alias = "p",
-): { sql: string; params: unknown[] } {
-  const member = `exists (select 1 from project_members vpm where vpm.project_id = ${alias}.id and vpm.user_id = ?)`;
-  const ids = teamVisibilityIds(scope);
-  const onVisibleTeam =
-    ids.kind === "visible"
-      ? `${alias}.team_ids && ${ids.sql}`
-      : `cardinality(${alias}.team_ids) = 0 or not ${alias}.team_ids <@ ${ids.sql}`;
-  return { sql: `(${onVisibleTeam} or ${member})`, params: [...ids.params, scope.caller.userId] };
-}
 
 /** SQL array (on a projects alias) of the project's team ids the caller may see. */
 function visibleTeamIdsSql(scope: WorkspaceScope, alias: string): { sql: string; params: unknown[] } {

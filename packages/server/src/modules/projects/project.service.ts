@@ -7,6 +7,7 @@ import { dateSql } from "../../db/sql-time.js";
 import { type Change, recordChanges } from "../../events/record-change.js";
 import type { WorkspaceScope } from "../../http/handler.js";
 import { Conflict, Forbidden, fieldPath, guardUnique, Invalid, NotFound } from "../../http/problem.js";
+import { visibleProjectCondition } from "../../rules/visibility.js";
 import { reassignIssues } from "../planning/reassign-issues.js";
 import {
   findById,
@@ -17,7 +18,7 @@ import {
   type TeamRow,
 } from "../shared/resolve.js";
 import { Project, ProjectMember, ProjectTeam } from "./project.entity.js";
-import { type ProjectOut, projectById, visibleProjectCondition } from "./project.query.js";
+import { type ProjectOut, projectById } from "./project.query.js";
 
 type ProjectCreate = components["schemas"]["ProjectCreate"];
 type ProjectUpdate = components["schemas"]["ProjectUpdate"];

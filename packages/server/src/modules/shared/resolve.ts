@@ -3,6 +3,7 @@ import type { SqlFragment } from "../../db/sql-fragment.js";
 import type { WorkspaceScope } from "../../http/handler.js";
 import { NotFound } from "../../http/problem.js";
 import type { StateType } from "../../rules/state-types.js";
+import { visibleTeamCondition } from "../../rules/visibility.js";
 
 /**
  * Turns the human references people use (ENG, ENG-123, "In Progress", ada@example.org, `me`, cycle 3 or
@@ -27,68 +28,6 @@ export async function findById<T>(
   const found = isUuid(id) ? await find(id) : undefined;
   if (found == null) throw new NotFound(detail);
   return found;
-}
-
-// ---- Who sees a team ----------------------------------------------------------------------------
-// The one rule, in its three forms. Members and admins see every team except other people's personal
-// spaces; guests see only the teams they belong to (a personal space takes no member but its owner).
-// Everything a team holds (issues, cycles, documents, ...) is seen with its team; what the caller may not
-// see is "not found", exactly like something that does not exist. The event stream applies the same rule
-// to each change (`isVisible` in events/change-row.ts).
-
-/** SQL condition on a teams alias: the caller sees the team. */
-export function visibleTeamCondition(scope: WorkspaceScope, alias = "t"): SqlFragment {
-  if (scope.workspace.role === "guest") {
-    return {
-      sql: `exists (select 1 from team_members vtm where vtm.team_id = ${alias}.id and vtm.user_id = ?)`,
-      params: [scope.caller.userId],
-    };
-  }
-  return { sql: `(not ${alias}.personal or ${alias}.owner_id = ?)`, params: [scope.caller.userId] };
-}
-
-/**
- * SQL condition on a teams alias `team`: the workspace member `user` (a users alias), whose membership is
- * `membership` (a memberships alias), sees the team. For someone other than the caller: who may be
- * assigned a team's issues, who a page offers as assignees.
- */
-export function memberSeesTeamSql(team: string, user: string, membership: string): string {
-  return `case when ${team}.personal then ${team}.owner_id is not distinct from ${user}.id
-                    else ${membership}.role <> 'guest'
-                         or exists (select 1 from team_members tm where tm.team_id = ${team}.id and tm.user_id = ${user}.id)
-               end`;
-}
-
-/**
- * The team ids that decide which teams the caller sees, as an SQL array evaluated once per statement:
- * for guests the teams they belong to (`visible`), for members and admins other people's personal spaces
- * (`hidden`, usually none).
- */
-export function teamVisibilityIds(scope: WorkspaceScope): SqlFragment & { kind: "visible" | "hidden" } {
-  if (scope.workspace.role === "guest") {
-    return {
-      kind: "visible",
-      sql: "array(select vtm.team_id from team_members vtm where vtm.user_id = ?)",
-      params: [scope.caller.userId],
-    };
-  }
-  return {
-    kind: "hidden",
-    sql: `array(select ht.id from teams ht
-                  where ht.workspace_id = ? and ht.personal and ht.owner_id is distinct from ?)`,
-    params: [scope.workspace.id, scope.caller.userId],
-  };
-}
-
-/**
- * The same visibility as {@link visibleTeamCondition}, as a condition on a `team_id` column of a big table
- * (issues). Guests: the team is one of theirs (selective, so an index can use it). Members and admins: the
- * team is not someone else's personal space, written as an exclusion over the (usually empty) list of such
- * spaces so it never competes with the indexes that serve the rest of the query.
- */
-export function visibleTeamIdCondition(scope: WorkspaceScope, column: string): SqlFragment {
-  const ids = teamVisibilityIds(scope);
-  return { sql: `${column} ${ids.kind === "visible" ? "= any" : "<> all"}(${ids.sql})`, params: ids.params };
 }
 
 export interface TeamRow {

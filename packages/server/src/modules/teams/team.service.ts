@@ -6,14 +6,8 @@ import { sql, sqlOne } from "../../db/sql.js";
 import { type Change, recordChanges } from "../../events/record-change.js";
 import type { WorkspaceScope } from "../../http/handler.js";
 import { Conflict, Forbidden, fieldPath, guardUnique, Invalid, NotFound } from "../../http/problem.js";
-import {
-  findById,
-  isUuid,
-  resolveTeam,
-  resolveUser,
-  type TeamRow,
-  visibleTeamCondition,
-} from "../shared/resolve.js";
+import { visibleTeamCondition } from "../../rules/visibility.js";
+import { findById, isUuid, resolveTeam, resolveUser, type TeamRow } from "../shared/resolve.js";
 import { DEFAULT_STATES, Team, TeamMember, WorkflowRule, WorkflowState } from "./team.entity.js";
 import { type TeamFields, teamOut } from "./team.serialize.js";
 

@@ -6,13 +6,13 @@ import { iso } from "../../db/sql-time.js";
 import { recordChanges } from "../../events/record-change.js";
 import type { WorkspaceScope } from "../../http/handler.js";
 import { Forbidden, fieldPath, Invalid, NotFound } from "../../http/problem.js";
+import { visibleTeamCondition } from "../../rules/visibility.js";
 import { queryInitiatives } from "../initiatives/initiative.query.js";
 import { findInitiative } from "../initiatives/initiative.service.js";
 import { healthSql, percentSql } from "../planning/progress.js";
 import { projectById } from "../projects/project.query.js";
 import { findProject } from "../projects/project.service.js";
-import { resolveIssues, resolveTeam, visibleTeamCondition } from "../shared/resolve.js";
-
+import { resolveIssues, resolveTeam } from "../shared/resolve.js";
 import { StatusUpdateIssue } from "./status-update.entity.js";
 
 export type Health = components["schemas"]["Health"];
@@ -62,14 +62,14 @@ export async function resolveSubject(
     return { kind, column: "team_id", id: team.id, teamKey: team.key, createdAt: row!.created_at };
   }
   if (kind === "project") {
-    // findProject applies the projects module's visibility rule (a project is seen through its teams).
+    // findProject applies who sees a project (rules/visibility.ts: through its teams).
     const project = await findProject(scope, q.project!);
     const row = await sqlOne<{ created_at: Date }>(scope.em, "select created_at from projects where id = ?", [
       project.id,
     ]);
     return { kind, column: "project_id", id: project.id, teamKey: null, createdAt: row!.created_at };
   }
-  // findInitiative applies the initiatives module's visibility rule (guests: through their projects).
+  // findInitiative applies who sees an initiative (rules/visibility.ts: guests, through their projects).
   const initiative = await findInitiative(scope, q.initiative!);
   const row = await sqlOne<{ created_at: Date }>(
     scope.em,
