@@ -1,6 +1,6 @@
 import type { ServerResponse } from "node:http";
 import type { Socket } from "node:net";
-import { type StreamAccess, seesChange } from "../rules/visibility.js";
+import { type StreamAccess, seesChange, seesEveryTeam } from "../rules/visibility.js";
 import { type ChangeBatch, type ChangeRow, changedFrame } from "./change-row.js";
 
 /** Why the server ended a stream; `client` when the client went away. */
@@ -163,7 +163,7 @@ export class EventStream {
     if (last <= this.lastSent) return;
     if (
       rows[0]!.id > this.lastSent &&
-      ((batch.wholeToMembers && this.access.role !== "guest") ||
+      ((batch.wholeToMembers && seesEveryTeam(this.access)) ||
         rows.every((row) => seesChange(this.access, row)))
     ) {
       this.lastSent = last;

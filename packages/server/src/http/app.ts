@@ -7,6 +7,7 @@ import type { Config } from "../config.js";
 import type { DatabaseState } from "../db/embedded-postgres.js";
 import { isDatabaseUnavailable } from "../db/unavailable.js";
 import type { Logger } from "../logger.js";
+import { authorizeOperation } from "../rules/operations.js";
 import { authenticateHash, resolveWorkspace, tokenHashOf } from "./auth.js";
 import { CallerCache } from "./caller-cache.js";
 import {
@@ -423,6 +424,9 @@ export function createApp(deps: AppDeps): Koa<State> {
 
     // Not built yet: say so before judging the input, which the operation may not even read.
     if (!handler) throw new NotImplemented(op.operationId);
+    // Outside development mode a development-only operation does not exist, as far as callers can tell.
+    if (entry?.devOnly && config.nodeEnv !== "development")
+      throw new NotFound(`No route for ${ctx.method} ${ctx.path}.`);
 
     const params = { ...ctx.params };
     const unstorable = unstorableInputErrors({ path: params, query, body: ctx.request.body });
@@ -454,6 +458,12 @@ export function createApp(deps: AppDeps): Koa<State> {
       if (!op.validateBody(body))
         throw refuse(new Invalid("Invalid request body.", fieldErrors("body", op.validateBody.errors)));
     }
+    // Who may do what (rules/permissions.ts): the part of the operation's rule that needs no subject.
+    if (scope.caller)
+      authorizeOperation({ caller: scope.caller, workspace: scope.workspace }, op.operationId, {
+        query,
+        body,
+      });
     const input = { body, params, query } as never;
     const idempotencyKey = takesIdempotencyKey(op) ? idempotencyKeyOf(ctx) : undefined;
     if (idempotencyKey && scope.caller) {

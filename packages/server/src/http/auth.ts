@@ -210,7 +210,3 @@ export function resolveWorkspace(
     throw new Forbidden("workspace_forbidden", "You are not a member of any workspace.");
   throw new WorkspaceRequired(reachable.map(({ id, slug, name }) => ({ id, slug, name })));
 }
-
-export function requireAdmin(ws: WorkspaceAccess, what: string): void {
-  if (ws.role !== "admin") throw new Forbidden("admin_required", `Only workspace admins may ${what}.`);
-}

@@ -132,6 +132,9 @@ export interface VisibleChange {
  */
 const GUEST_WORKSPACE_ENTITIES = new Set(["workspace", "member", "label"]);
 
+/** Members and admins: every team but other people's personal spaces, and every team-less change. */
+export const seesEveryTeam = (viewer: { role: MemberRole }): boolean => viewer.role !== "guest";
+
 /**
  * Whether a change reaches a stream, by the rule of who sees a team (the contract's `streamEvents`):
  * nobody sees other people's personal spaces; guests see changes of the teams they belong to and the
@@ -141,7 +144,7 @@ const GUEST_WORKSPACE_ENTITIES = new Set(["workspace", "member", "label"]);
 export function seesChange(access: StreamAccess, row: VisibleChange): boolean {
   if (row.teamId && row.personal && row.ownerId !== access.userId) return false;
   if (row.entity === "member" && row.entityId === access.userId) return true;
-  if (access.role !== "guest") return true;
+  if (seesEveryTeam(access)) return true;
   if (row.teamId) return access.teams.has(row.teamId);
   return GUEST_WORKSPACE_ENTITIES.has(row.entity);
 }

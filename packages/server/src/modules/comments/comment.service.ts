@@ -7,7 +7,8 @@ import { isoSql } from "../../db/sql-time.js";
 import { inTransaction } from "../../db/transaction.js";
 import { recordChanges } from "../../events/record-change.js";
 import type { WorkspaceScope } from "../../http/handler.js";
-import { Forbidden, NotFound } from "../../http/problem.js";
+import { NotFound } from "../../http/problem.js";
+import { authorize } from "../../rules/permissions.js";
 import { commentAddedPayload, recordActivity } from "../activity/activity.service.js";
 import { findById, type IssueKey, resolveIssue } from "../shared/resolve.js";
 
@@ -115,8 +116,7 @@ export async function updateComment(
     const issue = await resolveIssue(tx, ref);
     await lockIssues(tx.em, tx.workspace.id, [issue]);
     const comment = await commentOfIssue(tx, issue.id, commentId);
-    if (comment.author_id !== tx.caller.userId)
-      throw new Forbidden("forbidden", "Only the author of a comment may edit it.");
+    authorize(tx, "comment.update", { authorId: comment.author_id });
     if (comment.body === body) return;
     await sql(tx.em, "update comments set body = ?, edited = true, updated_at = now() where id = ?", [
       body,
@@ -135,8 +135,7 @@ export async function deleteComment(scope: WorkspaceScope, ref: string, commentI
     const issue = await resolveIssue(tx, ref);
     await lockIssues(tx.em, tx.workspace.id, [issue]);
     const comment = await commentOfIssue(tx, issue.id, commentId);
-    if (comment.author_id !== tx.caller.userId && tx.workspace.role !== "admin")
-      throw new Forbidden("forbidden", "Only the comment's author or a workspace admin may delete it.");
+    authorize(tx, "comment.delete", { authorId: comment.author_id });
     await sql(tx.em, "delete from comments where id = ?", [comment.id]);
     await recordChanges(tx.em, tx.workspace.id, [
       { entity: "comment", action: "deleted", id: comment.id, ...issueChange(issue) },

@@ -6,7 +6,7 @@ import { q, raw } from "../../db/sql-fragment.js";
 import { iso } from "../../db/sql-time.js";
 import { type Change, recordChanges } from "../../events/record-change.js";
 import type { WorkspaceScope } from "../../http/handler.js";
-import { Conflict, Forbidden, fieldPath, Invalid } from "../../http/problem.js";
+import { Conflict, fieldPath, Invalid } from "../../http/problem.js";
 import { FINISHED_STATE_TYPES_SQL } from "../../rules/state-types.js";
 import { visibleTeamCondition } from "../../rules/visibility.js";
 import { reassignIssues } from "../planning/reassign-issues.js";
@@ -37,10 +37,6 @@ const cycleOut = (r: CycleRow): CycleOut => ({
   endsAt: iso(r.ends_at)!,
   isActive: r.is_active,
 });
-
-function refuseGuests(scope: WorkspaceScope, what: string) {
-  if (scope.workspace.role === "guest") throw new Forbidden("forbidden", `Guests may not ${what}.`);
-}
 
 export async function listCycles(scope: WorkspaceScope, teamRef: string): Promise<CycleOut[]> {
   const team = await resolveTeam(scope, teamRef);
@@ -96,7 +92,6 @@ function cycleChange(teamKey: string, teamId: string, id: string, action: Change
  * it picks the previous one and checks overlaps) and a deleted cycle's number is never handed out again.
  */
 export async function createCycle(scope: WorkspaceScope, input: Schemas["CycleCreate"]) {
-  refuseGuests(scope, "create cycles");
   const team = await resolveTeam(scope, input.team);
   if (!team.cycles_enabled) throw new Conflict("conflict", `Cycles are disabled for team ${team.key}.`);
   return scope.em.transactional(async (em) => {
@@ -167,7 +162,6 @@ async function findCycle(scope: WorkspaceScope, em: EntityManager, id: string) {
 }
 
 export async function updateCycle(scope: WorkspaceScope, id: string, input: Schemas["CycleUpdate"]) {
-  refuseGuests(scope, "change cycles");
   return scope.em.transactional(async (em) => {
     const cycle = await findCycle(scope, em, id);
     if (input.name === undefined && input.startsAt === undefined && input.endsAt === undefined) {
@@ -195,7 +189,6 @@ export async function updateCycle(scope: WorkspaceScope, id: string, input: Sche
 
 /** Deletes a cycle; its issues stay and lose it (recorded per issue). The number is not reused. */
 export async function deleteCycle(scope: WorkspaceScope, id: string) {
-  refuseGuests(scope, "delete cycles");
   await scope.em.transactional(async (em) => {
     const cycle = await findCycle(scope, em, id);
     const cleared = await reassignIssues(scope, em, "cycle", q`i.cycle_id = ${cycle.id}`, {

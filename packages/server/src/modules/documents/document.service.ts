@@ -5,7 +5,7 @@ import { sql, sqlOne } from "../../db/sql.js";
 import { iso } from "../../db/sql-time.js";
 import { type Change, recordChanges } from "../../events/record-change.js";
 import type { WorkspaceScope } from "../../http/handler.js";
-import { Forbidden } from "../../http/problem.js";
+import { authorize } from "../../rules/permissions.js";
 import { visibleTeamCondition } from "../../rules/visibility.js";
 import { findById, resolveIssue, resolveIssues, resolveTeam } from "../shared/resolve.js";
 import { DOCUMENT_SEARCH_VECTOR, Document, DocumentIssue } from "./document.entity.js";
@@ -235,9 +235,7 @@ export async function updateDocument(
 export async function deleteDocument(scope: WorkspaceScope, id: string): Promise<void> {
   await scope.em.transactional(async (em) => {
     const doc = await lockDocument(scope, em, id);
-    if (doc.creator_id !== scope.caller.userId && scope.workspace.role !== "admin") {
-      throw new Forbidden("forbidden", "Only the document's creator or a workspace admin may delete it.");
-    }
+    authorize(scope, "document.delete", { creatorId: doc.creator_id });
     const links = await sql<{ issue_id: string }>(
       em,
       "select issue_id from document_issues where document_id = ?",

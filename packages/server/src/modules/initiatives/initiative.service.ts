@@ -4,9 +4,8 @@ import type { components } from "@tracker/sdk/schema";
 import { sql, sqlOne } from "../../db/sql.js";
 import { dateSql } from "../../db/sql-time.js";
 import { recordChanges } from "../../events/record-change.js";
-import { requireAdmin } from "../../http/auth.js";
 import type { WorkspaceScope } from "../../http/handler.js";
-import { Conflict, Forbidden, fieldPath, guardUnique, Invalid, NotFound } from "../../http/problem.js";
+import { Conflict, fieldPath, guardUnique, Invalid, NotFound } from "../../http/problem.js";
 import { visibleInitiativeCondition } from "../../rules/visibility.js";
 import {
   moveProjectToWorkspace,
@@ -29,10 +28,6 @@ const guardName = <T>(name: string, where: string, work: () => Promise<T>) =>
     [NAME_UNIQUE]: () =>
       new Conflict("conflict", `An initiative named "${name}" already exists in ${where}.`),
   });
-
-function refuseGuests(scope: WorkspaceScope, what: string) {
-  if (scope.workspace.role === "guest") throw new Forbidden("forbidden", `Guests may not ${what}.`);
-}
 
 /** An initiative the caller may see, by id or name (case-insensitive); anything else is 404. */
 export async function findInitiative(scope: WorkspaceScope, ref: string, em: EntityManager = scope.em) {
@@ -70,7 +65,6 @@ export async function createInitiative(
   scope: WorkspaceScope,
   input: Schemas["InitiativeCreate"],
 ): Promise<InitiativeRecord> {
-  refuseGuests(scope, "create initiatives");
   const lead = input.lead ? await resolveUser(scope, input.lead) : null;
   return scope.em.transactional(async (em) => {
     const initiative = em.create(Initiative, {
@@ -94,7 +88,6 @@ export async function updateInitiative(
   ref: string,
   input: Schemas["InitiativeUpdate"],
 ): Promise<InitiativeRecord> {
-  refuseGuests(scope, "change initiatives");
   const found = await findInitiative(scope, ref);
   const lead = typeof input.lead === "string" ? await resolveUser(scope, input.lead) : input.lead;
   const changes = {
@@ -140,9 +133,8 @@ export async function moveInitiative(
   ref: string,
   body: Schemas["InitiativeMoveRequest"],
 ) {
-  requireAdmin(scope.workspace, "move initiatives");
   const initiative = await findInitiative(scope, ref);
-  const target = await resolveTargetWorkspace(scope, body.workspace, "move initiatives");
+  const target = await resolveTargetWorkspace(scope, body.workspace);
   if (target.id === scope.workspace.id) {
     throw new Invalid("The initiative is already in that workspace.", [
       { path: fieldPath("body", "workspace"), message: "must name another workspace" },

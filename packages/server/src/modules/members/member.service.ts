@@ -2,7 +2,8 @@ import { type EntityManager, LockMode } from "@mikro-orm/postgresql";
 import { sql } from "../../db/sql.js";
 import { recordChanges } from "../../events/record-change.js";
 import type { WorkspaceScope } from "../../http/handler.js";
-import { Conflict, Forbidden } from "../../http/problem.js";
+import { Conflict } from "../../http/problem.js";
+import { authorize, leavesNoAdmin } from "../../rules/permissions.js";
 import { ApiKey } from "../api-keys/api-key.entity.js";
 import { findById } from "../shared/resolve.js";
 import { TeamMember } from "../teams/team.entity.js";
@@ -44,7 +45,7 @@ export async function changeRole(scope: WorkspaceScope, userId: string, role: Me
   await scope.em.transactional(async (em) => {
     const admins = await lockAdmins(em, scope.workspace.id);
     const target = await membership(em, scope.workspace.id, userId);
-    if (target.role === "admin" && role !== "admin" && admins <= 1) {
+    if (leavesNoAdmin(target.role, role, admins)) {
       throw new Conflict("last_admin", "This is the workspace's last admin: make someone else admin first.");
     }
     em.assign(target, { role });
@@ -60,14 +61,11 @@ export async function changeRole(scope: WorkspaceScope, userId: string, role: Me
  * their account keys are cut off here at once.
  */
 export async function removeMember(scope: WorkspaceScope, userId: string) {
-  const self = userId === scope.caller.userId;
-  if (!self && scope.workspace.role !== "admin") {
-    throw new Forbidden("admin_required", "Only workspace admins may remove other members.");
-  }
+  authorize(scope, "member.remove", { userId });
   await scope.em.transactional(async (em) => {
     const admins = await lockAdmins(em, scope.workspace.id);
     const target = await membership(em, scope.workspace.id, userId);
-    if (target.role === "admin" && admins <= 1) {
+    if (leavesNoAdmin(target.role, null, admins)) {
       throw new Conflict("last_admin", "This is the workspace's last admin: make someone else admin first.");
     }
     const ws = scope.workspace.id;

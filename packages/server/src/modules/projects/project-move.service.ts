@@ -1,9 +1,10 @@
 import type { EntityManager } from "@mikro-orm/postgresql";
 import { sql, sqlOne } from "../../db/sql.js";
 import { type Change, recordChanges } from "../../events/record-change.js";
-import { reachableWorkspaces, requireAdmin, type WorkspaceAccess } from "../../http/auth.js";
+import { reachableWorkspaces, type WorkspaceAccess } from "../../http/auth.js";
 import type { WorkspaceScope } from "../../http/handler.js";
 import { Forbidden, fieldPath, Invalid, NotFound } from "../../http/problem.js";
+import { authorize } from "../../rules/permissions.js";
 import { type ActivityInput, recordActivities, type TeamBrief } from "../activity/activity.service.js";
 import { resolveTeam } from "../shared/resolve.js";
 import { relocateIssues } from "./issue-relocation.js";
@@ -44,19 +45,13 @@ function tieChange(
  * workspace key's other workspaces) is 403 `workspace_forbidden`; one they are not admin of is 403
  * `admin_required`.
  */
-export async function resolveTargetWorkspace(
-  scope: WorkspaceScope,
-  ref: string,
-  what: string,
-): Promise<WorkspaceAccess> {
+export async function resolveTargetWorkspace(scope: WorkspaceScope, ref: string): Promise<WorkspaceAccess> {
   const reachable = await reachableWorkspaces(scope.em, scope.caller);
   const lower = ref.toLowerCase();
   const target = reachable.find((w) => w.id === ref || w.slug === lower || w.name.toLowerCase() === lower);
   if (!target)
     throw new Forbidden("workspace_forbidden", `You are not a member of a workspace named "${ref}".`);
-  if (target.role !== "admin") {
-    throw new Forbidden("admin_required", `Only admins of the target workspace may ${what} into it.`);
-  }
+  authorize({ caller: scope.caller, workspace: target }, "workspace.moveInto");
   return target;
 }
 
@@ -385,11 +380,10 @@ export async function moveProject(
   ref: string,
   body: ProjectMoveRequest,
 ): Promise<Record<string, unknown>> {
-  requireAdmin(scope.workspace, "move projects");
   const project = await findProject(scope, ref);
   let target: WorkspaceAccess | undefined;
   if (body.workspace !== undefined) {
-    target = await resolveTargetWorkspace(scope, body.workspace, "move projects");
+    target = await resolveTargetWorkspace(scope, body.workspace);
     if (target.id === scope.workspace.id) target = undefined;
     else if (body.team === undefined) {
       throw new Invalid("A move to another workspace needs the team that receives the issues.", [

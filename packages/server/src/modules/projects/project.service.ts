@@ -6,7 +6,8 @@ import { q } from "../../db/sql-fragment.js";
 import { dateSql } from "../../db/sql-time.js";
 import { type Change, recordChanges } from "../../events/record-change.js";
 import type { WorkspaceScope } from "../../http/handler.js";
-import { Conflict, Forbidden, fieldPath, guardUnique, Invalid, NotFound } from "../../http/problem.js";
+import { Conflict, fieldPath, guardUnique, Invalid, NotFound } from "../../http/problem.js";
+import { authorize } from "../../rules/permissions.js";
 import { visibleProjectCondition } from "../../rules/visibility.js";
 import { reassignIssues } from "../planning/reassign-issues.js";
 import {
@@ -190,22 +191,15 @@ export async function listProjectMembers(scope: WorkspaceScope, ref: string) {
   );
 }
 
-/** Admins, the project lead and non-guest members of the project's teams may manage its members. */
-async function requireMemberManager(scope: WorkspaceScope, em: EntityManager, project: ProjectRecord) {
-  if (scope.workspace.role === "admin" || project.lead_id === scope.caller.userId) return;
-  if (scope.workspace.role !== "guest") {
-    const inTeam = await sqlOne(
-      em,
-      `select 1 from project_teams pt join team_members tm on tm.team_id = pt.team_id
-        where pt.project_id = ? and tm.user_id = ?`,
-      [project.id, scope.caller.userId],
-    );
-    if (inTeam) return;
-  }
-  throw new Forbidden(
-    "forbidden",
-    "Only admins, the project's lead and members of its teams may change its members.",
+/** Whether the caller belongs to one of the project's teams (`project.manageMembers`). */
+async function callerInTeams(scope: WorkspaceScope, project: ProjectRecord): Promise<boolean> {
+  const inTeam = await sqlOne(
+    scope.em,
+    `select 1 from project_teams pt join team_members tm on tm.team_id = pt.team_id
+      where pt.project_id = ? and tm.user_id = ?`,
+    [project.id, scope.caller.userId],
   );
+  return inTeam !== undefined;
 }
 
 /**
@@ -223,7 +217,10 @@ export async function addProjectMember(scope: WorkspaceScope, ref: string, userR
   if (project.personal) {
     throw new Conflict("personal_space", "Projects in a personal space cannot have members.");
   }
-  await requireMemberManager(scope, scope.em, project);
+  authorize(scope, "project.manageMembers", {
+    leadId: project.lead_id,
+    callerInTeams: await callerInTeams(scope, project),
+  });
   const user = await resolveUser(scope, userRef);
   await scope.em.transactional(async (em) => {
     await holdProject(scope, em, project.id, ref);
@@ -238,7 +235,11 @@ export async function addProjectMember(scope: WorkspaceScope, ref: string, userR
 
 export async function removeProjectMember(scope: WorkspaceScope, ref: string, userId: string) {
   const project = await findProject(scope, ref);
-  if (userId !== scope.caller.userId) await requireMemberManager(scope, scope.em, project);
+  authorize(scope, "project.removeMember", {
+    userId,
+    leadId: project.lead_id,
+    callerInTeams: await callerInTeams(scope, project),
+  });
   await scope.em.transactional(async (em) => {
     await findById(
       userId,

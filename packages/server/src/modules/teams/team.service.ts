@@ -5,7 +5,8 @@ import { holdInWorkspace } from "../../db/locks.js";
 import { sql, sqlOne } from "../../db/sql.js";
 import { type Change, recordChanges } from "../../events/record-change.js";
 import type { WorkspaceScope } from "../../http/handler.js";
-import { Conflict, Forbidden, fieldPath, guardUnique, Invalid, NotFound } from "../../http/problem.js";
+import { Conflict, fieldPath, guardUnique, Invalid, NotFound } from "../../http/problem.js";
+import { authorize } from "../../rules/permissions.js";
 import { visibleTeamCondition } from "../../rules/visibility.js";
 import { findById, isUuid, resolveTeam, resolveUser, type TeamRow } from "../shared/resolve.js";
 import { DEFAULT_STATES, Team, TeamMember, WorkflowRule, WorkflowState } from "./team.entity.js";
@@ -119,7 +120,6 @@ export async function listVisibleTeams(scope: WorkspaceScope) {
 }
 
 export async function createTeam(scope: WorkspaceScope, input: components["schemas"]["TeamCreate"]) {
-  if (scope.workspace.role === "guest") throw new Forbidden("forbidden", "Guests may not create teams.");
   const personal = input.personal ?? false;
   const name = input.name.trim();
   if (!name)
@@ -158,13 +158,7 @@ export async function updateTeam(
   input: components["schemas"]["TeamUpdate"],
 ) {
   const team = await resolveTeam(scope, ref);
-  const ownsPersonal = team.personal && team.owner_id === scope.caller.userId;
-  if (scope.workspace.role !== "admin" && !ownsPersonal) {
-    throw new Forbidden(
-      "admin_required",
-      "Only workspace admins may change a team (the owner may change their personal space).",
-    );
-  }
+  authorize(scope, "team.update", { personal: team.personal, ownerId: team.owner_id });
   const name = input.name?.trim();
   if (name === "")
     throw new Invalid("A team needs a name.", [
@@ -222,9 +216,6 @@ export async function updateTeam(
 
 export async function deleteTeam(scope: WorkspaceScope, ref: string, deleteProjects: boolean) {
   const team = await resolveTeam(scope, ref);
-  if (scope.workspace.role !== "admin") {
-    throw new Forbidden("admin_required", "Only workspace admins may delete a team.");
-  }
   if (team.personal) throw new Conflict("personal_space", "A personal space cannot be deleted.");
   const ws = scope.workspace.id;
   return scope.em.transactional(async (em) => {
@@ -282,12 +273,11 @@ async function isTeamMember(em: EntityManager, teamId: string, userId: string) {
   return (await em.count(TeamMember, { team: teamId, user: userId })) > 0;
 }
 
-/** Admins, and non-guest members of the team, may manage its members and workflow rules. */
-async function requireTeamManager(scope: WorkspaceScope, team: TeamRow, what: string) {
-  if (scope.workspace.role === "admin") return;
-  if (scope.workspace.role === "member" && (await isTeamMember(scope.em, team.id, scope.caller.userId)))
-    return;
-  throw new Forbidden("forbidden", `Only workspace admins and members of ${team.key} may ${what}.`);
+/** Who may manage the team's members and workflow rules (`team.manage`). */
+async function authorizeTeamManager(scope: WorkspaceScope, team: TeamRow) {
+  authorize(scope, "team.manage", {
+    callerInTeam: await isTeamMember(scope.em, team.id, scope.caller.userId),
+  });
 }
 
 async function addToTeam(em: EntityManager, ws: string, team: TeamRow, userId: string) {
@@ -333,7 +323,7 @@ export async function listTeamMembers(scope: WorkspaceScope, ref: string) {
 
 export async function addTeamMember(scope: WorkspaceScope, ref: string, userRef: string) {
   const team = await resolveTeam(scope, ref);
-  await requireTeamManager(scope, team, "add members");
+  await authorizeTeamManager(scope, team);
   const user = await resolveUser(scope, userRef);
   if (team.personal && user.id !== team.owner_id) {
     throw new Conflict("personal_space", "A personal space takes no other members.");
@@ -344,9 +334,7 @@ export async function addTeamMember(scope: WorkspaceScope, ref: string, userRef:
 export async function removeTeamMember(scope: WorkspaceScope, ref: string, userRef: string) {
   const team = await resolveTeam(scope, ref);
   const userId = userRef === "me" ? scope.caller.userId : userRef;
-  if (userId !== scope.caller.userId && scope.workspace.role !== "admin") {
-    throw new Forbidden("forbidden", "Only workspace admins may remove other people from a team.");
-  }
+  authorize(scope, "team.removeMember", { userId });
   if (team.personal && userId === team.owner_id) {
     throw new Conflict("personal_space", "The owner cannot leave their personal space.");
   }
@@ -399,7 +387,7 @@ export async function upsertWorkflow(
   input: { trigger: WorkflowTrigger; targetStateId: string; projectId?: string | null },
 ) {
   const team = await resolveTeam(scope, ref);
-  await requireTeamManager(scope, team, "change workflow rules");
+  await authorizeTeamManager(scope, team);
   const state =
     isUuid(input.targetStateId) &&
     (await scope.em.count(WorkflowState, { id: input.targetStateId, team: team.id })) > 0;
@@ -454,7 +442,7 @@ export async function upsertWorkflow(
 
 export async function deleteWorkflow(scope: WorkspaceScope, ref: string, ruleId: string) {
   const team = await resolveTeam(scope, ref);
-  await requireTeamManager(scope, team, "change workflow rules");
+  await authorizeTeamManager(scope, team);
   await scope.em.transactional(async (em) => {
     await findById(
       ruleId,

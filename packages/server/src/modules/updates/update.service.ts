@@ -5,7 +5,7 @@ import { sql, sqlOne } from "../../db/sql.js";
 import { iso } from "../../db/sql-time.js";
 import { recordChanges } from "../../events/record-change.js";
 import type { WorkspaceScope } from "../../http/handler.js";
-import { Forbidden, fieldPath, Invalid, NotFound } from "../../http/problem.js";
+import { fieldPath, Invalid, NotFound } from "../../http/problem.js";
 import { visibleTeamCondition } from "../../rules/visibility.js";
 import { queryInitiatives } from "../initiatives/initiative.query.js";
 import { findInitiative } from "../initiatives/initiative.service.js";
@@ -167,8 +167,6 @@ export async function createUpdate(
   scope: WorkspaceScope,
   input: SubjectQuery & { title: string; content: string; issues?: string[] },
 ): Promise<StatusUpdateOut> {
-  if (scope.workspace.role === "guest")
-    throw new Forbidden("forbidden", "Guests may not post status updates.");
   const subject = await resolveSubject(scope, input, "body");
   const issues = await resolveIssues(scope, input.issues ?? []);
   const health = await subjectHealth(scope, subject);

@@ -2,7 +2,6 @@ import { type EntityManager, LockMode } from "@mikro-orm/postgresql";
 import type { components } from "@tracker/sdk/schema";
 import { sql, sqlOne } from "../../db/sql.js";
 import { recordChanges } from "../../events/record-change.js";
-import { requireAdmin } from "../../http/auth.js";
 import type { WorkspaceScope } from "../../http/handler.js";
 import { NotFound } from "../../http/problem.js";
 import { findById, resolveTeam } from "../shared/resolve.js";
@@ -128,7 +127,6 @@ export async function listViewDefaults(scope: WorkspaceScope, viewKey?: string):
 
 export async function putViewDefault(scope: WorkspaceScope, input: ViewDefaultPut): Promise<ViewDefaultOut> {
   const scopeName = input.scope ?? "user";
-  if (scopeName === "workspace") requireAdmin(scope.workspace, "set workspace view defaults");
   return scope.em.transactional(async (em) => {
     // The unique index (workspace, view key, user) with NULLS NOT DISTINCT makes this a true upsert for
     // the workspace baseline (user null) as well.
@@ -164,7 +162,6 @@ export async function deleteViewDefault(
   viewKey: string,
   scopeName: "user" | "workspace" = "user",
 ): Promise<void> {
-  if (scopeName === "workspace") requireAdmin(scope.workspace, "remove workspace view defaults");
   await scope.em.transactional(async (em) => {
     const existing = await em.findOne(
       ViewDefault,

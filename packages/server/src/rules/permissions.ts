@@ -1,0 +1,330 @@
+import type { components } from "@tracker/sdk/schema";
+import { Forbidden } from "../http/problem.js";
+
+/**
+ * Who may do what: every permission rule of the contract (openapi.yaml, each operation's description, and
+ * `ProblemCode`: `admin_required` for an admin-only operation, `forbidden` for any other rule), one entry per
+ * action. Routes and services ask {@link authorize} (or {@link can}) and never compare roles themselves;
+ * `rules/operations.ts` names the action of every operation, and the pipeline's `authorize` step asks the
+ * part of the rule that needs no subject before the handler runs. Seeing comes first: what the caller may
+ * not see is 404 (`rules/visibility.ts`), whatever they could have done to it.
+ */
+
+type MemberRole = components["schemas"]["MemberRole"];
+type ApiKeyScope = components["schemas"]["ApiKeyScope"];
+
+/**
+ * The caller as the rules read them: the key's owner and the key, and their role in the workspace the
+ * request acts in (`null` for the operations outside one). A request's scope is one.
+ *
+ * Where an access level of the key would go (`read`, `write` or `admin` for OAuth tokens and API keys,
+ * enforced per operation): a field of `caller` read with the key at authentication, checked in {@link can}
+ * against the action's {@link Kind}; every operation already names its action (`rules/operations.ts`), so
+ * that one check covers every operation.
+ */
+export interface Actor {
+  caller: { userId: string; keyScope: ApiKeyScope };
+  workspace: { role: MemberRole } | null;
+}
+
+/** What an action does, for an access level of the key to allow or not: read, change, or administer. */
+export type Kind = "read" | "write" | "admin";
+
+export const ROLES = ["admin", "member", "guest"] as const satisfies readonly MemberRole[];
+
+interface Rule<S> {
+  kind: Kind;
+  /** Roles allowed whatever the subject; `anyone`: any key, also outside a workspace. */
+  roles: readonly MemberRole[] | "anyone";
+  /** Allowed besides, whatever the role, when `holds` of the subject; `who` says whom, for the table. */
+  also?: { who: string; holds: (actor: Actor, subject: S) => boolean };
+  /** Only an account key may: a workspace key reaches one workspace and must not widen its reach. */
+  accountKeyOnly?: true;
+  /** The contract's 403 code when refused, and its detail. */
+  refusal: "admin_required" | "forbidden";
+  detail: string;
+}
+
+const rule = <S = never>(r: Rule<S>) => r;
+const self = (a: Actor, s: { userId: string }) => s.userId === a.caller.userId;
+
+const EVERY_ROLE = ROLES;
+const NOT_GUESTS = ["admin", "member"] as const;
+const ADMINS = ["admin"] as const;
+
+/**
+ * Every action. Reads and writes whose only limit is what the caller sees are `EVERY_ROLE`: the visibility
+ * rule answers 404 for the rest.
+ */
+export const RULES = {
+  "server.health": rule({ kind: "read", roles: "anyone", refusal: "forbidden", detail: "" }),
+  "invite.accept": rule({ kind: "write", roles: "anyone", refusal: "forbidden", detail: "" }),
+  "workspace.list": rule({ kind: "read", roles: "anyone", refusal: "forbidden", detail: "" }),
+  "workspace.create": rule({
+    kind: "write",
+    roles: "anyone",
+    accountKeyOnly: true,
+    refusal: "forbidden",
+    detail: "A workspace key reaches only its own workspace; create workspaces with an account key.",
+  }),
+  "workspace.activate": rule({ kind: "write", roles: "anyone", refusal: "forbidden", detail: "" }),
+  "workspace.read": rule({ kind: "read", roles: EVERY_ROLE, refusal: "forbidden", detail: "" }),
+  "workspace.update": rule({
+    kind: "admin",
+    roles: ADMINS,
+    refusal: "admin_required",
+    detail: "Only workspace admins may change the workspace.",
+  }),
+  /** Moving a project or initiative into a workspace: asked of the caller's role there. */
+  "workspace.moveInto": rule({
+    kind: "admin",
+    roles: ADMINS,
+    refusal: "admin_required",
+    detail: "Only admins of the target workspace may move things into it.",
+  }),
+  "invite.list": rule({
+    kind: "read",
+    roles: NOT_GUESTS,
+    refusal: "forbidden",
+    detail: "Guests may not see the workspace's invites.",
+  }),
+  "invite.manage": rule({
+    kind: "admin",
+    roles: ADMINS,
+    refusal: "admin_required",
+    detail: "Only workspace admins may invite people or revoke invites.",
+  }),
+  "user.list": rule({ kind: "read", roles: EVERY_ROLE, refusal: "forbidden", detail: "" }),
+  "member.update": rule({
+    kind: "admin",
+    roles: ADMINS,
+    refusal: "admin_required",
+    detail: "Only workspace admins may change member roles.",
+  }),
+  "member.remove": rule<{ userId: string }>({
+    kind: "write",
+    roles: ADMINS,
+    also: { who: "themself (leave)", holds: self },
+    refusal: "admin_required",
+    detail: "Only workspace admins may remove other members.",
+  }),
+  /** An API key is its owner's own: every key lists, makes and deletes only its owner's keys. */
+  "apiKey.manage": rule({ kind: "write", roles: EVERY_ROLE, refusal: "forbidden", detail: "" }),
+  "apiKey.createAccountKey": rule({
+    kind: "write",
+    roles: EVERY_ROLE,
+    accountKeyOnly: true,
+    refusal: "forbidden",
+    detail: "A workspace key cannot create an account key; use an account key.",
+  }),
+  "team.read": rule({ kind: "read", roles: EVERY_ROLE, refusal: "forbidden", detail: "" }),
+  "team.create": rule({
+    kind: "write",
+    roles: NOT_GUESTS,
+    refusal: "forbidden",
+    detail: "Guests may not create teams.",
+  }),
+  "team.update": rule<{ personal: boolean; ownerId: string | null }>({
+    kind: "write",
+    roles: ADMINS,
+    also: {
+      who: "the owner of a personal space",
+      holds: (a, team) => team.personal && team.ownerId === a.caller.userId,
+    },
+    refusal: "admin_required",
+    detail: "Only workspace admins may change a team (the owner may change their personal space).",
+  }),
+  "team.delete": rule({
+    kind: "admin",
+    roles: ADMINS,
+    refusal: "admin_required",
+    detail: "Only workspace admins may delete a team.",
+  }),
+  /** Guests see only their own teams, so joining another is 404 to them. */
+  "team.join": rule({ kind: "write", roles: EVERY_ROLE, refusal: "forbidden", detail: "" }),
+  /** A team's members and workflow rules. */
+  "team.manage": rule<{ callerInTeam: boolean }>({
+    kind: "write",
+    roles: ADMINS,
+    also: {
+      who: "members (not guests) of the team",
+      holds: (a, team) => a.workspace?.role === "member" && team.callerInTeam,
+    },
+    refusal: "forbidden",
+    detail: "Only workspace admins and members of the team may manage its members and workflow rules.",
+  }),
+  "team.removeMember": rule<{ userId: string }>({
+    kind: "write",
+    roles: ADMINS,
+    also: { who: "themself (leave)", holds: self },
+    refusal: "forbidden",
+    detail: "Only workspace admins may remove other people from a team.",
+  }),
+  "issue.read": rule({ kind: "read", roles: EVERY_ROLE, refusal: "forbidden", detail: "" }),
+  "issue.write": rule({ kind: "write", roles: EVERY_ROLE, refusal: "forbidden", detail: "" }),
+  "comment.update": rule<{ authorId: string | null }>({
+    kind: "write",
+    roles: [],
+    also: { who: "its author", holds: (a, c) => c.authorId === a.caller.userId },
+    refusal: "forbidden",
+    detail: "Only the author of a comment may edit it.",
+  }),
+  "comment.delete": rule<{ authorId: string | null }>({
+    kind: "write",
+    roles: ADMINS,
+    also: { who: "its author", holds: (a, c) => c.authorId === a.caller.userId },
+    refusal: "forbidden",
+    detail: "Only the comment's author or a workspace admin may delete it.",
+  }),
+  "project.read": rule({ kind: "read", roles: EVERY_ROLE, refusal: "forbidden", detail: "" }),
+  /** Guests reach only their teams, so they create and change projects of those alone. */
+  "project.write": rule({ kind: "write", roles: EVERY_ROLE, refusal: "forbidden", detail: "" }),
+  "project.move": rule({
+    kind: "admin",
+    roles: ADMINS,
+    refusal: "admin_required",
+    detail: "Only workspace admins may move projects.",
+  }),
+  "project.manageMembers": rule<{ leadId: string | null; callerInTeams: boolean }>({
+    kind: "write",
+    roles: ADMINS,
+    also: {
+      who: "its lead and members (not guests) of its teams",
+      holds: (a, p) => p.leadId === a.caller.userId || (a.workspace?.role !== "guest" && p.callerInTeams),
+    },
+    refusal: "forbidden",
+    detail: "Only admins, the project's lead and members of its teams may change its members.",
+  }),
+  "project.removeMember": rule<{ userId: string; leadId: string | null; callerInTeams: boolean }>({
+    kind: "write",
+    roles: ADMINS,
+    also: {
+      who: "themself, its lead and members (not guests) of its teams",
+      holds: (a, p) =>
+        self(a, p) || p.leadId === a.caller.userId || (a.workspace?.role !== "guest" && p.callerInTeams),
+    },
+    refusal: "forbidden",
+    detail: "Only admins, the project's lead and members of its teams may change its members.",
+  }),
+  "initiative.read": rule({ kind: "read", roles: EVERY_ROLE, refusal: "forbidden", detail: "" }),
+  "initiative.write": rule({
+    kind: "write",
+    roles: NOT_GUESTS,
+    refusal: "forbidden",
+    detail: "Guests may not create or change initiatives.",
+  }),
+  "initiative.move": rule({
+    kind: "admin",
+    roles: ADMINS,
+    refusal: "admin_required",
+    detail: "Only workspace admins may move initiatives.",
+  }),
+  "cycle.read": rule({ kind: "read", roles: EVERY_ROLE, refusal: "forbidden", detail: "" }),
+  "cycle.write": rule({
+    kind: "write",
+    roles: NOT_GUESTS,
+    refusal: "forbidden",
+    detail: "Guests may not create, change or delete cycles.",
+  }),
+  "label.read": rule({ kind: "read", roles: EVERY_ROLE, refusal: "forbidden", detail: "" }),
+  /** Usage counts across every team, personal spaces included. */
+  "label.counts": rule({
+    kind: "admin",
+    roles: ADMINS,
+    refusal: "admin_required",
+    detail: "Only workspace admins may see label counts.",
+  }),
+  "label.write": rule({
+    kind: "write",
+    roles: NOT_GUESTS,
+    refusal: "forbidden",
+    detail: "Guests may not create, change, merge or delete labels.",
+  }),
+  "document.read": rule({ kind: "read", roles: EVERY_ROLE, refusal: "forbidden", detail: "" }),
+  "document.write": rule({ kind: "write", roles: EVERY_ROLE, refusal: "forbidden", detail: "" }),
+  "document.delete": rule<{ creatorId: string | null }>({
+    kind: "write",
+    roles: ADMINS,
+    also: { who: "its creator", holds: (a, d) => d.creatorId === a.caller.userId },
+    refusal: "forbidden",
+    detail: "Only the document's creator or a workspace admin may delete it.",
+  }),
+  "update.read": rule({ kind: "read", roles: EVERY_ROLE, refusal: "forbidden", detail: "" }),
+  "update.create": rule({
+    kind: "write",
+    roles: NOT_GUESTS,
+    refusal: "forbidden",
+    detail: "Guests may not post status updates.",
+  }),
+  /** Saved views and view defaults are their owner's own. */
+  "view.own": rule({ kind: "write", roles: EVERY_ROLE, refusal: "forbidden", detail: "" }),
+  "view.workspaceDefault": rule({
+    kind: "admin",
+    roles: ADMINS,
+    refusal: "admin_required",
+    detail: "Only workspace admins may set or remove workspace view defaults.",
+  }),
+  "digest.read": rule({ kind: "read", roles: EVERY_ROLE, refusal: "forbidden", detail: "" }),
+  "events.read": rule({ kind: "read", roles: EVERY_ROLE, refusal: "forbidden", detail: "" }),
+  "dev.reseed": rule({
+    kind: "admin",
+    roles: ADMINS,
+    refusal: "admin_required",
+    detail: "Only workspace admins may reseed demo data.",
+  }),
+};
+
+export type Action = keyof typeof RULES;
+type SubjectOf<A extends Action> = (typeof RULES)[A] extends {
+  also?: { holds: (a: Actor, s: infer S) => boolean };
+}
+  ? S
+  : never;
+/** The subject an action's rule needs, when it has an `also`: none otherwise. */
+type SubjectArgs<A extends Action> = [SubjectOf<A>] extends [never] ? [] : [subject: SubjectOf<A>];
+
+/** Whether the role (or the key) allows the action whatever the subject. */
+function allowedOutright(actor: Actor, r: Rule<unknown>): boolean {
+  // An access level of the key would be checked here first, against `r.kind` (see `Actor`).
+  if (r.accountKeyOnly && actor.caller.keyScope !== "account") return false;
+  if (r.roles === "anyone") return true;
+  return actor.workspace !== null && r.roles.includes(actor.workspace.role);
+}
+
+/** Whether `actor` may do `action` (to `subject`, for the rules that depend on it). */
+export function can<A extends Action>(actor: Actor, action: A, ...[subject]: SubjectArgs<A>): boolean {
+  const r = RULES[action] as Rule<unknown>;
+  if (allowedOutright(actor, r)) return true;
+  if (r.accountKeyOnly && actor.caller.keyScope !== "account") return false;
+  return subject !== undefined && (r.also?.holds(actor, subject) ?? false);
+}
+
+/** {@link can}, or the contract's 403 (`admin_required` or `forbidden`) for the action. */
+export function authorize<A extends Action>(actor: Actor, action: A, ...subject: SubjectArgs<A>): void {
+  if (!can(actor, action, ...subject)) refuse(action);
+}
+
+/**
+ * The part of the action's rule that needs no subject, asked before the handler runs: refused here only
+ * when no subject could change the answer (the role is not allowed and the rule has no `also`, or the
+ * key may not). The handler asks {@link authorize} with the subject for the rest.
+ */
+export function authorizeAttempt(actor: Actor, action: Action): void {
+  const r = RULES[action] as Rule<unknown>;
+  if (allowedOutright(actor, r)) return;
+  if (r.also && !(r.accountKeyOnly && actor.caller.keyScope !== "account")) return;
+  refuse(action);
+}
+
+function refuse(action: Action): never {
+  const r = RULES[action] as Rule<unknown>;
+  throw new Forbidden(r.refusal, r.detail);
+}
+
+/**
+ * Demoting or removing `current` with `admins` admins in the workspace would leave it none (the contract:
+ * 409 `last_admin`). `next` is the new role, `null` for a removal.
+ */
+export function leavesNoAdmin(current: MemberRole, next: MemberRole | null, admins: number): boolean {
+  return current === "admin" && next !== "admin" && admins <= 1;
+}
