@@ -38,7 +38,7 @@ export const OPERATION_RULES: Record<OperationId, OperationRule> = {
   updateMember: { action: "member.update" },
   removeMember: { action: "member.remove" },
   listUsers: { action: "user.list" },
-  listApiKeys: { action: "apiKey.manage" },
+  listApiKeys: { action: "apiKey.list" },
   createApiKey: {
     action: "apiKey.manage",
     variant: {
@@ -114,11 +114,11 @@ export const OPERATION_RULES: Record<OperationId, OperationRule> = {
   listUpdates: { action: "update.read" },
   createUpdate: { action: "update.create" },
   getUpdateCandidates: { action: "update.read" },
-  listViews: { action: "view.own" },
+  listViews: { action: "view.list" },
   createView: { action: "view.own" },
   updateView: { action: "view.own" },
   deleteView: { action: "view.own" },
-  listViewDefaults: { action: "view.own" },
+  listViewDefaults: { action: "view.list" },
   putViewDefault: {
     action: "view.own",
     variant: {

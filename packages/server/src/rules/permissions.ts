@@ -32,12 +32,22 @@ export type Kind = "read" | "write" | "admin";
 
 export const ROLES = ["admin", "member", "guest"] as const satisfies readonly MemberRole[];
 
-interface Rule<S> {
+/** Who else may, for a given subject: `who` says it for the table, `holds` decides it. */
+export interface Exception<S> {
+  who: string;
+  /** The roles it applies to; every role when absent. */
+  roles?: readonly MemberRole[];
+  holds: (actor: Actor, subject: S) => boolean;
+}
+
+export interface Rule<S> {
   kind: Kind;
   /** Roles allowed whatever the subject; `anyone`: any key, also outside a workspace. */
   roles: readonly MemberRole[] | "anyone";
-  /** Allowed besides, whatever the role, when `holds` of the subject; `who` says whom, for the table. */
-  also?: { who: string; holds: (actor: Actor, subject: S) => boolean };
+  /** Allowed besides, for some subjects: the author of a comment, the owner of a personal space, ... */
+  also?: readonly Exception<S>[];
+  /** Limited to what the caller sees (`rules/visibility.ts`): the rest is 404 to them, as if it did not exist. */
+  seen?: true;
   /** Only an account key may: a workspace key reaches one workspace and must not widen its reach. */
   accountKeyOnly?: true;
   /** The contract's 403 code when refused, and its detail. */
@@ -46,20 +56,35 @@ interface Rule<S> {
 }
 
 const rule = <S = never>(r: Rule<S>) => r;
-const self = (a: Actor, s: { userId: string }) => s.userId === a.caller.userId;
+
+const themself = {
+  who: "themself",
+  holds: (a: Actor, s: { userId: string }) => s.userId === a.caller.userId,
+};
+const lead = {
+  who: "its lead",
+  holds: (a: Actor, p: { leadId: string | null }) => p.leadId === a.caller.userId,
+};
+const membersOfItsTeams = {
+  who: "members of its teams",
+  roles: ["member"],
+  holds: (_: Actor, p: { callerInTeams: boolean }) => p.callerInTeams,
+} as const;
 
 const EVERY_ROLE = ROLES;
 const NOT_GUESTS = ["admin", "member"] as const;
 const ADMINS = ["admin"] as const;
+/** Allowed to anyone the rule reaches: nothing to refuse, so no detail. */
+const OPEN = { refusal: "forbidden", detail: "" } as const;
 
 /**
- * Every action. Reads and writes whose only limit is what the caller sees are `EVERY_ROLE`: the visibility
- * rule answers 404 for the rest.
+ * Every action. Reads and writes whose only limit is what the caller sees are `EVERY_ROLE` and `seen`: the
+ * visibility rule answers 404 for the rest.
  */
 export const RULES = {
-  "server.health": rule({ kind: "read", roles: "anyone", refusal: "forbidden", detail: "" }),
-  "invite.accept": rule({ kind: "write", roles: "anyone", refusal: "forbidden", detail: "" }),
-  "workspace.list": rule({ kind: "read", roles: "anyone", refusal: "forbidden", detail: "" }),
+  "server.health": rule({ kind: "read", roles: "anyone", ...OPEN }),
+  "invite.accept": rule({ kind: "write", roles: "anyone", ...OPEN }),
+  "workspace.list": rule({ kind: "read", roles: "anyone", ...OPEN }),
   "workspace.create": rule({
     kind: "write",
     roles: "anyone",
@@ -67,8 +92,9 @@ export const RULES = {
     refusal: "forbidden",
     detail: "A workspace key reaches only its own workspace; create workspaces with an account key.",
   }),
-  "workspace.activate": rule({ kind: "write", roles: "anyone", refusal: "forbidden", detail: "" }),
-  "workspace.read": rule({ kind: "read", roles: EVERY_ROLE, refusal: "forbidden", detail: "" }),
+  /** The workspace named must be one the key reaches: else 403 `workspace_forbidden`, as for any operation. */
+  "workspace.activate": rule({ kind: "write", roles: "anyone", ...OPEN }),
+  "workspace.read": rule({ kind: "read", roles: EVERY_ROLE, ...OPEN }),
   "workspace.update": rule({
     kind: "admin",
     roles: ADMINS,
@@ -94,7 +120,7 @@ export const RULES = {
     refusal: "admin_required",
     detail: "Only workspace admins may invite people or revoke invites.",
   }),
-  "user.list": rule({ kind: "read", roles: EVERY_ROLE, refusal: "forbidden", detail: "" }),
+  "user.list": rule({ kind: "read", roles: EVERY_ROLE, ...OPEN }),
   "member.update": rule({
     kind: "admin",
     roles: ADMINS,
@@ -104,12 +130,13 @@ export const RULES = {
   "member.remove": rule<{ userId: string }>({
     kind: "write",
     roles: ADMINS,
-    also: { who: "themself (leave)", holds: self },
+    also: [themself],
     refusal: "admin_required",
     detail: "Only workspace admins may remove other members.",
   }),
   /** An API key is its owner's own: every key lists, makes and deletes only its owner's keys. */
-  "apiKey.manage": rule({ kind: "write", roles: EVERY_ROLE, refusal: "forbidden", detail: "" }),
+  "apiKey.list": rule({ kind: "read", roles: EVERY_ROLE, ...OPEN }),
+  "apiKey.manage": rule({ kind: "write", roles: EVERY_ROLE, ...OPEN }),
   "apiKey.createAccountKey": rule({
     kind: "write",
     roles: EVERY_ROLE,
@@ -117,7 +144,7 @@ export const RULES = {
     refusal: "forbidden",
     detail: "A workspace key cannot create an account key; use an account key.",
   }),
-  "team.read": rule({ kind: "read", roles: EVERY_ROLE, refusal: "forbidden", detail: "" }),
+  "team.read": rule({ kind: "read", roles: EVERY_ROLE, seen: true, ...OPEN }),
   "team.create": rule({
     kind: "write",
     roles: NOT_GUESTS,
@@ -127,10 +154,13 @@ export const RULES = {
   "team.update": rule<{ personal: boolean; ownerId: string | null }>({
     kind: "write",
     roles: ADMINS,
-    also: {
-      who: "the owner of a personal space",
-      holds: (a, team) => team.personal && team.ownerId === a.caller.userId,
-    },
+    seen: true,
+    also: [
+      {
+        who: "the owner of a personal space",
+        holds: (a, team) => team.personal && team.ownerId === a.caller.userId,
+      },
+    ],
     refusal: "admin_required",
     detail: "Only workspace admins may change a team (the owner may change their personal space).",
   }),
@@ -141,44 +171,45 @@ export const RULES = {
     detail: "Only workspace admins may delete a team.",
   }),
   /** Guests see only their own teams, so joining another is 404 to them. */
-  "team.join": rule({ kind: "write", roles: EVERY_ROLE, refusal: "forbidden", detail: "" }),
+  "team.join": rule({ kind: "write", roles: EVERY_ROLE, seen: true, ...OPEN }),
   /** A team's members and workflow rules. */
   "team.manage": rule<{ callerInTeam: boolean }>({
     kind: "write",
     roles: ADMINS,
-    also: {
-      who: "members (not guests) of the team",
-      holds: (a, team) => a.workspace?.role === "member" && team.callerInTeam,
-    },
+    seen: true,
+    also: [{ who: "members of the team", roles: ["member"], holds: (_, team) => team.callerInTeam }],
     refusal: "forbidden",
     detail: "Only workspace admins and members of the team may manage its members and workflow rules.",
   }),
   "team.removeMember": rule<{ userId: string }>({
     kind: "write",
     roles: ADMINS,
-    also: { who: "themself (leave)", holds: self },
+    seen: true,
+    also: [themself],
     refusal: "forbidden",
     detail: "Only workspace admins may remove other people from a team.",
   }),
-  "issue.read": rule({ kind: "read", roles: EVERY_ROLE, refusal: "forbidden", detail: "" }),
-  "issue.write": rule({ kind: "write", roles: EVERY_ROLE, refusal: "forbidden", detail: "" }),
+  "issue.read": rule({ kind: "read", roles: EVERY_ROLE, seen: true, ...OPEN }),
+  "issue.write": rule({ kind: "write", roles: EVERY_ROLE, seen: true, ...OPEN }),
   "comment.update": rule<{ authorId: string | null }>({
     kind: "write",
     roles: [],
-    also: { who: "its author", holds: (a, c) => c.authorId === a.caller.userId },
+    seen: true,
+    also: [{ who: "its author", holds: (a, c) => c.authorId === a.caller.userId }],
     refusal: "forbidden",
     detail: "Only the author of a comment may edit it.",
   }),
   "comment.delete": rule<{ authorId: string | null }>({
     kind: "write",
     roles: ADMINS,
-    also: { who: "its author", holds: (a, c) => c.authorId === a.caller.userId },
+    seen: true,
+    also: [{ who: "its author", holds: (a, c) => c.authorId === a.caller.userId }],
     refusal: "forbidden",
     detail: "Only the comment's author or a workspace admin may delete it.",
   }),
-  "project.read": rule({ kind: "read", roles: EVERY_ROLE, refusal: "forbidden", detail: "" }),
+  "project.read": rule({ kind: "read", roles: EVERY_ROLE, seen: true, ...OPEN }),
   /** Guests reach only their teams, so they create and change projects of those alone. */
-  "project.write": rule({ kind: "write", roles: EVERY_ROLE, refusal: "forbidden", detail: "" }),
+  "project.write": rule({ kind: "write", roles: EVERY_ROLE, seen: true, ...OPEN }),
   "project.move": rule({
     kind: "admin",
     roles: ADMINS,
@@ -188,25 +219,20 @@ export const RULES = {
   "project.manageMembers": rule<{ leadId: string | null; callerInTeams: boolean }>({
     kind: "write",
     roles: ADMINS,
-    also: {
-      who: "its lead and members (not guests) of its teams",
-      holds: (a, p) => p.leadId === a.caller.userId || (a.workspace?.role !== "guest" && p.callerInTeams),
-    },
+    seen: true,
+    also: [lead, membersOfItsTeams],
     refusal: "forbidden",
     detail: "Only admins, the project's lead and members of its teams may change its members.",
   }),
   "project.removeMember": rule<{ userId: string; leadId: string | null; callerInTeams: boolean }>({
     kind: "write",
     roles: ADMINS,
-    also: {
-      who: "themself, its lead and members (not guests) of its teams",
-      holds: (a, p) =>
-        self(a, p) || p.leadId === a.caller.userId || (a.workspace?.role !== "guest" && p.callerInTeams),
-    },
+    seen: true,
+    also: [themself, lead, membersOfItsTeams],
     refusal: "forbidden",
     detail: "Only admins, the project's lead and members of its teams may change its members.",
   }),
-  "initiative.read": rule({ kind: "read", roles: EVERY_ROLE, refusal: "forbidden", detail: "" }),
+  "initiative.read": rule({ kind: "read", roles: EVERY_ROLE, seen: true, ...OPEN }),
   "initiative.write": rule({
     kind: "write",
     roles: NOT_GUESTS,
@@ -219,14 +245,14 @@ export const RULES = {
     refusal: "admin_required",
     detail: "Only workspace admins may move initiatives.",
   }),
-  "cycle.read": rule({ kind: "read", roles: EVERY_ROLE, refusal: "forbidden", detail: "" }),
+  "cycle.read": rule({ kind: "read", roles: EVERY_ROLE, seen: true, ...OPEN }),
   "cycle.write": rule({
     kind: "write",
     roles: NOT_GUESTS,
     refusal: "forbidden",
     detail: "Guests may not create, change or delete cycles.",
   }),
-  "label.read": rule({ kind: "read", roles: EVERY_ROLE, refusal: "forbidden", detail: "" }),
+  "label.read": rule({ kind: "read", roles: EVERY_ROLE, ...OPEN }),
   /** Usage counts across every team, personal spaces included. */
   "label.counts": rule({
     kind: "admin",
@@ -240,32 +266,34 @@ export const RULES = {
     refusal: "forbidden",
     detail: "Guests may not create, change, merge or delete labels.",
   }),
-  "document.read": rule({ kind: "read", roles: EVERY_ROLE, refusal: "forbidden", detail: "" }),
-  "document.write": rule({ kind: "write", roles: EVERY_ROLE, refusal: "forbidden", detail: "" }),
+  "document.read": rule({ kind: "read", roles: EVERY_ROLE, seen: true, ...OPEN }),
+  "document.write": rule({ kind: "write", roles: EVERY_ROLE, seen: true, ...OPEN }),
   "document.delete": rule<{ creatorId: string | null }>({
     kind: "write",
     roles: ADMINS,
-    also: { who: "its creator", holds: (a, d) => d.creatorId === a.caller.userId },
+    seen: true,
+    also: [{ who: "its creator", holds: (a, d) => d.creatorId === a.caller.userId }],
     refusal: "forbidden",
     detail: "Only the document's creator or a workspace admin may delete it.",
   }),
-  "update.read": rule({ kind: "read", roles: EVERY_ROLE, refusal: "forbidden", detail: "" }),
+  "update.read": rule({ kind: "read", roles: EVERY_ROLE, seen: true, ...OPEN }),
   "update.create": rule({
     kind: "write",
     roles: NOT_GUESTS,
     refusal: "forbidden",
     detail: "Guests may not post status updates.",
   }),
-  /** Saved views and view defaults are their owner's own. */
-  "view.own": rule({ kind: "write", roles: EVERY_ROLE, refusal: "forbidden", detail: "" }),
+  /** Saved views and view defaults are their owner's own (the workspace's defaults are everyone's to read). */
+  "view.list": rule({ kind: "read", roles: EVERY_ROLE, ...OPEN }),
+  "view.own": rule({ kind: "write", roles: EVERY_ROLE, ...OPEN }),
   "view.workspaceDefault": rule({
     kind: "admin",
     roles: ADMINS,
     refusal: "admin_required",
     detail: "Only workspace admins may set or remove workspace view defaults.",
   }),
-  "digest.read": rule({ kind: "read", roles: EVERY_ROLE, refusal: "forbidden", detail: "" }),
-  "events.read": rule({ kind: "read", roles: EVERY_ROLE, refusal: "forbidden", detail: "" }),
+  "digest.read": rule({ kind: "read", roles: EVERY_ROLE, seen: true, ...OPEN }),
+  "events.read": rule({ kind: "read", roles: EVERY_ROLE, seen: true, ...OPEN }),
   "dev.reseed": rule({
     kind: "admin",
     roles: ADMINS,
@@ -276,7 +304,7 @@ export const RULES = {
 
 export type Action = keyof typeof RULES;
 type SubjectOf<A extends Action> = (typeof RULES)[A] extends {
-  also?: { holds: (a: Actor, s: infer S) => boolean };
+  also?: readonly { holds: (a: Actor, s: infer S) => boolean }[];
 }
   ? S
   : never;
@@ -296,7 +324,13 @@ export function can<A extends Action>(actor: Actor, action: A, ...[subject]: Sub
   const r = RULES[action] as Rule<unknown>;
   if (allowedOutright(actor, r)) return true;
   if (r.accountKeyOnly && actor.caller.keyScope !== "account") return false;
-  return subject !== undefined && (r.also?.holds(actor, subject) ?? false);
+  if (subject === undefined || !actor.workspace) return false;
+  return exceptionsFor(r, actor.workspace.role).some((e) => e.holds(actor, subject));
+}
+
+/** The exceptions of a rule that apply to a role. */
+export function exceptionsFor<S>(r: Rule<S>, role: MemberRole): readonly Exception<S>[] {
+  return (r.also ?? []).filter((e) => !e.roles || e.roles.includes(role));
 }
 
 /** {@link can}, or the contract's 403 (`admin_required` or `forbidden`) for the action. */
@@ -312,7 +346,7 @@ export function authorize<A extends Action>(actor: Actor, action: A, ...subject:
 export function authorizeAttempt(actor: Actor, action: Action): void {
   const r = RULES[action] as Rule<unknown>;
   if (allowedOutright(actor, r)) return;
-  if (r.also && !(r.accountKeyOnly && actor.caller.keyScope !== "account")) return;
+  if (actor.workspace && exceptionsFor(r, actor.workspace.role).length) return;
   refuse(action);
 }
 
