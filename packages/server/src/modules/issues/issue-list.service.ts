@@ -2,7 +2,7 @@ import { genericPlanWhenOnly, sql, sqlOne } from "../../db/sql.js";
 import { jsonTimeSql } from "../../db/sql-time.js";
 import { AUTH_EPOCH_SQL, confirmCaller } from "../../http/auth.js";
 import { JsonText, type WorkspaceScope } from "../../http/handler.js";
-import { latestNames, namesAt, type WorkspaceNames } from "../shared/workspace-names.js";
+import { latestNames, namesAt, type WorkspaceNames, withLatestNames } from "../shared/workspace-names.js";
 import { asList, compileIssueFilter, type IssueFilter, issuePage, orderByOver } from "./issue-filter.js";
 import { labelToWalk, labelWalkSource } from "./issue-label-walk.js";
 import {
@@ -180,12 +180,13 @@ export async function namesForFilter(
   return asList(filter.label).length ? latestNames(scope.em, scope.workspace.id) : undefined;
 }
 
-/** One page of the issues matching `filter`, filtered, sorted and paged in SQL. */
+/**
+ * One page of the issues matching `filter`, filtered, sorted and paged in SQL. A filter naming labels
+ * compares their ids, from the server's names cache (`withLatestNames`).
+ */
 export async function listIssues(scope: WorkspaceScope, filter: IssueFilter): Promise<JsonText<IssuePage>> {
-  const names = await namesForFilter(scope, filter);
-  // Label ids from names of another version than the statement's may name other labels: then the page
-  // is read again, matching the names in SQL.
-  return (await listPage(scope, filter, names)) ?? (await listPage(scope, filter, undefined))!;
+  if (!asList(filter.label).length) return (await listPage(scope, filter, undefined))!;
+  return withLatestNames(scope.em, scope.workspace.id, (names) => listPage(scope, filter, names));
 }
 
 /** The page, or undefined when its filter was compiled from `names` of another version than it ran at. */

@@ -1,7 +1,8 @@
 import type { EntityManager } from "@mikro-orm/postgresql";
 import { sql, sqlOne } from "../../db/sql.js";
 import { type Change, recordChanges } from "../../events/record-change.js";
-import { reachableWorkspaces, type WorkspaceAccess } from "../../http/auth.js";
+import type { WorkspaceAccess } from "../../http/auth.js";
+import { reachableWorkspaces } from "../../http/auth.query.js";
 import type { WorkspaceScope } from "../../http/handler.js";
 import { Forbidden, fieldPath, Invalid, NotFound } from "../../http/problem.js";
 import { authorize } from "../../rules/permissions.js";

@@ -86,6 +86,22 @@ export async function latestNames(
   return cacheOf(em).get(workspaceId) ?? (await loadNames(em, workspaceId));
 }
 
+/**
+ * Answers `read` given the names this server holds for the workspace (read now if it holds none), for a
+ * read that compiles names into its statement (a list filtered by label names compares label ids). Such a
+ * read answers `undefined` when its statement ran at another names version than those names' (they changed
+ * in between): it is then answered once more without them, matching the names in SQL, and that answer is
+ * the one given. So a stale cache costs a second statement, never a wrong answer.
+ */
+export async function withLatestNames<T>(
+  em: EntityManager,
+  workspaceId: string,
+  read: (names: WorkspaceNames | undefined) => Promise<T | undefined>,
+): Promise<T> {
+  const answer = await read(await latestNames(em, workspaceId));
+  return answer ?? (await read(undefined))!;
+}
+
 /** The names at exactly `version`: cached, or read now if the workspace is still there. */
 export async function namesAt(
   em: EntityManager,

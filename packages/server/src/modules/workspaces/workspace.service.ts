@@ -1,7 +1,8 @@
 import type { EntityManager } from "@mikro-orm/postgresql";
 import { recordChanges } from "../../events/record-change.js";
-import { type Caller, reachableWorkspace } from "../../http/auth.js";
+import type { Caller } from "../../http/auth.js";
 import { Conflict, fieldPath, Invalid } from "../../http/problem.js";
+import { reachableWorkspace } from "../../http/workspace.js";
 import { ApiKey } from "../api-keys/api-key.entity.js";
 import { type IWorkspace, type MemberRole, Membership, Workspace } from "./workspace.entity.js";
 
