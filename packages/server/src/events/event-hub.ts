@@ -2,6 +2,7 @@ import type Koa from "koa";
 import pg from "pg";
 import type { Orm } from "../db/orm.js";
 import { sql } from "../db/sql.js";
+import { q } from "../db/sql-fragment.js";
 import type { WorkspaceScope } from "../http/handler.js";
 import { HttpProblem } from "../http/problem.js";
 import type { Logger } from "../logger.js";
@@ -53,7 +54,7 @@ export class EventHub {
 
   constructor(private readonly deps: EventHubDeps) {
     // The feed's statements are few and fixed, and run on every batch of changes: prepared.
-    this.query = (text, params = []) => sql(deps.orm.em.fork(), text, params, { prepare: true });
+    this.query = (text, params = []) => sql(deps.orm.em.fork(), { sql: text, params }, { prepare: true });
   }
 
   async start(): Promise<void> {
@@ -233,17 +234,17 @@ export class EventHub {
     let total = 0;
     for (;;) {
       const deleted = await this.deps.orm.em.fork().transactional(async (em) => {
-        const [lock] = await sql<{ ok: boolean }>(em, "select pg_try_advisory_xact_lock(?) as ok", [
-          PRUNE_LOCK,
-        ]);
+        const [lock] = await sql<{ ok: boolean }>(
+          em,
+          q`select pg_try_advisory_xact_lock(${PRUNE_LOCK}) as ok`,
+        );
         if (!lock?.ok) return -1;
         const rows = await sql(
           em,
-          `delete from change_events where id in (
-             select id from change_events where created_at < now() - ?::float8 * interval '1 hour'
-              order by created_at limit ?)
+          q`delete from change_events where id in (
+             select id from change_events where created_at < now() - ${this.deps.config.retentionHours}::float8 * interval '1 hour'
+              order by created_at limit ${PRUNE_BATCH})
            returning id`,
-          [this.deps.config.retentionHours, PRUNE_BATCH],
         );
         return rows.length;
       });

@@ -1,7 +1,7 @@
 import type { EntityManager } from "@mikro-orm/postgresql";
 import type { components } from "@tracker/sdk/schema";
 import { sql } from "../db/sql.js";
-import type { SqlFragment } from "../db/sql-fragment.js";
+import { q, type SqlFragment } from "../db/sql-fragment.js";
 
 export type ChangeEntity = components["schemas"]["ChangeEntity"];
 export type ChangeAction = "created" | "updated" | "deleted";
@@ -59,10 +59,7 @@ export async function recordChanges(
   if (changes.length === 0) return;
   const rows = changeValues(changes);
   const recorded = changeEventsSql("ins", workspaceId, rows);
-  await sql(em, `with ${recorded.ctes.sql} select ${recorded.notify.sql}`, [
-    ...recorded.ctes.params,
-    ...recorded.notify.params,
-  ]);
+  await sql(em, q`with ${recorded.ctes} select ${recorded.notify}`);
 }
 
 /**
@@ -115,5 +112,5 @@ export function changeEventsSql(
 
 /** Tells every instance, on commit, that an API key is gone: its open event streams close. */
 export async function notifyKeyDeleted(em: EntityManager, keyId: string): Promise<void> {
-  await sql(em, "select pg_notify(?, ?)", [ACCESS_CHANNEL, `key:${keyId}`]);
+  await sql(em, q`select pg_notify(${ACCESS_CHANNEL}, ${`key:${keyId}`})`);
 }

@@ -1,5 +1,6 @@
 import type { EntityManager } from "@mikro-orm/postgresql";
 import { sql } from "../db/sql.js";
+import { q, raw } from "../db/sql-fragment.js";
 import type { ApiKeyScope } from "../modules/api-keys/api-key.entity.js";
 import { AUTH_EPOCH_SQL, type Caller, tokenHashOf, type WorkspaceAccess } from "./auth.js";
 import { Unauthenticated } from "./problem.js";
@@ -33,17 +34,16 @@ export async function authenticateHash(
   }>(
     em,
     // One round trip for the key, its owner and the workspaces it reaches.
-    `select k.id as key_id, k.scope, k.workspace_id, k.active_workspace_id, u.id as user_id, u.name, u.email,
+    q`select k.id as key_id, k.scope, k.workspace_id, k.active_workspace_id, u.id as user_id, u.name, u.email,
             (k.last_used_at is null or k.last_used_at < now() - interval '1 minute') as stale,
             coalesce((select json_agg(json_build_object('id', w.id, 'slug', w.slug, 'name', w.name, 'role', m.role)
                                       order by w.created_at, w.id)
                         from memberships m join workspaces w on w.id = m.workspace_id
                        where m.user_id = u.id and (k.workspace_id is null or w.id = k.workspace_id)),
                      '[]'::json) as workspaces,
-            ${AUTH_EPOCH_SQL} as epoch
+            ${raw(AUTH_EPOCH_SQL)} as epoch
        from api_keys k join users u on u.id = k.user_id
-      where k.token_hash = ?`,
-    [tokenHash],
+      where k.token_hash = ${tokenHash}`,
     // Its best plan is the same for every key: planned once per session, on the pool of such statements.
     { prepare: "generic" },
   );
@@ -51,7 +51,7 @@ export async function authenticateHash(
   if (!row) throw new Unauthenticated("The API key is not valid: unknown or deleted.");
   if (row.stale) {
     // At most one write a minute per key: lastUsedAt is informative, not worth a write on every request.
-    await sql(em, "update api_keys set last_used_at = now() where id = ?", [row.key_id]);
+    await sql(em, q`update api_keys set last_used_at = now() where id = ${row.key_id}`);
   }
   return {
     caller: {
@@ -75,10 +75,9 @@ export async function authenticateHash(
 export async function reachableWorkspaces(em: EntityManager, caller: Caller): Promise<WorkspaceAccess[]> {
   return sql<WorkspaceAccess>(
     em,
-    `select w.id, w.slug, w.name, m.role
+    q`select w.id, w.slug, w.name, m.role
        from memberships m join workspaces w on w.id = m.workspace_id
-      where m.user_id = ? ${caller.keyWorkspaceId ? "and w.id = ?" : ""}
+      where m.user_id = ${caller.userId} ${caller.keyWorkspaceId ? q`and w.id = ${caller.keyWorkspaceId}` : raw("")}
       order by w.created_at, w.id`,
-    caller.keyWorkspaceId ? [caller.userId, caller.keyWorkspaceId] : [caller.userId],
   );
 }

@@ -1,5 +1,6 @@
 import type { EntityManager } from "@mikro-orm/postgresql";
 import { sql } from "../db/sql.js";
+import { q } from "../db/sql-fragment.js";
 import {
   AnsweredMeanwhile,
   IDEMPOTENCY_RETENTION_HOURS,
@@ -28,13 +29,12 @@ export async function claimKey(
   const [row] = await sql<{ locked: boolean; found: (StoredAnswer & { fingerprint: string }) | null }>(
     em,
     // The two-int form keeps these locks apart from the single-bigint ones the server takes elsewhere.
-    `select pg_try_advisory_xact_lock(hashtext(?::text), hashtext(?)) as locked,
+    q`select pg_try_advisory_xact_lock(hashtext(${apiKeyId}::text), hashtext(${key})) as locked,
             (select json_build_object('fingerprint', fingerprint, 'status', status,
                                       'workspaceSlug', workspace_slug, 'body', body)
                from idempotent_requests
-              where api_key_id = ?::uuid and key = ?
-                and created_at > now() - ?::int * interval '1 hour') as found`,
-    [apiKeyId, key, apiKeyId, key, IDEMPOTENCY_RETENTION_HOURS],
+              where api_key_id = ${apiKeyId}::uuid and key = ${key}
+                and created_at > now() - ${IDEMPOTENCY_RETENTION_HOURS}::int * interval '1 hour') as found`,
     { prepare: true },
   );
   const found = row?.found;
@@ -59,22 +59,13 @@ export async function recordAnswer(
 ): Promise<void> {
   const rows = await sql(
     em,
-    `insert into idempotent_requests (api_key_id, key, fingerprint, status, workspace_slug, body, created_at)
-     values (?::uuid, ?, ?, ?, ?, ?, now())
+    q`insert into idempotent_requests (api_key_id, key, fingerprint, status, workspace_slug, body, created_at)
+     values (${apiKeyId}::uuid, ${key}, ${fingerprint}, ${answer.status}, ${answer.workspaceSlug}, ${answer.body}, now())
      on conflict (api_key_id, key) do update
         set fingerprint = excluded.fingerprint, status = excluded.status,
             workspace_slug = excluded.workspace_slug, body = excluded.body, created_at = excluded.created_at
-      where idempotent_requests.created_at <= now() - ?::int * interval '1 hour'
+      where idempotent_requests.created_at <= now() - ${IDEMPOTENCY_RETENTION_HOURS}::int * interval '1 hour'
      returning 1`,
-    [
-      apiKeyId,
-      key,
-      fingerprint,
-      answer.status,
-      answer.workspaceSlug,
-      answer.body,
-      IDEMPOTENCY_RETENTION_HOURS,
-    ],
     { prepare: true },
   );
   if (rows.length === 0) throw new AnsweredMeanwhile();
@@ -92,17 +83,14 @@ export async function pruneIdempotentRequests(em: EntityManager): Promise<number
   let total = 0;
   for (;;) {
     const deleted = await em.fork().transactional(async (tx) => {
-      const [lock] = await sql<{ ok: boolean }>(tx, "select pg_try_advisory_xact_lock(?) as ok", [
-        PRUNE_LOCK,
-      ]);
+      const [lock] = await sql<{ ok: boolean }>(tx, q`select pg_try_advisory_xact_lock(${PRUNE_LOCK}) as ok`);
       if (!lock?.ok) return -1;
       const rows = await sql(
         tx,
-        `delete from idempotent_requests where ctid = any(array(
-           select ctid from idempotent_requests where created_at <= now() - ?::int * interval '1 hour'
-            order by created_at limit ?))
+        q`delete from idempotent_requests where ctid = any(array(
+           select ctid from idempotent_requests where created_at <= now() - ${IDEMPOTENCY_RETENTION_HOURS}::int * interval '1 hour'
+            order by created_at limit ${PRUNE_BATCH}))
          returning 1`,
-        [IDEMPOTENCY_RETENTION_HOURS, PRUNE_BATCH],
       );
       return rows.length;
     });

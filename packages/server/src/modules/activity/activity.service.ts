@@ -2,6 +2,7 @@ import { randomUUID } from "node:crypto";
 import type { EntityManager } from "@mikro-orm/postgresql";
 import type { components } from "@tracker/sdk/schema";
 import { sql } from "../../db/sql.js";
+import { q } from "../../db/sql-fragment.js";
 import { iso } from "../../db/sql-time.js";
 import type { WorkspaceScope } from "../../http/handler.js";
 import type { StateType } from "../../rules/state-types.js";
@@ -103,7 +104,7 @@ export async function recordActivities(em: EntityManager, events: ActivityInput[
   // Chunked so one statement of a very large bulk operation keeps its arrays (and memory) modest.
   for (let i = 0; i < events.length; i += 5000) {
     const insert = activityInsertSql(events.slice(i, i + 5000));
-    await sql(em, insert.sql, insert.params);
+    await sql(em, insert);
   }
 }
 
@@ -164,20 +165,19 @@ export async function listDigest(
     title: string;
   }>(
     scope.em,
-    `select e.id, e.type, e.payload, e.created_at, a.id as actor_id, a.name as actor_name,
+    q`select e.id, e.type, e.payload, e.created_at, a.id as actor_id, a.name as actor_name,
             i.id as issue_id, t.key || '-' || i.number as identifier, i.title
        from activity_events e
        join issues i on i.id = e.issue_id
        join teams t on t.id = i.team_id
        left join users a on a.id = e.actor_id
-      where e.workspace_id = ? and e.created_at > ?::timestamptz
-        and e.actor_id is distinct from ?
-        and (i.creator_id = ? or i.assignee_id = ?
-             or exists (select 1 from comments c where c.issue_id = i.id and c.author_id = ?))
-        and ${vis.sql}
+      where e.workspace_id = ${scope.workspace.id} and e.created_at > ${since}::timestamptz
+        and e.actor_id is distinct from ${me}
+        and (i.creator_id = ${me} or i.assignee_id = ${me}
+             or exists (select 1 from comments c where c.issue_id = i.id and c.author_id = ${me}))
+        and ${vis}
       order by e.created_at desc, e.id desc
-      limit ?`,
-    [scope.workspace.id, since, me, me, me, me, ...vis.params, opts.limit ?? 50],
+      limit ${opts.limit ?? 50}`,
   );
   return rows.map((r) => ({
     id: r.id,

@@ -3,6 +3,7 @@ import type { EntityManager } from "@mikro-orm/postgresql";
 import type { components } from "@tracker/sdk/schema";
 import { lockIssues } from "../../db/locks.js";
 import { sql, sqlOne } from "../../db/sql.js";
+import { q, raw } from "../../db/sql-fragment.js";
 import { isoSql } from "../../db/sql-time.js";
 import { inTransaction } from "../../db/transaction.js";
 import { recordChanges } from "../../events/record-change.js";
@@ -38,8 +39,7 @@ export function commentsJsonSql(issueId: string): string {
 export async function loadComments(em: EntityManager, issueId: string): Promise<CommentOut[]> {
   const rows = await sql<{ comment: CommentOut }>(
     em,
-    `select ${COMMENT_JSON} as comment from ${COMMENT_FROM} where c.issue_id = ? order by ${COMMENT_ORDER}`,
-    [issueId],
+    q`select ${raw(COMMENT_JSON)} as comment from ${raw(COMMENT_FROM)} where c.issue_id = ${issueId} order by ${raw(COMMENT_ORDER)}`,
   );
   return rows.map((r) => r.comment);
 }
@@ -47,8 +47,7 @@ export async function loadComments(em: EntityManager, issueId: string): Promise<
 async function loadComment(em: EntityManager, id: string): Promise<CommentOut> {
   const row = await sqlOne<{ comment: CommentOut }>(
     em,
-    `select ${COMMENT_JSON} as comment from ${COMMENT_FROM} where c.id = ?`,
-    [id],
+    q`select ${raw(COMMENT_JSON)} as comment from ${raw(COMMENT_FROM)} where c.id = ${id}`,
   );
   if (!row) throw new NotFound("No such comment.");
   return row.comment;
@@ -73,11 +72,10 @@ export async function createComment(scope: WorkspaceScope, ref: string, body: st
     const commentId = randomUUID();
     await sql(
       tx.em,
-      `insert into comments (id, issue_id, author_id, body, edited, created_at, updated_at)
-       values (?, ?, ?, ?, false, now(), now())`,
-      [commentId, issue.id, tx.caller.userId, body],
+      q`insert into comments (id, issue_id, author_id, body, edited, created_at, updated_at)
+       values (${commentId}, ${issue.id}, ${tx.caller.userId}, ${body}, false, now(), now())`,
     );
-    await sql(tx.em, "update issues set updated_at = now() where id = ?", [issue.id]);
+    await sql(tx.em, q`update issues set updated_at = now() where id = ${issue.id}`);
     await recordActivity(tx.em, {
       workspaceId: tx.workspace.id,
       issueId: issue.id,
@@ -99,8 +97,7 @@ async function commentOfIssue(tx: WorkspaceScope, issueId: string, commentId: st
   return findById(commentId, `No comment "${commentId}" on this issue.`, (id) =>
     sqlOne<{ id: string; author_id: string | null; body: string }>(
       tx.em,
-      "select id, author_id, body from comments where id = ? and issue_id = ? for update",
-      [id, issueId],
+      q`select id, author_id, body from comments where id = ${id} and issue_id = ${issueId} for update`,
     ),
   );
 }
@@ -118,10 +115,10 @@ export async function updateComment(
     const comment = await commentOfIssue(tx, issue.id, commentId);
     authorize(tx, "comment.update", { authorId: comment.author_id });
     if (comment.body === body) return;
-    await sql(tx.em, "update comments set body = ?, edited = true, updated_at = now() where id = ?", [
-      body,
-      comment.id,
-    ]);
+    await sql(
+      tx.em,
+      q`update comments set body = ${body}, edited = true, updated_at = now() where id = ${comment.id}`,
+    );
     await recordChanges(tx.em, tx.workspace.id, [
       { entity: "comment", action: "updated", id: comment.id, ...issueChange(issue) },
     ]);
@@ -136,7 +133,7 @@ export async function deleteComment(scope: WorkspaceScope, ref: string, commentI
     await lockIssues(tx.em, tx.workspace.id, [issue]);
     const comment = await commentOfIssue(tx, issue.id, commentId);
     authorize(tx, "comment.delete", { authorId: comment.author_id });
-    await sql(tx.em, "delete from comments where id = ?", [comment.id]);
+    await sql(tx.em, q`delete from comments where id = ${comment.id}`);
     await recordChanges(tx.em, tx.workspace.id, [
       { entity: "comment", action: "deleted", id: comment.id, ...issueChange(issue) },
     ]);

@@ -42,8 +42,7 @@ export async function listCycles(scope: WorkspaceScope, teamRef: string): Promis
   const team = await resolveTeam(scope, teamRef);
   const rows = await sql<CycleRow>(
     scope.em,
-    `select ${CYCLE_COLUMNS} from cycles c where c.team_id = ? order by c.number desc`,
-    [team.id],
+    q`select ${raw(CYCLE_COLUMNS)} from cycles c where c.team_id = ${team.id} order by c.number desc`,
   );
   return rows.map(cycleOut);
 }
@@ -62,13 +61,12 @@ async function checkDates(
 ) {
   const row = await sqlOne<{ ordered: boolean; overlap: number | null }>(
     em,
-    `select ?::timestamptz < ?::timestamptz as ordered,
-            case when ?::timestamptz < ?::timestamptz then (
+    q`select ${startsAt}::timestamptz < ${endsAt}::timestamptz as ordered,
+            case when ${startsAt}::timestamptz < ${endsAt}::timestamptz then (
               select number from cycles
-               where team_id = ? and id <> coalesce(?::uuid, '00000000-0000-0000-0000-000000000000'::uuid)
-                 and tstzrange(starts_at, ends_at) && tstzrange(?::timestamptz, ?::timestamptz)
+               where team_id = ${teamId} and id <> coalesce(${exceptId ?? null}::uuid, '00000000-0000-0000-0000-000000000000'::uuid)
+                 and tstzrange(starts_at, ends_at) && tstzrange(${startsAt}::timestamptz, ${endsAt}::timestamptz)
                order by number limit 1) end as overlap`,
-    [startsAt, endsAt, startsAt, endsAt, teamId, exceptId ?? null, startsAt, endsAt],
   );
   if (!row!.ordered) {
     throw new Invalid("The cycle must end after it starts.", [
@@ -97,34 +95,30 @@ export async function createCycle(scope: WorkspaceScope, input: Schemas["CycleCr
   return scope.em.transactional(async (em) => {
     const counter = await sqlOne<{ last_number: number }>(
       em,
-      `insert into cycle_counters (team_id, last_number)
-       values (?, (select coalesce(max(number), 0) + 1 from cycles where team_id = ?))
+      q`insert into cycle_counters (team_id, last_number)
+       values (${team.id}, (select coalesce(max(number), 0) + 1 from cycles where team_id = ${team.id}))
        on conflict (team_id) do update
          set last_number = greatest(cycle_counters.last_number,
                                     (select coalesce(max(number), 0) from cycles where team_id = excluded.team_id)) + 1
        returning last_number`,
-      [team.id, team.id],
     );
     const number = counter!.last_number;
     const previous = await sqlOne<{ id: string; number: number }>(
       em,
-      "select id, number from cycles where team_id = ? and number < ? order by number desc limit 1",
-      [team.id, number],
+      q`select id, number from cycles where team_id = ${team.id} and number < ${number} order by number desc limit 1`,
     );
     const dates = await sqlOne<{ starts_at: string; ends_at: string }>(
       em,
-      `select s.starts_at::text as starts_at,
-              coalesce(?::timestamptz, s.starts_at + make_interval(weeks => ?))::text as ends_at
-         from (select coalesce(?::timestamptz, greatest(now(), (select ends_at from cycles where id = ?))) as starts_at) s`,
-      [input.endsAt ?? null, team.cycle_length_weeks, input.startsAt ?? null, previous?.id ?? null],
+      q`select s.starts_at::text as starts_at,
+              coalesce(${input.endsAt ?? null}::timestamptz, s.starts_at + make_interval(weeks => ${team.cycle_length_weeks}))::text as ends_at
+         from (select coalesce(${input.startsAt ?? null}::timestamptz, greatest(now(), (select ends_at from cycles where id = ${previous?.id ?? null}))) as starts_at) s`,
     );
     await checkDates(em, team.id, dates!.starts_at, dates!.ends_at);
     const id = randomUUID();
     await sql(
       em,
-      `insert into cycles (id, team_id, number, name, starts_at, ends_at, created_at)
-       values (?, ?, ?, ?, ?::timestamptz, ?::timestamptz, now())`,
-      [id, team.id, number, input.name ?? null, dates!.starts_at, dates!.ends_at],
+      q`insert into cycles (id, team_id, number, name, starts_at, ends_at, created_at)
+       values (${id}, ${team.id}, ${number}, ${input.name ?? null}, ${dates!.starts_at}::timestamptz, ${dates!.ends_at}::timestamptz, now())`,
     );
 
     const changes: Change[] = [cycleChange(team.key, team.id, id, "created")];
@@ -141,7 +135,7 @@ export async function createCycle(scope: WorkspaceScope, input: Schemas["CycleCr
       changes.push(...moved);
     }
     await recordChanges(em, scope.workspace.id, changes);
-    const row = await sqlOne<CycleRow>(em, `select ${CYCLE_COLUMNS} from cycles c where c.id = ?`, [id]);
+    const row = await sqlOne<CycleRow>(em, q`select ${raw(CYCLE_COLUMNS)} from cycles c where c.id = ${id}`);
     return { cycle: cycleOut(row!), rolledOver };
   });
 }
@@ -152,11 +146,10 @@ async function findCycle(scope: WorkspaceScope, em: EntityManager, id: string) {
   return findById(id, `No cycle "${id}" in this workspace.`, (id) =>
     sqlOne<CycleRow & { team_id: string; team_key: string }>(
       em,
-      `select ${CYCLE_COLUMNS}, t.id as team_id, t.key as team_key
+      q`select ${raw(CYCLE_COLUMNS)}, t.id as team_id, t.key as team_key
          from cycles c join teams t on t.id = c.team_id
-        where c.id = ? and t.workspace_id = ? and ${vis.sql}
+        where c.id = ${id} and t.workspace_id = ${scope.workspace.id} and ${vis}
         for update of c`,
-      [id, scope.workspace.id, ...vis.params],
     ),
   );
 }
@@ -169,16 +162,14 @@ export async function updateCycle(scope: WorkspaceScope, id: string, input: Sche
     }
     const dates = await sqlOne<{ starts_at: string; ends_at: string }>(
       em,
-      `select coalesce(?::timestamptz, starts_at)::text as starts_at, coalesce(?::timestamptz, ends_at)::text as ends_at
-         from cycles where id = ?`,
-      [input.startsAt ?? null, input.endsAt ?? null, cycle.id],
+      q`select coalesce(${input.startsAt ?? null}::timestamptz, starts_at)::text as starts_at, coalesce(${input.endsAt ?? null}::timestamptz, ends_at)::text as ends_at
+         from cycles where id = ${cycle.id}`,
     );
     await checkDates(em, cycle.team_id, dates!.starts_at, dates!.ends_at, cycle.id);
     const row = await sqlOne<CycleRow>(
       em,
-      `update cycles c set name = ?, starts_at = ?::timestamptz, ends_at = ?::timestamptz where c.id = ?
-       returning ${CYCLE_COLUMNS}`,
-      [input.name === undefined ? cycle.name : input.name, dates!.starts_at, dates!.ends_at, cycle.id],
+      q`update cycles c set name = ${input.name === undefined ? cycle.name : input.name}, starts_at = ${dates!.starts_at}::timestamptz, ends_at = ${dates!.ends_at}::timestamptz where c.id = ${cycle.id}
+       returning ${raw(CYCLE_COLUMNS)}`,
     );
     await recordChanges(em, scope.workspace.id, [
       cycleChange(cycle.team_key, cycle.team_id, cycle.id, "updated"),

@@ -1,4 +1,5 @@
 import { sqlOne } from "../../db/sql.js";
+import { q } from "../../db/sql-fragment.js";
 import { handle, inWorkspace } from "../../http/handler.js";
 import { can } from "../../rules/permissions.js";
 import type { MemberRole } from "../workspaces/workspace.entity.js";
@@ -11,10 +12,9 @@ export const devHandlers = [
       const scope = inWorkspace(s);
       const demo = await sqlOne<{ id: string; role: MemberRole | null }>(
         scope.em,
-        `select w.id, m.role from workspaces w
-         left join memberships m on m.workspace_id = w.id and m.user_id = ?
+        q`select w.id, m.role from workspaces w
+         left join memberships m on m.workspace_id = w.id and m.user_id = ${scope.caller.userId}
         where w.slug = 'demo'`,
-        [scope.caller.userId],
       );
       const seeded = await scope.em.transactional(async (em) => {
         // Reseeding replaces the demo workspace the caller administers; anyone else's stays untouched.

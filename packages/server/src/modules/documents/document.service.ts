@@ -2,6 +2,7 @@ import type { EntityManager } from "@mikro-orm/postgresql";
 import type { components } from "@tracker/sdk/schema";
 import { holdInWorkspace, lockIssues } from "../../db/locks.js";
 import { sql, sqlOne } from "../../db/sql.js";
+import { joinSql, q, raw, type SqlFragment } from "../../db/sql-fragment.js";
 import { iso } from "../../db/sql-time.js";
 import { type Change, recordChanges } from "../../events/record-change.js";
 import type { WorkspaceScope } from "../../http/handler.js";
@@ -48,27 +49,28 @@ function toDocument(r: DocumentRow): DocumentOut {
 async function selectDocuments(
   scope: WorkspaceScope,
   em: EntityManager,
-  where: string[],
-  params: unknown[],
+  where: SqlFragment[],
 ): Promise<DocumentOut[]> {
   const teamVis = visibleTeamCondition(scope, "t");
   const issueVis = visibleTeamCondition(scope, "it");
   const rows = await sql<DocumentRow>(
     em,
-    `select d.id, d.title, d.content, d.created_at, d.updated_at, t.key as team_key, t.name as team_name,
+    q`select d.id, d.title, d.content, d.created_at, d.updated_at, t.key as team_key, t.name as team_name,
             u.id as creator_id, u.name as creator_name,
             coalesce((select json_agg(json_build_object('identifier', it.key || '-' || i.number, 'title', i.title)
                                       order by it.key, i.number)
                         from document_issues di
                         join issues i on i.id = di.issue_id
                         join teams it on it.id = i.team_id
-                       where di.document_id = d.id and ${issueVis.sql}), '[]'::json) as issues
+                       where di.document_id = d.id and ${issueVis}), '[]'::json) as issues
        from documents d
        join teams t on t.id = d.team_id
        left join users u on u.id = d.creator_id
-      where d.workspace_id = ? and ${teamVis.sql} ${where.map((w) => `and ${w}`).join(" ")}
+      where d.workspace_id = ${scope.workspace.id} and ${teamVis} ${joinSql(
+        where.map((w) => q`and ${w}`),
+        " ",
+      )}
       order by d.updated_at desc, d.id desc`,
-    [...issueVis.params, scope.workspace.id, ...teamVis.params, ...params],
   );
   return rows.map(toDocument);
 }
@@ -77,34 +79,28 @@ export async function listDocuments(
   scope: WorkspaceScope,
   query: { q?: string; issue?: string; team?: string },
 ): Promise<DocumentOut[]> {
-  const where: string[] = [];
-  const params: unknown[] = [];
-  const q = query.q?.trim();
-  if (q) {
-    // Exactly the indexed expression (no other table in the statement has a title or content column).
-    where.push(`${DOCUMENT_SEARCH_VECTOR} @@ websearch_to_tsquery('english', ?)`);
-    params.push(q);
-  }
+  const where: SqlFragment[] = [];
+  const words = query.q?.trim();
+  // Exactly the indexed expression (no other table in the statement has a title or content column).
+  if (words) where.push(q`${raw(DOCUMENT_SEARCH_VECTOR)} @@ websearch_to_tsquery('english', ${words})`);
   if (query.issue) {
     const issue = await resolveIssue(scope, query.issue);
     where.push(
-      "exists (select 1 from document_issues fdi where fdi.document_id = d.id and fdi.issue_id = ?)",
+      q`exists (select 1 from document_issues fdi where fdi.document_id = d.id and fdi.issue_id = ${issue.id})`,
     );
-    params.push(issue.id);
   }
   if (query.team) {
     const team = await resolveTeam(scope, query.team);
-    where.push("d.team_id = ?");
-    params.push(team.id);
+    where.push(q`d.team_id = ${team.id}`);
   }
-  return selectDocuments(scope, scope.em, where, params);
+  return selectDocuments(scope, scope.em, where);
 }
 
 async function readDocument(scope: WorkspaceScope, em: EntityManager, id: string): Promise<DocumentOut> {
   return findById(
     id,
     `No document ${id} in this workspace.`,
-    async (id) => (await selectDocuments(scope, em, ["d.id = ?"], [id]))[0],
+    async (id) => (await selectDocuments(scope, em, [q`d.id = ${id}`]))[0],
   );
 }
 
@@ -123,10 +119,9 @@ function lockDocument(scope: WorkspaceScope, em: EntityManager, id: string) {
     const vis = visibleTeamCondition(scope, "t");
     return sqlOne<{ id: string; team_id: string; team_key: string; creator_id: string | null }>(
       em,
-      `select d.id, d.team_id, t.key as team_key, d.creator_id
+      q`select d.id, d.team_id, t.key as team_key, d.creator_id
          from documents d join teams t on t.id = d.team_id
-        where d.id = ? and d.workspace_id = ? and ${vis.sql}`,
-      [id, scope.workspace.id, ...vis.params],
+        where d.id = ${id} and d.workspace_id = ${scope.workspace.id} and ${vis}`,
     );
   });
 }
@@ -139,9 +134,8 @@ async function issueChanges(em: EntityManager, issueIds: string[]): Promise<Chan
   if (issueIds.length === 0) return [];
   const rows = await sql<{ id: string; identifier: string; team_id: string; team_key: string }>(
     em,
-    `select i.id, t.key || '-' || i.number as identifier, t.id as team_id, t.key as team_key
-       from issues i join teams t on t.id = i.team_id where i.id = any(?::uuid[])`,
-    [issueIds],
+    q`select i.id, t.key || '-' || i.number as identifier, t.id as team_id, t.key as team_key
+       from issues i join teams t on t.id = i.team_id where i.id = any(${issueIds}::uuid[])`,
   );
   return rows.map((k) => ({
     entity: "issue",
@@ -198,15 +192,13 @@ export async function updateDocument(
       const wantedIds = [...new Set(wanted.map((i) => i.id))];
       const unlinked = await sql<{ issue_id: string }>(
         em,
-        `delete from document_issues where document_id = ? and not (issue_id = any(?::uuid[]))
+        q`delete from document_issues where document_id = ${doc.id} and not (issue_id = any(${wantedIds}::uuid[]))
          returning issue_id`,
-        [doc.id, wantedIds],
       );
       const linked = await sql<{ issue_id: string }>(
         em,
-        `insert into document_issues (document_id, issue_id)
-         select ?, x from unnest(?::uuid[]) x on conflict do nothing returning issue_id`,
-        [doc.id, wantedIds],
+        q`insert into document_issues (document_id, issue_id)
+         select ${doc.id}, x from unnest(${wantedIds}::uuid[]) x on conflict do nothing returning issue_id`,
       );
       changes.push(
         ...(await issueChanges(em, [...new Set([...unlinked, ...linked].map((r) => r.issue_id))])),
@@ -238,8 +230,7 @@ export async function deleteDocument(scope: WorkspaceScope, id: string): Promise
     authorize(scope, "document.delete", { creatorId: doc.creator_id });
     const links = await sql<{ issue_id: string }>(
       em,
-      "select issue_id from document_issues where document_id = ?",
-      [doc.id],
+      q`select issue_id from document_issues where document_id = ${doc.id}`,
     );
     const unlinked = await issueChanges(
       em,

@@ -91,7 +91,8 @@ export async function queryInitiatives(
   const start = "coalesce(m.start_date, (m.created_at at time zone 'utc')::date)";
   const rows = await sql<InitiativeRow>(
     scope.em,
-    `with pr as (${projectMetricsSql()}),
+    {
+      sql: `with pr as (${projectMetricsSql()}),
      agg as (
        select i.*,
               coalesce(sum(pr.done) filter (where ${COUNTED}), 0)::int as done,
@@ -117,7 +118,8 @@ export async function queryInitiatives(
        from h left join users lu on lu.id = h.lead_id
       where ${conditions.where.join(" and ")}
       order by ${order}${page}`,
-    conditions.params,
+      params: conditions.params,
+    },
     { prepare: true },
   );
   confirmCaller(scope, rows[0]?.auth_epoch);

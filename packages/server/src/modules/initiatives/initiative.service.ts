@@ -2,6 +2,7 @@ import { randomUUID } from "node:crypto";
 import { type EntityManager, LockMode } from "@mikro-orm/postgresql";
 import type { components } from "@tracker/sdk/schema";
 import { sql, sqlOne } from "../../db/sql.js";
+import { q, raw } from "../../db/sql-fragment.js";
 import { dateSql } from "../../db/sql-time.js";
 import { recordChanges } from "../../events/record-change.js";
 import type { WorkspaceScope } from "../../http/handler.js";
@@ -34,9 +35,8 @@ export async function findInitiative(scope: WorkspaceScope, ref: string, em: Ent
   const vis = visibleInitiativeCondition(scope, "i");
   const row = await sqlOne<{ id: string; name: string; lead_id: string | null }>(
     em,
-    `select i.id, i.name, i.lead_id from initiatives i
-      where i.workspace_id = ? and ${isUuid(ref) ? "i.id = ?" : "lower(i.name) = lower(?)"} and ${vis.sql}`,
-    [scope.workspace.id, ref, ...vis.params],
+    q`select i.id, i.name, i.lead_id from initiatives i
+      where i.workspace_id = ${scope.workspace.id} and ${isUuid(ref) ? q`i.id = ${ref}` : q`lower(i.name) = lower(${ref})`} and ${vis}`,
   );
   if (!row) throw new NotFound(`No initiative "${ref}" in this workspace.`);
   return row;
@@ -152,38 +152,25 @@ export async function moveInitiative(
       target_date: string | null;
     }>(
       em,
-      `select id, name, description, status, lead_id, ${dateSql("start_date")} as start_date,
-              ${dateSql("target_date")} as target_date
-         from initiatives where id = ? and workspace_id = ? for update`,
-      [initiative.id, scope.workspace.id],
+      q`select id, name, description, status, lead_id, ${raw(dateSql("start_date"))} as start_date,
+              ${raw(dateSql("target_date"))} as target_date
+         from initiatives where id = ${initiative.id} and workspace_id = ${scope.workspace.id} for update`,
     );
     if (!original) throw new NotFound("The initiative is no longer in this workspace.");
     const newId = randomUUID();
     await guardName(original.name, `the workspace "${target.name}"`, () =>
       sql(
         em,
-        `insert into initiatives (id, workspace_id, name, description, status, lead_id, start_date, target_date,
+        q`insert into initiatives (id, workspace_id, name, description, status, lead_id, start_date, target_date,
                                   created_at, updated_at)
-         values (?, ?, ?, ?, ?,
-                 (select m.user_id from memberships m where m.workspace_id = ? and m.user_id = ?),
-                 ?, ?, now(), now())`,
-        [
-          newId,
-          target.id,
-          original.name,
-          original.description,
-          original.status,
-          target.id,
-          original.lead_id,
-          original.start_date,
-          original.target_date,
-        ],
+         values (${newId}, ${target.id}, ${original.name}, ${original.description}, ${original.status},
+                 (select m.user_id from memberships m where m.workspace_id = ${target.id} and m.user_id = ${original.lead_id}),
+                 ${original.start_date}, ${original.target_date}, now(), now())`,
       ),
     );
     const projects = await sql<{ id: string }>(
       em,
-      "select id from projects where initiative_id = ? order by lower(name), id for update",
-      [original.id],
+      q`select id from projects where initiative_id = ${original.id} order by lower(name), id for update`,
     );
     const reports: WorkspaceMoveReport[] = [];
     for (const p of projects) {
@@ -198,14 +185,15 @@ export async function moveInitiative(
       );
     }
     if (projects.length) {
-      await sql(em, "update projects set initiative_id = ? where id = any(?::uuid[])", [
-        newId,
-        projects.map((p) => p.id),
-      ]);
+      await sql(
+        em,
+        q`update projects set initiative_id = ${newId} where id = any(${projects.map((p) => p.id)}::uuid[])`,
+      );
     }
-    await sql(em, "update initiatives set status = 'canceled', updated_at = now() where id = ?", [
-      original.id,
-    ]);
+    await sql(
+      em,
+      q`update initiatives set status = 'canceled', updated_at = now() where id = ${original.id}`,
+    );
     await recordChanges(em, scope.workspace.id, [
       { entity: "initiative", action: "updated", id: original.id },
     ]);

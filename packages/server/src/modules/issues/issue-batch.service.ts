@@ -105,8 +105,7 @@ async function resolveRefs(tx: WorkspaceScope, inputs: IssueCreateInput[]): Prom
   const arrays = issueRefs.REF_COLUMNS.map(([name, type]) => q`${rows.map((r) => r[name])}::${raw(type)}[]`);
   const resolved = await sql<ItemRefs & { c: number }>(
     tx.em,
-    ...statement(
-      q`select r.c, case when t.id is not null then to_json(t) end as "team",
+    q`select r.c, case when t.id is not null then to_json(t) end as "team",
                (select tc.issue_counter from teams tc where tc.id = t.id) as "counter",
                ${issueRefs.refColumnsFromRow(tx)}
           from unnest(${first.map((_, c) => c)}::int[], ${teams.map((t) => (isUuid(t) ? t : null))}::uuid[],
@@ -117,7 +116,6 @@ async function resolveRefs(tx: WorkspaceScope, inputs: IssueCreateInput[]): Prom
             select ${raw(TEAM_ROW_COLUMNS)} from teams t
              where t.workspace_id = ${tx.workspace.id} and (t.id = r.team_id or t.key = r.team_key) and ${vis}) t
             on true`,
-    ),
     { prepare: true },
   );
   const byCombo = new Map(resolved.map((r) => [r.c, r]));
@@ -134,18 +132,16 @@ async function resolveParents(
   const named = refs.flatMap((r, index) => (r == null ? [] : [{ r, index }]));
   const rows = await sql<IssueKey & { n: number }>(
     tx.em,
-    ...statement(
-      q`with hit as (${issueKeysQuery(
-        tx,
-        named.map((p) => p.r),
-      )}),
+    q`with hit as (${issueKeysQuery(
+      tx,
+      named.map((p) => p.r),
+    )}),
         held as (select array_agg(l.id) as ids
                    from (select x.id from issues x
                           where x.id in (select id from hit) and x.workspace_id = ${tx.workspace.id}
                           order by x.id for key share) l)
       select h.n, h.id, h.identifier, h."teamId", h."teamKey", h.number
         from hit h, held where h.id = any(held.ids)`,
-    ),
   );
   return new Map(rows.map(({ n, ...key }) => [named[n]!.index, key]));
 }
@@ -215,7 +211,7 @@ async function createLabels(
   const row = (
     await sql<Parameters<typeof issueRefs.labelsOf>[3]>(
       tx.em,
-      ...statement(q`with ${issueRefs.labelInsertCte(ws, all)} select ${issueRefs.labelColumns(ws, all)}`),
+      q`with ${issueRefs.labelInsertCte(ws, all)} select ${issueRefs.labelColumns(ws, all)}`,
     )
   )[0]!;
   const { labels, created } = await issueRefs.labelsOf(tx.em, ws, all, row);
@@ -282,8 +278,7 @@ async function writeIssues(
   );
   const rows = await sql<IssueRow>(
     tx.em,
-    ...statement(
-      q`with locked as materialized (
+    q`with locked as materialized (
           select id from teams where id = any(${teamIds}::uuid[]) order by id for update),
         counter as (
           update teams t set issue_counter = t.issue_counter + c.n
@@ -320,13 +315,10 @@ async function writeIssues(
       select ${issueColumns({ writtenIn: "lab" })}, ${changes.notify} as notified
         from ins i join item x on x.id = i.id
        order by x.ord`,
-    ),
     { prepare: true },
   );
   return rows.map(issueFromRow);
 }
-
-const statement = (f: { sql: string; params: unknown[] }) => [f.sql, f.params] as const;
 
 /** The item's problem, its detail prefixed with the item's position and its field paths moved under it. */
 function atItem(problem: HttpProblem, index: number, count: number): HttpProblem {

@@ -2,6 +2,7 @@ import { randomUUID } from "node:crypto";
 import type { components } from "@tracker/sdk/schema";
 import { lockIssues } from "../../db/locks.js";
 import { sql, sqlOne } from "../../db/sql.js";
+import { q } from "../../db/sql-fragment.js";
 import { inTransaction } from "../../db/transaction.js";
 import { recordChanges } from "../../events/record-change.js";
 import type { WorkspaceScope } from "../../http/handler.js";
@@ -32,17 +33,16 @@ export async function createIssueLink(
     const issue = await resolveIssue(tx, ref);
     // The issue's row lock serialises link creation on it, so the duplicate check cannot race.
     await lockIssues(tx.em, tx.workspace.id, [issue]);
-    const dup = await sqlOne(tx.em, "select 1 from issue_links where issue_id = ? and url = ?", [
-      issue.id,
-      input.url,
-    ]);
+    const dup = await sqlOne(
+      tx.em,
+      q`select 1 from issue_links where issue_id = ${issue.id} and url = ${input.url}`,
+    );
     if (dup) throw new Conflict("conflict", `${issue.identifier} already links to ${input.url}.`);
     const id = randomUUID();
     const title = input.title ?? null;
     await sql(
       tx.em,
-      "insert into issue_links (id, issue_id, url, title, created_at) values (?, ?, ?, ?, now())",
-      [id, issue.id, input.url, title],
+      q`insert into issue_links (id, issue_id, url, title, created_at) values (${id}, ${issue.id}, ${input.url}, ${title}, now())`,
     );
     await recordChanges(tx.em, tx.workspace.id, [
       {

@@ -1,4 +1,5 @@
 import { genericPlanWhenOnly, sql, sqlOne } from "../../db/sql.js";
+import { q, type SqlFragment } from "../../db/sql-fragment.js";
 import { jsonTimeSql } from "../../db/sql-time.js";
 import { AUTH_EPOCH_SQL, confirmCaller } from "../../http/auth.js";
 import { JsonText, type WorkspaceScope } from "../../http/handler.js";
@@ -209,9 +210,11 @@ async function listPage(
   const answer = async <R>(form: "text" | "fullText") => {
     let rows: R[] = [];
     for (const statement of query.statements) {
-      const [text, params] =
-        form === "text" ? [statement.text, statement.params] : [statement.fullText, statement.fullParams];
-      rows = await sql<R>(scope.em, text, params, { prepare: statement.prepare ?? prepare });
+      const text: SqlFragment =
+        form === "text"
+          ? { sql: statement.text, params: statement.params }
+          : { sql: statement.fullText, params: statement.fullParams };
+      rows = await sql<R>(scope.em, text, { prepare: statement.prepare ?? prepare });
       if (rows.length) break;
     }
     return rows;
@@ -226,8 +229,7 @@ async function listPage(
       (
         await sqlOne<{ version: string }>(
           scope.em,
-          "select names_version::text as version from workspaces where id = ?",
-          [scope.workspace.id],
+          q`select names_version::text as version from workspaces where id = ${scope.workspace.id}`,
         )
       )?.version;
     if (ran !== query.namesVersion) return undefined;

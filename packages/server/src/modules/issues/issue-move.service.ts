@@ -2,6 +2,7 @@ import { randomUUID } from "node:crypto";
 import type { components } from "@tracker/sdk/schema";
 import { lockIssues } from "../../db/locks.js";
 import { sql, sqlOne } from "../../db/sql.js";
+import { q, raw } from "../../db/sql-fragment.js";
 import { inTransaction } from "../../db/transaction.js";
 import { recordChanges } from "../../events/record-change.js";
 import type { WorkspaceScope } from "../../http/handler.js";
@@ -53,25 +54,23 @@ export async function moveIssues(
     // And their projects, so whether each includes the target team cannot change before this commits.
     await sql(
       tx.em,
-      "select id from projects where id in (select project_id from issues where id = any(?::uuid[])) order by id for share",
-      [ids],
+      q`select id from projects where id in (select project_id from issues where id = any(${ids}::uuid[])) order by id for share`,
     );
     const plan = await sql<MovePlanRow>(
       tx.em,
-      `select i.id, i.number, t.id as from_team_id, t.key as from_team_key, t.name as from_team_name,
+      q`select i.id, i.number, t.id as from_team_id, t.key as from_team_key, t.name as from_team_name,
               i.cycle_id is not null as had_cycle,
               (i.project_id is not null and not exists (
-                 select 1 from project_teams pt where pt.project_id = i.project_id and pt.team_id = ?)) as clear_project,
+                 select 1 from project_teams pt where pt.project_id = i.project_id and pt.team_id = ${target.id})) as clear_project,
               ns.id as new_state_id, ns.type as new_state_type
          from issues i
          join teams t on t.id = i.team_id
          join workflow_states s on s.id = i.state_id
          cross join lateral (
-           select ws.id, ws.type from workflow_states ws where ws.team_id = ?
+           select ws.id, ws.type from workflow_states ws where ws.team_id = ${target.id}
             order by lower(ws.name) = lower(s.name) desc, ws.type = s.type desc, ws.position, ws.id
             limit 1) ns
-        where i.id = any(?::uuid[])`,
-      [target.id, target.id, ids],
+        where i.id = any(${ids}::uuid[])`,
     );
     // Every issue is locked, so a missing plan row means the target team (and its states) was just deleted.
     if (plan.length < ids.length) throw new NotFound(`No team "${teamRef}" in this workspace.`);
@@ -87,8 +86,7 @@ export async function moveIssues(
     if (moving.length === 0) return keys.map((k) => unchanged(k.id));
     const counter = await sqlOne<{ issue_counter: number }>(
       tx.em,
-      "update teams set issue_counter = issue_counter + ? where id = ? returning issue_counter",
-      [moving.length, target.id],
+      q`update teams set issue_counter = issue_counter + ${moving.length} where id = ${target.id} returning issue_counter`,
     );
     // Deleted since it was resolved (its delete waited for nothing we hold): as if it never existed.
     if (!counter) throw new NotFound(`No team "${teamRef}" in this workspace.`);
@@ -97,42 +95,27 @@ export async function moveIssues(
 
     await sql(
       tx.em,
-      `update issues i
-          set team_id = ?, number = v.number, state_id = v.state_id, state_type = v.state_type,
+      q`update issues i
+          set team_id = ${target.id}, number = v.number, state_id = v.state_id, state_type = v.state_type,
               cycle_id = null,
               project_id = case when v.clear_project then null else i.project_id end,
               completed_at = case
-                when v.state_type not in ${FINISHED_STATE_TYPES_SQL} then null
+                when v.state_type not in ${raw(FINISHED_STATE_TYPES_SQL)} then null
                 when i.state_type = v.state_type then i.completed_at
                 else now() end,
               updated_at = now()
-         from unnest(?::uuid[], ?::int[], ?::uuid[], ?::text[], ?::boolean[])
+         from unnest(${moving.map((p) => p.id)}::uuid[], ${moving.map((p) => newNumber.get(p.id)!)}::int[], ${moving.map((p) => p.new_state_id)}::uuid[], ${moving.map((p) => p.new_state_type)}::text[], ${moving.map((p) => p.clear_project)}::boolean[])
                 as v(id, number, state_id, state_type, clear_project)
         where i.id = v.id`,
-      [
-        target.id,
-        moving.map((p) => p.id),
-        moving.map((p) => newNumber.get(p.id)!),
-        moving.map((p) => p.new_state_id),
-        moving.map((p) => p.new_state_type),
-        moving.map((p) => p.clear_project),
-      ],
     );
     // The old identifier resolves through the redirect; if the same old key and number already pointed
     // elsewhere (a team key reused after a rename), the issue that held it last wins.
     await sql(
       tx.em,
-      `insert into issue_redirects (id, workspace_id, team_key, number, issue_id, created_at)
-       select x.id, ?, x.team_key, x.number, x.issue_id, now()
-         from unnest(?::uuid[], ?::text[], ?::int[], ?::uuid[]) as x(id, team_key, number, issue_id)
+      q`insert into issue_redirects (id, workspace_id, team_key, number, issue_id, created_at)
+       select x.id, ${tx.workspace.id}, x.team_key, x.number, x.issue_id, now()
+         from unnest(${moving.map(() => randomUUID())}::uuid[], ${moving.map((p) => p.from_team_key)}::text[], ${moving.map((p) => p.number)}::int[], ${moving.map((p) => p.id)}::uuid[]) as x(id, team_key, number, issue_id)
            on conflict (workspace_id, team_key, number) do update set issue_id = excluded.issue_id`,
-      [
-        tx.workspace.id,
-        moving.map(() => randomUUID()),
-        moving.map((p) => p.from_team_key),
-        moving.map((p) => p.number),
-        moving.map((p) => p.id),
-      ],
     );
 
     const toTeam = { id: target.id, key: target.key, name: target.name };

@@ -133,9 +133,8 @@ export function projectColumn(scope: WorkspaceScope, ref: string): SqlFragment {
 export async function shareLockProject(scope: WorkspaceScope, ref: string): Promise<void> {
   await sql(
     scope.em,
-    `select id from projects where workspace_id = ? and ${isUuid(ref) ? "id = ?" : "lower(name) = lower(?)"}
+    q`select id from projects where workspace_id = ${scope.workspace.id} and ${isUuid(ref) ? q`id = ${ref}` : q`lower(name) = lower(${ref})`}
         for share`,
-    [scope.workspace.id, ref],
   );
 }
 
@@ -147,10 +146,9 @@ export async function shareLockProjects(scope: WorkspaceScope, refs: string[]): 
   if (refs.length === 0) return;
   await sql(
     scope.em,
-    `select id from projects
-      where workspace_id = ? and (id = any(?::uuid[]) or lower(name) in (select lower(n) from unnest(?::text[]) n))
+    q`select id from projects
+      where workspace_id = ${scope.workspace.id} and (id = any(${refs.filter(isUuid)}::uuid[]) or lower(name) in (select lower(n) from unnest(${refs.filter((r) => !isUuid(r))}::text[]) n))
       order by id for share`,
-    [scope.workspace.id, refs.filter(isUuid), refs.filter((r) => !isUuid(r))],
   );
 }
 
@@ -372,8 +370,7 @@ export async function labelsOf(
   if ([...wanted.keys()].some((k) => !byLower.has(k))) {
     rows = await sql<LabelRef>(
       em,
-      "select id, name from labels where workspace_id = ? and lower(name) = any(?::text[])",
-      [workspaceId, [...wanted.keys()]],
+      q`select id, name from labels where workspace_id = ${workspaceId} and lower(name) = any(${[...wanted.keys()]}::text[])`,
     );
     for (const r of rows) byLower.set(r.name.toLowerCase(), r);
   }

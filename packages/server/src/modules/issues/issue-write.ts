@@ -30,13 +30,13 @@ export const labelChanges = (ids: string[]): Change[] =>
 export const EMPTY = raw("");
 
 /** Runs a composed statement; one round trip. */
-export const run = <T>(scope: WorkspaceScope, f: SqlFragment) => sqlOne<T>(scope.em, f.sql, f.params);
+export const run = <T>(scope: WorkspaceScope, f: SqlFragment) => sqlOne<T>(scope.em, f);
 /**
  * The same as a prepared statement (see `sql`): for the hot statements of reads and creates, whose few
  * shapes cost more to plan than to run.
  */
 export const runPrepared = <T>(scope: WorkspaceScope, f: SqlFragment) =>
-  sqlOne<T>(scope.em, f.sql, f.params, { prepare: true });
+  sqlOne<T>(scope.em, f, { prepare: true });
 
 /**
  * Labels named by a write, validated up front (a blank name is 400) but refused only after the other

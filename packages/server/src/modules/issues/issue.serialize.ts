@@ -125,11 +125,10 @@ export async function loadIssues(em: EntityManager, ids: string[]): Promise<Issu
   if (ids.length === 0) return [];
   const rows = await sql<IssueRow>(
     em,
-    `select ${ISSUE_COLUMNS}
-       from ${ISSUE_FROM}
-       join unnest(?::uuid[]) with ordinality as wanted(id, ord) on wanted.id = i.id
+    q`select ${raw(ISSUE_COLUMNS)}
+       from ${raw(ISSUE_FROM)}
+       join unnest(${ids}::uuid[]) with ordinality as wanted(id, ord) on wanted.id = i.id
       order by wanted.ord`,
-    [ids],
   );
   return rows.map(issueFromRow);
 }

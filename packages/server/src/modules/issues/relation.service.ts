@@ -82,7 +82,7 @@ async function queryRelations(
   const query = q`select ${raw(relationJson("x.id"))} as relation
        from (select ${issueId}::uuid as id) x cross join ${relationsFrom(scope, "x.id")} ${extra}
       order by ${raw(RELATION_ORDER)}`;
-  const rows = await sql<{ relation: RelationOut }>(scope.em, query.sql, query.params);
+  const rows = await sql<{ relation: RelationOut }>(scope.em, query);
   return rows.map((r) => r.relation);
 }
 
@@ -112,10 +112,9 @@ export async function createRelation(
     await lockIssues(tx.em, tx.workspace.id, [issue, other]);
     const existing = await sqlOne<{ forward: boolean }>(
       tx.em,
-      `select issue_id = ? as forward from issue_relations
-        where type = ? and ((issue_id = ? and related_issue_id = ?) or (issue_id = ? and related_issue_id = ?))
+      q`select issue_id = ${issue.id} as forward from issue_relations
+        where type = ${type} and ((issue_id = ${issue.id} and related_issue_id = ${other.id}) or (issue_id = ${other.id} and related_issue_id = ${issue.id}))
         limit 1`,
-      [issue.id, type, issue.id, other.id, other.id, issue.id],
     );
     if (existing) {
       const what = existing.forward
@@ -128,9 +127,8 @@ export async function createRelation(
     const relationId = randomUUID();
     await sql(
       tx.em,
-      `insert into issue_relations (id, workspace_id, type, issue_id, related_issue_id, creator_id, created_at)
-       values (?, ?, ?, ?, ?, ?, now())`,
-      [relationId, tx.workspace.id, type, issue.id, other.id, tx.caller.userId],
+      q`insert into issue_relations (id, workspace_id, type, issue_id, related_issue_id, creator_id, created_at)
+       values (${relationId}, ${tx.workspace.id}, ${type}, ${issue.id}, ${other.id}, ${tx.caller.userId}, now())`,
     );
     await recordChanges(tx.em, tx.workspace.id, [
       {
@@ -156,8 +154,7 @@ export async function deleteRelation(scope: WorkspaceScope, ref: string, relatio
     const deleted = await findById(relationId, `No relation "${relationId}" on ${issue.identifier}.`, (id) =>
       sqlOne<{ id: string }>(
         tx.em,
-        `delete from issue_relations where id = ? and (issue_id = ? or related_issue_id = ?) returning id`,
-        [id, issue.id, issue.id],
+        q`delete from issue_relations where id = ${id} and (issue_id = ${issue.id} or related_issue_id = ${issue.id}) returning id`,
       ),
     );
     await recordChanges(tx.em, tx.workspace.id, [

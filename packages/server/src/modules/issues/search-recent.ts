@@ -1,5 +1,6 @@
 import type { EntityManager } from "@mikro-orm/postgresql";
 import { sql } from "../../db/sql.js";
+import { q } from "../../db/sql-fragment.js";
 
 /**
  * Issues a workspace keeps in `issue_search_recent` (migration `issue_search_recent`) after a prune, which
@@ -17,11 +18,12 @@ const PRUNE_LOCK = 7_240_613;
  */
 export async function pruneSearchRecent(em: EntityManager, keep = SEARCH_RECENT_ROWS): Promise<number> {
   return em.fork().transactional(async (tx) => {
-    const [lock] = await sql<{ ok: boolean }>(tx, "select pg_try_advisory_xact_lock(?) as ok", [PRUNE_LOCK]);
+    const [lock] = await sql<{ ok: boolean }>(tx, q`select pg_try_advisory_xact_lock(${PRUNE_LOCK}) as ok`);
     if (!lock?.ok) return 0;
-    const [row] = await sql<{ deleted: string }>(tx, "select tracker_search_recent_prune(?) as deleted", [
-      keep,
-    ]);
+    const [row] = await sql<{ deleted: string }>(
+      tx,
+      q`select tracker_search_recent_prune(${keep}) as deleted`,
+    );
     return Number(row?.deleted ?? 0);
   });
 }

@@ -2,6 +2,7 @@ import { createHash } from "node:crypto";
 import { type EntityManager, LockMode } from "@mikro-orm/postgresql";
 import type { components } from "@tracker/sdk/schema";
 import { sql } from "../../db/sql.js";
+import { q, raw } from "../../db/sql-fragment.js";
 import { type Change, recordChanges } from "../../events/record-change.js";
 import type { WorkspaceScope } from "../../http/handler.js";
 import { Conflict, fieldPath, guardUnique, Invalid, NotFound } from "../../http/problem.js";
@@ -54,23 +55,21 @@ export async function listLabels(scope: WorkspaceScope, withCounts: boolean): Pr
   if (!withCounts) {
     return sql<LabelOut>(
       scope.em,
-      "select id, name, color, description from labels where workspace_id = ? order by lower(name), id",
-      [scope.workspace.id],
+      q`select id, name, color, description from labels where workspace_id = ${scope.workspace.id} order by lower(name), id`,
     );
   }
   // One aggregate over every team (personal spaces included): admins see the workspace-wide usage.
   return sql<LabelListItemOut>(
     scope.em,
-    `select l.id, l.name, l.color, l.description,
+    q`select l.id, l.name, l.color, l.description,
             count(i.id)::int as "issueCount",
-            (count(i.id) filter (where i.state_type not in ${FINISHED_STATE_TYPES_SQL}))::int as "openIssueCount"
+            (count(i.id) filter (where i.state_type not in ${raw(FINISHED_STATE_TYPES_SQL)}))::int as "openIssueCount"
        from labels l
        left join issue_labels il on il.label_id = l.id
        left join issues i on i.id = il.issue_id
-      where l.workspace_id = ?
+      where l.workspace_id = ${scope.workspace.id}
       group by l.id
       order by lower(l.name), l.id`,
-    [scope.workspace.id],
   );
 }
 
@@ -88,11 +87,10 @@ async function lockIssuesCarrying(
 ): Promise<string[]> {
   const rows = await sql<{ id: string }>(
     em,
-    `select i.id from issues i
-      where i.workspace_id = ? and i.id in (select issue_id from issue_labels where label_id = ?)
+    q`select i.id from issues i
+      where i.workspace_id = ${workspaceId} and i.id in (select issue_id from issue_labels where label_id = ${labelId})
       order by i.id
         for update`,
-    [workspaceId, labelId],
   );
   return rows.map((r) => r.id);
 }
@@ -193,10 +191,9 @@ export async function deleteLabel(scope: WorkspaceScope, ref: string): Promise<v
     const held = await lockIssuesCarrying(em, scope.workspace.id, label.id);
     const issues = await sql<AffectedIssue>(
       em,
-      `with gone as (delete from issue_labels where label_id = ? and issue_id = any(?::uuid[]) returning issue_id)
+      q`with gone as (delete from issue_labels where label_id = ${label.id} and issue_id = any(${held}::uuid[]) returning issue_id)
        select i.id, t.key || '-' || i.number as identifier, t.id as team_id, t.key as team_key
          from gone g join issues i on i.id = g.issue_id join teams t on t.id = i.team_id`,
-      [label.id, held],
     );
     const filterChanges = await rewriteLabelFilters(em, scope.workspace.id, label.name, null);
     await em.nativeDelete(Label, label.id);
@@ -234,22 +231,20 @@ export async function mergeLabel(
     const held = await lockIssuesCarrying(em, scope.workspace.id, source.id);
     const moved = await sql<{ issue_id: string }>(
       em,
-      `insert into issue_labels (issue_id, label_id)
-       select issue_id, ? from issue_labels where label_id = ? and issue_id = any(?::uuid[])
+      q`insert into issue_labels (issue_id, label_id)
+       select issue_id, ${target.id} from issue_labels where label_id = ${source.id} and issue_id = any(${held}::uuid[])
        on conflict do nothing
        returning issue_id`,
-      [target.id, source.id, held],
     );
     const movedIds = new Set(moved.map((r) => r.issue_id));
     const issues = await sql<AffectedIssue>(
       em,
-      `with gone as (delete from issue_labels where label_id = ? and issue_id = any(?::uuid[]) returning issue_id),
+      q`with gone as (delete from issue_labels where label_id = ${source.id} and issue_id = any(${held}::uuid[]) returning issue_id),
             touched as (update issues i set updated_at = now() from gone g where i.id = g.issue_id
                         returning i.id, i.number, i.team_id)
        select x.id, t.key || '-' || x.number as identifier, t.id as team_id, t.key as team_key
          from touched x join teams t on t.id = x.team_id
         order by t.key, x.number`,
-      [source.id, held],
     );
     const events: ActivityInput[] = issues.map((i) => ({
       workspaceId: scope.workspace.id,

@@ -1,5 +1,6 @@
 import { type EntityManager, LockMode } from "@mikro-orm/postgresql";
 import { sql } from "../../db/sql.js";
+import { q } from "../../db/sql-fragment.js";
 import { recordChanges } from "../../events/record-change.js";
 import type { WorkspaceScope } from "../../http/handler.js";
 import { Conflict } from "../../http/problem.js";
@@ -12,11 +13,10 @@ import { type MemberRole, Membership } from "../workspaces/workspace.entity.js";
 export async function listUsers(scope: WorkspaceScope) {
   const rows = await sql<{ id: string; name: string; email: string; role: MemberRole }>(
     scope.em,
-    `select u.id, u.name, u.email, m.role
+    q`select u.id, u.name, u.email, m.role
        from memberships m join users u on u.id = m.user_id
-      where m.workspace_id = ?
+      where m.workspace_id = ${scope.workspace.id}
       order by lower(u.name), u.id`,
-    [scope.workspace.id],
   );
   return rows.map((u) => ({ ...u, isMe: u.id === scope.caller.userId }));
 }

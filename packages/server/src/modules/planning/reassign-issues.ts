@@ -1,6 +1,6 @@
 import type { EntityManager } from "@mikro-orm/postgresql";
 import { sql } from "../../db/sql.js";
-import type { SqlFragment } from "../../db/sql-fragment.js";
+import { q, raw, type SqlFragment } from "../../db/sql-fragment.js";
 import { type Change, issueRowChange } from "../../events/record-change.js";
 import type { WorkspaceScope } from "../../http/handler.js";
 import { type FieldChange, fieldChangedActivities, recordActivities } from "../activity/activity.service.js";
@@ -20,11 +20,10 @@ export async function reassignIssues(
 ): Promise<Change[]> {
   const moved = await sql<{ id: string; number: number; team_id: string; team_key: string }>(
     em,
-    `update issues i set ${field}_id = ?, updated_at = now()
+    q`update issues i set ${raw(field)}_id = ${change.to?.id ?? null}, updated_at = now()
        from teams t
-      where t.id = i.team_id and ${where.sql}
+      where t.id = i.team_id and ${where}
       returning i.id, i.number, i.team_id, t.key as team_key`,
-    [change.to?.id ?? null, ...where.params],
   );
   await recordActivities(
     em,

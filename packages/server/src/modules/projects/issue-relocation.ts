@@ -1,5 +1,6 @@
 import type { EntityManager } from "@mikro-orm/postgresql";
 import { sql } from "../../db/sql.js";
+import { joinSql, q } from "../../db/sql-fragment.js";
 import type { Change } from "../../events/record-change.js";
 import type { ActivityInput, TeamBrief } from "../activity/activity.service.js";
 
@@ -41,14 +42,12 @@ export async function relocateIssues(
   const crossWorkspace = r.sourceWorkspaceId !== r.targetWorkspaceId;
   const toMove = await sql<{ id: string }>(
     em,
-    `select i.id from issues i where i.id = any(?::uuid[]) and i.team_id <> ? order by i.id for update`,
-    [r.issueIds, r.team.id],
+    q`select i.id from issues i where i.id = any(${r.issueIds}::uuid[]) and i.team_id <> ${r.team.id} order by i.id for update`,
   );
   if (toMove.length === 0) return { issues: [], changes: [], activity: [] };
   const counter = await sql<{ issue_counter: number }>(
     em,
-    "update teams set issue_counter = issue_counter + ? where id = ? returning issue_counter",
-    [toMove.length, r.team.id],
+    q`update teams set issue_counter = issue_counter + ${toMove.length} where id = ${r.team.id} returning issue_counter`,
   );
   const base = counter[0]!.issue_counter - toMove.length;
 
@@ -63,28 +62,28 @@ export async function relocateIssues(
     cleared_assignee: boolean;
   }>(
     em,
-    `with src as (
+    q`with src as (
        select i.id, i.number as old_number, ot.id as old_team_id, ot.key as old_key, ot.name as old_team_name,
               s.name as state_name, s.type as state_type, i.cycle_id is not null as had_cycle,
-              (?::boolean and i.assignee_id is not null and not exists (
-                 select 1 from memberships m where m.workspace_id = ? and m.user_id = i.assignee_id)) as clear_assignee,
+              (${crossWorkspace}::boolean and i.assignee_id is not null and not exists (
+                 select 1 from memberships m where m.workspace_id = ${r.targetWorkspaceId} and m.user_id = i.assignee_id)) as clear_assignee,
               row_number() over (order by ot.key, i.number) as rn
          from issues i
          join teams ot on ot.id = i.team_id
          join workflow_states s on s.id = i.state_id
-        where i.id = any(?::uuid[])
+        where i.id = any(${toMove.map((t) => t.id)}::uuid[])
      ), mapped as (
        select src.*, ns.id as new_state_id, ns.type as new_state_type
          from src
          cross join lateral (
            select ts.id, ts.type from workflow_states ts
-            where ts.team_id = ?
+            where ts.team_id = ${r.team.id}
             order by (lower(ts.name) = lower(src.state_name)) desc, (ts.type = src.state_type) desc, ts.position
             limit 1
          ) ns
      )
      update issues i
-        set team_id = ?, workspace_id = ?, number = ? + mapped.rn,
+        set team_id = ${r.team.id}, workspace_id = ${r.targetWorkspaceId}, number = ${base} + mapped.rn,
             state_id = mapped.new_state_id, state_type = mapped.new_state_type,
             completed_at = case when mapped.new_state_type = mapped.state_type then i.completed_at
                                 when mapped.new_state_type = 'completed' then now() else null end,
@@ -95,15 +94,6 @@ export async function relocateIssues(
       where mapped.id = i.id
       returning i.id, mapped.old_key, mapped.old_number, mapped.old_team_id, mapped.old_team_name, i.number,
                 mapped.had_cycle, mapped.clear_assignee as cleared_assignee`,
-    [
-      crossWorkspace,
-      r.targetWorkspaceId,
-      toMove.map((t) => t.id),
-      r.team.id,
-      r.team.id,
-      r.targetWorkspaceId,
-      base,
-    ],
   );
 
   const ids = rows.map((row) => row.id);
@@ -113,23 +103,27 @@ export async function relocateIssues(
   if (crossWorkspace) {
     await sql(
       em,
-      `insert into issue_redirects (id, workspace_id, team_key, number, issue_id, created_at)
-       select gen_random_uuid(), ?, r.team_key, r.number, r.issue_id, r.created_at
-         from issue_redirects r where r.issue_id = any(?::uuid[]) and r.workspace_id = ?
+      q`insert into issue_redirects (id, workspace_id, team_key, number, issue_id, created_at)
+       select gen_random_uuid(), ${r.targetWorkspaceId}, r.team_key, r.number, r.issue_id, r.created_at
+         from issue_redirects r where r.issue_id = any(${ids}::uuid[]) and r.workspace_id = ${r.sourceWorkspaceId}
        on conflict (workspace_id, team_key, number) do nothing`,
-      [r.targetWorkspaceId, ids, r.sourceWorkspaceId],
     );
-    await sql(em, "delete from issue_redirects where issue_id = any(?::uuid[]) and workspace_id = ?", [
-      ids,
-      r.sourceWorkspaceId,
-    ]);
+    await sql(
+      em,
+      q`delete from issue_redirects where issue_id = any(${ids}::uuid[]) and workspace_id = ${r.sourceWorkspaceId}`,
+    );
   }
   await sql(
     em,
-    `insert into issue_redirects (id, workspace_id, team_key, number, issue_id, created_at)
-     values ${rows.map(() => "(gen_random_uuid(), ?, ?, ?, ?, now())").join(", ")}
+    q`insert into issue_redirects (id, workspace_id, team_key, number, issue_id, created_at)
+     values ${joinSql(
+       rows.map(
+         (row) =>
+           q`(gen_random_uuid(), ${r.targetWorkspaceId}, ${row.old_key}, ${row.old_number}, ${row.id}, now())`,
+       ),
+       ", ",
+     )}
      on conflict (workspace_id, team_key, number) do update set issue_id = excluded.issue_id`,
-    rows.flatMap((row) => [r.targetWorkspaceId, row.old_key, row.old_number, row.id]),
   );
 
   const issues: RelocatedIssue[] = rows.map((row) => ({

@@ -1,5 +1,6 @@
 import type { EntityManager } from "@mikro-orm/postgresql";
 import { sql, sqlOne } from "../../db/sql.js";
+import { q } from "../../db/sql-fragment.js";
 import { type Change, recordChanges } from "../../events/record-change.js";
 import type { WorkspaceAccess } from "../../http/auth.js";
 import { reachableWorkspaces } from "../../http/auth.query.js";
@@ -115,39 +116,37 @@ export async function moveProjectToWorkspace(
     lead_id: string | null;
   }>(
     em,
-    "select id, name, initiative_id, lead_id from projects where id = ? and workspace_id = ? for update",
-    [o.projectId, source.id],
+    q`select id, name, initiative_id, lead_id from projects where id = ${o.projectId} and workspace_id = ${source.id} for update`,
   );
   if (!project) throw new NotFound("The project is no longer in this workspace.");
   const issueIds = (
-    await sql<{ id: string }>(em, "select id from issues where project_id = ? order by id for update", [
-      project.id,
-    ])
+    await sql<{ id: string }>(
+      em,
+      q`select id from issues where project_id = ${project.id} order by id for update`,
+    )
   ).map((r) => r.id);
 
   // Labels first: the target gets every label the issues carry, by name, before the links are remapped.
   const labelsCreated = issueIds.length
     ? await sql<{ id: string; name: string }>(
         em,
-        `insert into labels (id, workspace_id, name, color, description, created_at, updated_at)
-         select gen_random_uuid(), ?, x.name, x.color, x.description, now(), now()
+        q`insert into labels (id, workspace_id, name, color, description, created_at, updated_at)
+         select gen_random_uuid(), ${target.id}, x.name, x.color, x.description, now(), now()
            from (select distinct on (lower(l.name)) l.name, l.color, l.description
                    from issue_labels il join labels l on l.id = il.label_id
-                  where il.issue_id = any(?::uuid[]) and l.workspace_id = ?
+                  where il.issue_id = any(${issueIds}::uuid[]) and l.workspace_id = ${source.id}
                   order by lower(l.name), l.name) x
          on conflict (workspace_id, lower(name)) do nothing
          returning id, name`,
-        [target.id, issueIds, source.id],
       )
     : [];
   if (issueIds.length) {
     await sql(
       em,
-      `update issue_labels il set label_id = tl.id
+      q`update issue_labels il set label_id = tl.id
          from labels sl, labels tl
-        where il.issue_id = any(?::uuid[]) and sl.id = il.label_id and sl.workspace_id = ?
-          and tl.workspace_id = ? and lower(tl.name) = lower(sl.name)`,
-      [issueIds, source.id, target.id],
+        where il.issue_id = any(${issueIds}::uuid[]) and sl.id = il.label_id and sl.workspace_id = ${source.id}
+          and tl.workspace_id = ${target.id} and lower(tl.name) = lower(sl.name)`,
     );
   }
 
@@ -157,79 +156,71 @@ export async function moveProjectToWorkspace(
   const relations = issueIds.length
     ? await sql<Tie>(
         em,
-        `with gone as (
+        q`with gone as (
            delete from issue_relations
-            where (issue_id = any(?::uuid[])) <> (related_issue_id = any(?::uuid[]))
-            returning id, case when issue_id = any(?::uuid[]) then related_issue_id else issue_id end as stays)
+            where (issue_id = any(${issueIds}::uuid[])) <> (related_issue_id = any(${issueIds}::uuid[]))
+            returning id, case when issue_id = any(${issueIds}::uuid[]) then related_issue_id else issue_id end as stays)
          select gone.id, t.id as team_id, t.key as team_key
            from gone join issues i on i.id = gone.stays join teams t on t.id = i.team_id`,
-        [issueIds, issueIds, issueIds],
       )
     : [];
-  await sql(em, "update issue_relations set workspace_id = ? where issue_id = any(?::uuid[])", [
-    target.id,
-    issueIds,
-  ]);
+  await sql(
+    em,
+    q`update issue_relations set workspace_id = ${target.id} where issue_id = any(${issueIds}::uuid[])`,
+  );
   const leftChildren = issueIds.length
     ? await sql<{ id: string; number: number; team_id: string; team_key: string; parent: string }>(
         em,
-        `update issues c set parent_id = null, updated_at = now()
+        q`update issues c set parent_id = null, updated_at = now()
            from teams t, issues p, teams pt
-          where c.parent_id = any(?::uuid[]) and not (c.id = any(?::uuid[])) and t.id = c.team_id
+          where c.parent_id = any(${issueIds}::uuid[]) and not (c.id = any(${issueIds}::uuid[])) and t.id = c.team_id
             and p.id = c.parent_id and pt.id = p.team_id
           returning c.id, c.number, c.team_id, t.key as team_key, pt.key || '-' || p.number as parent`,
-        [issueIds, issueIds],
       )
     : [];
   const orphaned = issueIds.length
     ? await sql(
         em,
-        `update issues set parent_id = null
-          where id = any(?::uuid[]) and parent_id is not null and not (parent_id = any(?::uuid[])) returning id`,
-        [issueIds, issueIds],
+        q`update issues set parent_id = null
+          where id = any(${issueIds}::uuid[]) and parent_id is not null and not (parent_id = any(${issueIds}::uuid[])) returning id`,
       )
     : [];
   const documentLinks = issueIds.length
     ? await sql<{ id: string; team_id: string; team_key: string }>(
         em,
-        `delete from document_issues di using documents d, teams t
-          where d.id = di.document_id and t.id = d.team_id and di.issue_id = any(?::uuid[])
+        q`delete from document_issues di using documents d, teams t
+          where d.id = di.document_id and t.id = d.team_id and di.issue_id = any(${issueIds}::uuid[])
           returning di.document_id as id, t.id as team_id, t.key as team_key`,
-        [issueIds],
       )
     : [];
   const projectUpdates = await sql<{ id: string }>(
     em,
-    "update status_updates set workspace_id = ? where project_id = ? returning id",
-    [target.id, project.id],
+    q`update status_updates set workspace_id = ${target.id} where project_id = ${project.id} returning id`,
   );
   // The project's updates go with it, but their citations of issues that stay behind cannot.
   if (projectUpdates.length)
     await sql(
       em,
-      "delete from status_update_issues where update_id = any(?::uuid[]) and not (issue_id = any(?::uuid[]))",
-      [projectUpdates.map((u) => u.id), issueIds],
+      q`delete from status_update_issues where update_id = any(${projectUpdates.map((u) => u.id)}::uuid[]) and not (issue_id = any(${issueIds}::uuid[]))`,
     );
   const updateLinks = issueIds.length
     ? await sql<{ id: string }>(
         em,
-        `delete from status_update_issues sui using status_updates su
-          where su.id = sui.update_id and sui.issue_id = any(?::uuid[]) and su.workspace_id <> ?
+        q`delete from status_update_issues sui using status_updates su
+          where su.id = sui.update_id and sui.issue_id = any(${issueIds}::uuid[]) and su.workspace_id <> ${target.id}
           returning sui.update_id as id`,
-        [issueIds, target.id],
       )
     : [];
   const workflowRules = await sql<Tie>(
     em,
-    `delete from workflow_rules wr using teams t
-      where t.id = wr.team_id and t.workspace_id = ? and wr.project_id = ?
+    q`delete from workflow_rules wr using teams t
+      where t.id = wr.team_id and t.workspace_id = ${source.id} and wr.project_id = ${project.id}
       returning wr.id, t.id as team_id, t.key as team_key`,
-    [source.id, project.id],
   );
-  await sql(em, "update activity_events set workspace_id = ? where issue_id = any(?::uuid[])", [
-    target.id,
-    issueIds,
-  ]);
+  await sql(
+    em,
+    q`update activity_events set workspace_id = ${target.id} where issue_id = any(${issueIds}::uuid[])`,
+  );
 
   const relocated = await relocateIssues(em, {
     issueIds,
@@ -243,24 +234,22 @@ export async function moveProjectToWorkspace(
   const moved = await guardProjectName(project.name, `the workspace "${target.name}"`, () =>
     sqlOne<{ lead_id: string | null }>(
       em,
-      `update projects p
-          set workspace_id = ?, initiative_id = null, updated_at = now(),
-              lead_id = case when exists (select 1 from memberships m where m.workspace_id = ? and m.user_id = p.lead_id)
+      q`update projects p
+          set workspace_id = ${target.id}, initiative_id = null, updated_at = now(),
+              lead_id = case when exists (select 1 from memberships m where m.workspace_id = ${target.id} and m.user_id = p.lead_id)
                              then p.lead_id else null end
-        where p.id = ?
+        where p.id = ${project.id}
         returning p.lead_id`,
-      [target.id, target.id, project.id],
     ),
   );
-  await sql(em, "delete from project_teams where project_id = ?", [project.id]);
-  await sql(em, "insert into project_teams (project_id, team_id) values (?, ?)", [project.id, o.team.id]);
+  await sql(em, q`delete from project_teams where project_id = ${project.id}`);
+  await sql(em, q`insert into project_teams (project_id, team_id) values (${project.id}, ${o.team.id})`);
   const members = await sql(
     em,
-    `delete from project_members pm
-      where pm.project_id = ?
-        and not exists (select 1 from memberships m where m.workspace_id = ? and m.user_id = pm.user_id)
+    q`delete from project_members pm
+      where pm.project_id = ${project.id}
+        and not exists (select 1 from memberships m where m.workspace_id = ${target.id} and m.user_id = pm.user_id)
       returning pm.user_id`,
-    [project.id, target.id],
   );
 
   await recordChunked(em, [
@@ -339,14 +328,14 @@ export async function moveProjectToWorkspace(
 async function rehomeProject(scope: WorkspaceScope, em: EntityManager, projectId: string, team: TeamBrief) {
   const project = await sqlOne<{ id: string; name: string }>(
     em,
-    "select id, name from projects where id = ? and workspace_id = ? for update",
-    [projectId, scope.workspace.id],
+    q`select id, name from projects where id = ${projectId} and workspace_id = ${scope.workspace.id} for update`,
   );
   if (!project) throw new NotFound("The project is no longer in this workspace.");
   const issueIds = (
-    await sql<{ id: string }>(em, "select id from issues where project_id = ? order by id for update", [
-      project.id,
-    ])
+    await sql<{ id: string }>(
+      em,
+      q`select id from issues where project_id = ${project.id} order by id for update`,
+    )
   ).map((r) => r.id);
   const relocated = await relocateIssues(em, {
     issueIds,
@@ -355,12 +344,12 @@ async function rehomeProject(scope: WorkspaceScope, em: EntityManager, projectId
     targetWorkspaceId: scope.workspace.id,
     actorId: scope.caller.userId,
   });
-  await sql(em, "delete from project_teams where project_id = ? and team_id <> ?", [project.id, team.id]);
-  await sql(em, "insert into project_teams (project_id, team_id) values (?, ?) on conflict do nothing", [
-    project.id,
-    team.id,
-  ]);
-  await sql(em, "update projects set updated_at = now() where id = ?", [project.id]);
+  await sql(em, q`delete from project_teams where project_id = ${project.id} and team_id <> ${team.id}`);
+  await sql(
+    em,
+    q`insert into project_teams (project_id, team_id) values (${project.id}, ${team.id}) on conflict do nothing`,
+  );
+  await sql(em, q`update projects set updated_at = now() where id = ${project.id}`);
   await recordChunked(em, [
     { workspaceId: scope.workspace.id, change: { entity: "project", action: "updated", id: project.id } },
     ...relocated.changes,

@@ -1,5 +1,6 @@
 import { type components, projectStatusValues } from "@tracker/sdk/schema";
 import { genericPlanWhenOnly, sql } from "../../db/sql.js";
+import { q, type SqlFragment } from "../../db/sql-fragment.js";
 import { dateFromJson, isoFromJson, jsonTimeSql } from "../../db/sql-time.js";
 import { AUTH_EPOCH_SQL, confirmCaller } from "../../http/auth.js";
 import type { WorkspaceScope } from "../../http/handler.js";
@@ -112,10 +113,7 @@ function projectSpecials(scope: WorkspaceScope): Record<ProjectSpecial, planning
 }
 
 /** Compiles every filter, special filter and sort to one SQL statement (fetching one row past the page). */
-export async function projectListQuery(
-  scope: WorkspaceScope,
-  q: ProjectQuery,
-): Promise<{ text: string; params: unknown[] }> {
+export async function projectListQuery(scope: WorkspaceScope, q: ProjectQuery): Promise<SqlFragment> {
   const vis = visibleProjectCondition(scope, "h");
   const conditions = new planning.PlanningConditions(vis.sql, [scope.workspace.id, ...vis.params]);
   const { where, params } = conditions;
@@ -161,7 +159,7 @@ export async function projectListQuery(
     // then the page's initiative and lead names. The inner join to users is removed by the planner unless
     // the lead sort or a lead email filter reads it.
     return {
-      text: `with h as (${projectMetricsSql()}),
+      sql: `with h as (${projectMetricsSql()}),
        pg as (
          select ${PAGE_COLUMNS} from h left join users lu on lu.id = h.lead_id
           where ${where.join(" and ")}
@@ -178,7 +176,7 @@ export async function projectListQuery(
   // Nothing reads a computed value before paging: page the plain rows first, then compute progress and
   // health for that page only (the same expressions, on 51 rows instead of the whole workspace).
   return {
-    text: `with pg as (
+    sql: `with pg as (
        select h.* from projects h left join users lu on lu.id = h.lead_id
         where h.workspace_id = ? and ${where.join(" and ")}
         order by ${order}${page}
@@ -214,7 +212,7 @@ export async function queryProjects(
   q: ProjectQuery,
 ): Promise<{ projects: ProjectOut[]; nextOffset: number | null }> {
   const query = await projectListQuery(scope, q);
-  const rows = await sql<ProjectRow>(scope.em, query.text, query.params, {
+  const rows = await sql<ProjectRow>(scope.em, query, {
     prepare: genericPlanWhenOnly(q, PLAN_FREE_KEYS),
   });
   confirmCaller(scope, rows[0]?.auth_epoch);
@@ -283,11 +281,10 @@ async function teamsOf(scope: WorkspaceScope, projectIds: string[]): Promise<Pro
   const vis = visibleTeamCondition(scope, "t");
   const rows = await sql<{ project_id: string; id: string; key: string; name: string }>(
     scope.em,
-    `select pt.project_id, t.id, t.key, t.name
+    q`select pt.project_id, t.id, t.key, t.name
        from project_teams pt join teams t on t.id = pt.team_id
-      where pt.project_id = any(?::uuid[]) and ${vis.sql}
+      where pt.project_id = any(${projectIds}::uuid[]) and ${vis}
       order by t.key`,
-    [projectIds, ...vis.params],
     { prepare: true },
   );
   for (const r of rows) {

@@ -2,7 +2,7 @@ import { type EntityManager, LockMode } from "@mikro-orm/postgresql";
 import type { components } from "@tracker/sdk/schema";
 import { holdInWorkspace } from "../../db/locks.js";
 import { sql, sqlOne } from "../../db/sql.js";
-import { q } from "../../db/sql-fragment.js";
+import { q, raw } from "../../db/sql-fragment.js";
 import { dateSql } from "../../db/sql-time.js";
 import { type Change, recordChanges } from "../../events/record-change.js";
 import type { WorkspaceScope } from "../../http/handler.js";
@@ -49,13 +49,12 @@ export async function findProject(scope: WorkspaceScope, ref: string, em = scope
   const vis = visibleProjectCondition(scope, "p");
   const row = await sqlOne<ProjectRecord>(
     em,
-    `select p.id, p.name, p.status, p.lead_id, ${dateSql("p.start_date")} as start_date,
-            ${dateSql("p.target_date")} as target_date,
+    q`select p.id, p.name, p.status, p.lead_id, ${raw(dateSql("p.start_date"))} as start_date,
+            ${raw(dateSql("p.target_date"))} as target_date,
             exists (select 1 from project_teams xpt join teams xt on xt.id = xpt.team_id
                      where xpt.project_id = p.id and xt.personal) as personal
        from projects p
-      where p.workspace_id = ? and ${isUuid(ref) ? "p.id = ?" : "lower(p.name) = lower(?)"} and ${vis.sql}`,
-    [scope.workspace.id, ref, ...vis.params],
+      where p.workspace_id = ${scope.workspace.id} and ${isUuid(ref) ? q`p.id = ${ref}` : q`lower(p.name) = lower(${ref})`} and ${vis}`,
   );
   if (!row) throw new NotFound(`No project "${ref}" in this workspace.`);
   return row;
@@ -171,8 +170,7 @@ export async function projectPageData(scope: WorkspaceScope, ref: string) {
   const project = await findProject(scope, ref);
   const row = await sqlOne<{ description: string | null }>(
     scope.em,
-    "select description from projects where id = ?",
-    [project.id],
+    q`select description from projects where id = ${project.id}`,
   );
   return { project: { id: project.id, description: row?.description ?? null } };
 }
@@ -183,11 +181,10 @@ export async function listProjectMembers(scope: WorkspaceScope, ref: string) {
   const project = await findProject(scope, ref);
   return sql<{ id: string; name: string; email: string }>(
     scope.em,
-    `select u.id, u.name, u.email
+    q`select u.id, u.name, u.email
        from project_members pm join users u on u.id = pm.user_id
-      where pm.project_id = ?
+      where pm.project_id = ${project.id}
       order by lower(u.name), u.id`,
-    [project.id],
   );
 }
 
@@ -195,9 +192,8 @@ export async function listProjectMembers(scope: WorkspaceScope, ref: string) {
 async function callerInTeams(scope: WorkspaceScope, project: ProjectRecord): Promise<boolean> {
   const inTeam = await sqlOne(
     scope.em,
-    `select 1 from project_teams pt join team_members tm on tm.team_id = pt.team_id
-      where pt.project_id = ? and tm.user_id = ?`,
-    [project.id, scope.caller.userId],
+    q`select 1 from project_teams pt join team_members tm on tm.team_id = pt.team_id
+      where pt.project_id = ${project.id} and tm.user_id = ${scope.caller.userId}`,
   );
   return inTeam !== undefined;
 }

@@ -1,5 +1,5 @@
 import { sql, sqlOne } from "../../db/sql.js";
-import type { SqlFragment } from "../../db/sql-fragment.js";
+import { q, raw, type SqlFragment } from "../../db/sql-fragment.js";
 import type { WorkspaceScope } from "../../http/handler.js";
 import { NotFound } from "../../http/problem.js";
 import type { StateType } from "../../rules/state-types.js";
@@ -50,10 +50,9 @@ export async function resolveTeam(scope: WorkspaceScope, ref: string): Promise<T
   const vis = visibleTeamCondition(scope);
   const team = await sqlOne<TeamRow>(
     scope.em,
-    `select ${TEAM_ROW_COLUMNS}
+    q`select ${raw(TEAM_ROW_COLUMNS)}
        from teams t
-      where t.workspace_id = ? and ${isUuid(ref) ? "t.id = ?" : "t.key = ?"} and ${vis.sql}`,
-    [scope.workspace.id, ref, ...vis.params],
+      where t.workspace_id = ${scope.workspace.id} and ${isUuid(ref) ? q`t.id = ${ref}` : q`t.key = ${ref}`} and ${vis}`,
   );
   if (!team) throw new NotFound(`No team "${ref}" in this workspace.`);
   return team;
@@ -70,9 +69,8 @@ export async function resolveUser(scope: WorkspaceScope, ref: string): Promise<U
   if (ref === "me") return { id: scope.caller.userId, name: scope.caller.name, email: scope.caller.email };
   const user = await sqlOne<UserRef>(
     scope.em,
-    `select u.id, u.name, u.email from users u join memberships m on m.user_id = u.id and m.workspace_id = ?
-      where ${isUuid(ref) ? "u.id = ?" : "u.email = lower(?)"}`,
-    [scope.workspace.id, ref],
+    q`select u.id, u.name, u.email from users u join memberships m on m.user_id = u.id and m.workspace_id = ${scope.workspace.id}
+      where ${isUuid(ref) ? q`u.id = ${ref}` : q`u.email = lower(${ref})`}`,
   );
   if (!user) throw new NotFound(`No member "${ref}" in this workspace.`);
   return user;
@@ -94,15 +92,15 @@ const ISSUE_KEY_COLUMNS = `ki.id, kt.key || '-' || ki.number as identifier, kt.i
 
 /**
  * The issues an identifier `key-number` names, as rows `(id, rank)`: the issue holding it now (rank 1), then
- * the one it was redirected to after a move or a team key change (rank 2). `key` and `number` are SQL
- * expressions; the text binds the workspace id (`?`) once in each branch, before that branch's own `?`s.
+ * the one it was redirected to after a move or a team key change (rank 2). `key` and `number` are values,
+ * or SQL expressions given as `raw` fragments.
  */
-function identifierHits(key: string, number: string): string {
-  return `select hi.id, 1 as rank from issues hi join teams ht on ht.id = hi.team_id
-           where hi.workspace_id = ? and ht.key = ${key} and hi.number = ${number}
+function identifierHits(workspaceId: string, key: unknown, number: unknown): SqlFragment {
+  return q`select hi.id, 1 as rank from issues hi join teams ht on ht.id = hi.team_id
+           where hi.workspace_id = ${workspaceId} and ht.key = ${key} and hi.number = ${number}
           union all
           select hr.issue_id, 2 from issue_redirects hr
-           where hr.workspace_id = ? and hr.team_key = ${key} and hr.number = ${number}`;
+           where hr.workspace_id = ${workspaceId} and hr.team_key = ${key} and hr.number = ${number}`;
 }
 
 /**
@@ -115,24 +113,17 @@ function identifierHits(key: string, number: string): string {
 export function issueKeyQuery(scope: WorkspaceScope, ref: string): SqlFragment | undefined {
   const vis = visibleTeamCondition(scope, "kt");
   if (isUuid(ref)) {
-    return {
-      sql: `select ${ISSUE_KEY_COLUMNS} from issues ki join teams kt on kt.id = ki.team_id
-             where ki.workspace_id = ? and ki.id = ? and ${vis.sql}`,
-      params: [scope.workspace.id, ref, ...vis.params],
-    };
+    return q`select ${raw(ISSUE_KEY_COLUMNS)} from issues ki join teams kt on kt.id = ki.team_id
+             where ki.workspace_id = ${scope.workspace.id} and ki.id = ${ref} and ${vis}`;
   }
   const m = ISSUE_IDENTIFIER.exec(ref.trim());
   if (!m) return undefined;
-  const key = m[1]!.toUpperCase();
-  const number = Number(m[2]);
-  return {
-    sql: `select ${ISSUE_KEY_COLUMNS}
-            from (${identifierHits("?", "?")}) hit
+  const hits = identifierHits(scope.workspace.id, m[1]!.toUpperCase(), Number(m[2]));
+  return q`select ${raw(ISSUE_KEY_COLUMNS)}
+            from (${hits}) hit
             join issues ki on ki.id = hit.id join teams kt on kt.id = ki.team_id
-           where ${vis.sql}
-           order by hit.rank limit 1`,
-    params: [scope.workspace.id, key, number, scope.workspace.id, key, number, ...vis.params],
-  };
+           where ${vis}
+           order by hit.rank limit 1`;
 }
 
 /**
@@ -156,19 +147,16 @@ export function issueKeysQuery(scope: WorkspaceScope, refs: string[]): SqlFragme
     keys.push(m ? m[1]!.toUpperCase() : null);
     numbers.push(m ? Number(m[2]) : null);
   });
-  return {
-    sql: `select r.n, k.*
-            from unnest(?::int[], ?::uuid[], ?::text[], ?::int[]) as r(n, id, key, number)
+  return q`select r.n, k.*
+            from unnest(${n}::int[], ${ids}::uuid[], ${keys}::text[], ${numbers}::int[]) as r(n, id, key, number)
             cross join lateral (
-              select ${ISSUE_KEY_COLUMNS}
+              select ${raw(ISSUE_KEY_COLUMNS)}
                 from (select r.id, 1 as rank where r.id is not null
                       union all
-                      ${identifierHits("r.key", "r.number")}) hit
+                      ${identifierHits(ws, raw("r.key"), raw("r.number"))}) hit
                 join issues ki on ki.id = hit.id join teams kt on kt.id = ki.team_id
-               where (r.id is null or ki.workspace_id = ?) and ${vis.sql}
-               order by hit.rank limit 1) k`,
-    params: [n, ids, keys, numbers, ws, ws, ws, ...vis.params],
-  };
+               where (r.id is null or ki.workspace_id = ${ws}) and ${vis}
+               order by hit.rank limit 1) k`;
 }
 
 /**
@@ -177,7 +165,7 @@ export function issueKeysQuery(scope: WorkspaceScope, refs: string[]): SqlFragme
  */
 export async function resolveIssue(scope: WorkspaceScope, ref: string): Promise<IssueKey> {
   const query = issueKeyQuery(scope, ref);
-  const row = query && (await sqlOne<IssueKey>(scope.em, query.sql, query.params));
+  const row = query && (await sqlOne<IssueKey>(scope.em, query));
   if (!row) throw new NotFound(`No issue "${ref}" in this workspace.`);
   return row;
 }
@@ -194,15 +182,13 @@ export interface StateRow {
 export async function resolveState(scope: WorkspaceScope, teamId: string, ref: string): Promise<StateRow> {
   const state = await sqlOne<StateRow>(
     scope.em,
-    `select id, name, type, color, position from workflow_states
-      where team_id = ? and ${isUuid(ref) ? "id = ?" : "lower(name) = lower(?)"}`,
-    [teamId, ref],
+    q`select id, name, type, color, position from workflow_states
+      where team_id = ${teamId} and ${isUuid(ref) ? q`id = ${ref}` : q`lower(name) = lower(${ref})`}`,
   );
   if (!state) {
     const names = await sql<{ name: string }>(
       scope.em,
-      "select name from workflow_states where team_id = ? order by position",
-      [teamId],
+      q`select name from workflow_states where team_id = ${teamId} order by position`,
     );
     throw new NotFound(`No state "${ref}" in this team. States: ${names.map((n) => n.name).join(", ")}.`);
   }
@@ -223,8 +209,7 @@ async function resolveNamed(
 ): Promise<NamedRow> {
   const row = await sqlOne<NamedRow>(
     scope.em,
-    `select id, name from ${table} where workspace_id = ? and ${isUuid(ref) ? "id = ?" : "lower(name) = lower(?)"}`,
-    [scope.workspace.id, ref],
+    q`select id, name from ${raw(table)} where workspace_id = ${scope.workspace.id} and ${isUuid(ref) ? q`id = ${ref}` : q`lower(name) = lower(${ref})`}`,
   );
   if (!row) throw new NotFound(`No ${noun} "${ref}" in this workspace.`);
   return row;
@@ -253,14 +238,13 @@ export async function resolveCycle(
     ref === "current"
       ? await sqlOne<CycleRow>(
           scope.em,
-          `select id, number from cycles where team_id = ? and starts_at <= now() and ends_at > now()
+          q`select id, number from cycles where team_id = ${teamId} and starts_at <= now() and ends_at > now()
             order by starts_at desc limit 1`,
-          [teamId],
         )
-      : await sqlOne<CycleRow>(scope.em, "select id, number from cycles where team_id = ? and number = ?", [
-          teamId,
-          Number(ref),
-        ]);
+      : await sqlOne<CycleRow>(
+          scope.em,
+          q`select id, number from cycles where team_id = ${teamId} and number = ${Number(ref)}`,
+        );
   if (!row)
     throw new NotFound(
       ref === "current" ? "The team has no current cycle." : `No cycle ${ref} in this team.`,
@@ -287,33 +271,23 @@ export async function resolveIssues(scope: WorkspaceScope, refs: string[]): Prom
   const vis = visibleTeamCondition(scope);
   const rows = await sql<IssueKey & { pos: number }>(
     scope.em,
-    `select r.pos, i.id, t.key || '-' || i.number as identifier, t.id as "teamId", t.key as "teamKey", i.number
-       from unnest(?::int[], ?::uuid[], ?::text[], ?::int[]) as r(pos, id, key, number)
+    q`select r.pos, i.id, t.key || '-' || i.number as identifier, t.id as "teamId", t.key as "teamKey", i.number
+       from unnest(${parsed.map((p) => p.pos)}::int[], ${parsed.map((p) => p.id)}::uuid[], ${parsed.map((p) => p.key)}::text[], ${parsed.map((p) => p.number)}::int[]) as r(pos, id, key, number)
        join lateral (
          select i.id, 1 as rank from issues i
-          where i.workspace_id = ? and r.id is not null and i.id = r.id
+          where i.workspace_id = ${scope.workspace.id} and r.id is not null and i.id = r.id
          union all
          select i.id, 2 from issues i join teams t on t.id = i.team_id
-          where i.workspace_id = ? and t.key = r.key and i.number = r.number
+          where i.workspace_id = ${scope.workspace.id} and t.key = r.key and i.number = r.number
          union all
          select x.issue_id, 3 from issue_redirects x
-          where x.workspace_id = ? and x.team_key = r.key and x.number = r.number
+          where x.workspace_id = ${scope.workspace.id} and x.team_key = r.key and x.number = r.number
          order by rank
          limit 1
        ) hit on true
        join issues i on i.id = hit.id
        join teams t on t.id = i.team_id
-      where ${vis.sql}`,
-    [
-      parsed.map((p) => p.pos),
-      parsed.map((p) => p.id),
-      parsed.map((p) => p.key),
-      parsed.map((p) => p.number),
-      scope.workspace.id,
-      scope.workspace.id,
-      scope.workspace.id,
-      ...vis.params,
-    ],
+      where ${vis}`,
   );
   const byPos = new Map(rows.map(({ pos, ...issue }) => [pos, issue]));
   const missing = refs.filter((_, pos) => !byPos.has(pos));

@@ -1,5 +1,6 @@
 import type { EntityManager } from "@mikro-orm/postgresql";
 import { sqlOne } from "../../db/sql.js";
+import { q } from "../../db/sql-fragment.js";
 import type { StateType } from "../../rules/state-types.js";
 
 /**
@@ -44,7 +45,7 @@ function cacheOf(em: EntityManager): Map<string, WorkspaceNames> {
 async function loadNames(em: EntityManager, workspaceId: string): Promise<WorkspaceNames | undefined> {
   const row = await sqlOne<{ version: string; names: Omit<WorkspaceNames, "version"> }>(
     em,
-    `select w.names_version::text as version, json_build_object(
+    q`select w.names_version::text as version, json_build_object(
        'teams', coalesce((select json_object_agg(t.id, json_build_array(t.key, t.name))
                             from teams t where t.workspace_id = w.id), '{}'),
        'states', coalesce((select json_object_agg(s.id, json_build_array(s.name, s.type))
@@ -62,8 +63,7 @@ async function loadNames(em: EntityManager, workspaceId: string): Promise<Worksp
                              from (select id, name, row_number() over (order by lower(name), name) as position
                                      from labels where workspace_id = w.id) l), '{}')) as names
        from workspaces w
-      where w.id = ?`,
-    [workspaceId],
+      where w.id = ${workspaceId}`,
     { prepare: true },
   );
   if (!row) return undefined;

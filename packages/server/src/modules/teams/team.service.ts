@@ -3,6 +3,7 @@ import { type EntityManager, LockMode } from "@mikro-orm/postgresql";
 import type { components } from "@tracker/sdk/schema";
 import { holdInWorkspace } from "../../db/locks.js";
 import { sql, sqlOne } from "../../db/sql.js";
+import { q, raw } from "../../db/sql-fragment.js";
 import { type Change, recordChanges } from "../../events/record-change.js";
 import type { WorkspaceScope } from "../../http/handler.js";
 import { Conflict, fieldPath, guardUnique, Invalid, NotFound } from "../../http/problem.js";
@@ -96,11 +97,10 @@ export async function listJoinedTeams(scope: WorkspaceScope) {
   const vis = visibleTeamCondition(scope);
   const rows = await sql<TeamFields & { states: Schemas["StateRef"][] }>(
     scope.em,
-    `select ${TEAM_COLUMNS}
-       from teams t join team_members tm on tm.team_id = t.id and tm.user_id = ?
-      where t.workspace_id = ? and ${vis.sql}
+    q`select ${raw(TEAM_COLUMNS)}
+       from teams t join team_members tm on tm.team_id = t.id and tm.user_id = ${scope.caller.userId}
+      where t.workspace_id = ${scope.workspace.id} and ${vis}
       order by t.personal desc, lower(t.name), t.key`,
-    [scope.caller.userId, scope.workspace.id, ...vis.params],
   );
   return rows.map((row) => teamOut(row, row.states));
 }
@@ -110,12 +110,11 @@ export async function listVisibleTeams(scope: WorkspaceScope) {
   const vis = visibleTeamCondition(scope);
   return sql<{ id: string; key: string; name: string; joined: boolean }>(
     scope.em,
-    `select t.id, t.key, t.name,
-            exists (select 1 from team_members tm where tm.team_id = t.id and tm.user_id = ?) as joined
+    q`select t.id, t.key, t.name,
+            exists (select 1 from team_members tm where tm.team_id = t.id and tm.user_id = ${scope.caller.userId}) as joined
        from teams t
-      where t.workspace_id = ? and ${vis.sql}
+      where t.workspace_id = ${scope.workspace.id} and ${vis}
       order by lower(t.name), t.key`,
-    [scope.caller.userId, scope.workspace.id, ...vis.params],
   );
 }
 
@@ -188,16 +187,14 @@ export async function updateTeam(
       // the old key's current issue is what that identifier showed until now.
       await sql(
         em,
-        `insert into issue_redirects (id, workspace_id, team_key, number, issue_id, created_at)
-         select gen_random_uuid(), ?, ?, i.number, i.id, now() from issues i where i.team_id = ?
+        q`insert into issue_redirects (id, workspace_id, team_key, number, issue_id, created_at)
+         select gen_random_uuid(), ${ws}, ${oldKey}, i.number, i.id, now() from issues i where i.team_id = ${team.id}
          on conflict (workspace_id, team_key, number)
          do update set issue_id = excluded.issue_id, created_at = excluded.created_at`,
-        [ws, oldKey, team.id],
       );
       const issues = await sql<{ id: string; number: number }>(
         em,
-        "select id, number from issues where team_id = ? order by number",
-        [team.id],
+        q`select id, number from issues where team_id = ${team.id} order by number`,
       );
       for (const i of issues) {
         changes.push({
@@ -223,25 +220,23 @@ export async function deleteTeam(scope: WorkspaceScope, ref: string, deleteProje
     // Lock the team's projects too, so a concurrent change of their teams cannot make a "sole" project shared.
     const projects = await sql<{ id: string; sole: boolean }>(
       em,
-      `select p.id,
-              not exists (select 1 from project_teams o where o.project_id = p.id and o.team_id <> ?) as sole
-         from projects p join project_teams pt on pt.project_id = p.id and pt.team_id = ?
+      q`select p.id,
+              not exists (select 1 from project_teams o where o.project_id = p.id and o.team_id <> ${team.id}) as sole
+         from projects p join project_teams pt on pt.project_id = p.id and pt.team_id = ${team.id}
         order by p.id
           for update of p`,
-      [team.id, team.id],
     );
     const sole = projects.filter((p) => p.sole).map((p) => p.id);
     const shared = projects.filter((p) => !p.sole).map((p) => p.id);
     const issues = await sql<{ id: string; number: number }>(
       em,
-      "select id, number from issues where team_id = ? order by number",
-      [team.id],
+      q`select id, number from issues where team_id = ${team.id} order by number`,
     );
     const changes: Change[] = [];
     if (deleteProjects && sole.length) {
       // Rules of other teams limited to a deleted project go with it: they would never fire again.
-      await sql(em, "delete from workflow_rules where project_id = any(?::uuid[])", [sole]);
-      await sql(em, "delete from projects where id = any(?::uuid[])", [sole]);
+      await sql(em, q`delete from workflow_rules where project_id = any(${sole}::uuid[])`);
+      await sql(em, q`delete from projects where id = any(${sole}::uuid[])`);
       for (const id of sole) changes.push({ entity: "project", action: "deleted", id });
     }
     const detached = deleteProjects ? shared : [...sole, ...shared];
@@ -305,18 +300,16 @@ export async function listTeamMembers(scope: WorkspaceScope, ref: string) {
   const team = await resolveTeam(scope, ref);
   const members = await sql<{ id: string; name: string; email: string }>(
     scope.em,
-    `select u.id, u.name, u.email
+    q`select u.id, u.name, u.email
          from team_members tm join users u on u.id = tm.user_id
-         join memberships m on m.user_id = u.id and m.workspace_id = ?
-        where tm.team_id = ?
+         join memberships m on m.user_id = u.id and m.workspace_id = ${scope.workspace.id}
+        where tm.team_id = ${team.id}
         order by lower(u.name), u.id`,
-    [scope.workspace.id, team.id],
   );
   const workspaceMembers = await sql<{ id: string; name: string; email: string }>(
     scope.em,
-    `select u.id, u.name, u.email from memberships m join users u on u.id = m.user_id
-        where m.workspace_id = ? order by lower(u.name), u.id`,
-    [scope.workspace.id],
+    q`select u.id, u.name, u.email from memberships m join users u on u.id = m.user_id
+        where m.workspace_id = ${scope.workspace.id} order by lower(u.name), u.id`,
   );
   return { members, workspaceMembers };
 }
@@ -357,9 +350,8 @@ export async function listWorkflows(scope: WorkspaceScope, ref: string) {
   const team = await resolveTeam(scope, ref);
   const workflows = await sql<Schemas["WorkflowRule"]>(
     scope.em,
-    `select ${RULE_COLUMNS} from workflow_rules r
-        where r.team_id = ? order by r.trigger, r.project_id nulls first, r.created_at, r.id`,
-    [team.id],
+    q`select ${raw(RULE_COLUMNS)} from workflow_rules r
+        where r.team_id = ${team.id} order by r.trigger, r.project_id nulls first, r.created_at, r.id`,
   );
   const states = await sql<{
     id: string;
@@ -369,14 +361,12 @@ export async function listWorkflows(scope: WorkspaceScope, ref: string) {
     position: number;
   }>(
     scope.em,
-    "select id, name, type, color, position from workflow_states where team_id = ? order by position, name",
-    [team.id],
+    q`select id, name, type, color, position from workflow_states where team_id = ${team.id} order by position, name`,
   );
   const projects = await sql<{ id: string; name: string }>(
     scope.em,
-    `select p.id, p.name from projects p join project_teams pt on pt.project_id = p.id
-        where pt.team_id = ? order by lower(p.name), p.id`,
-    [team.id],
+    q`select p.id, p.name from projects p join project_teams pt on pt.project_id = p.id
+        where pt.team_id = ${team.id} order by lower(p.name), p.id`,
   );
   return { workflows, states, projects };
 }
@@ -406,10 +396,10 @@ export async function upsertWorkflow(
         (await holdInWorkspace(em, "projects", scope.workspace.id, [projectId], "share")).has(projectId);
       const project =
         held &&
-        (await sqlOne(em, "select 1 from project_teams where project_id = ? and team_id = ?", [
-          projectId,
-          team.id,
-        ]));
+        (await sqlOne(
+          em,
+          q`select 1 from project_teams where project_id = ${projectId} and team_id = ${team.id}`,
+        ));
       if (!project) {
         throw new Invalid(`projectId is not a project of ${team.key}.`, [
           { path: fieldPath("body", "projectId"), message: `not a project that includes ${team.key}` },
@@ -419,11 +409,10 @@ export async function upsertWorkflow(
     // The unique index on (team, trigger, project) treats nulls as equal, so the team-wide rule upserts too.
     const row = await sqlOne<Schemas["WorkflowRule"] & { created: boolean }>(
       em,
-      `insert into workflow_rules as r (id, team_id, trigger, project_id, target_state_id, created_at)
-       values (?, ?, ?, ?, ?, now())
+      q`insert into workflow_rules as r (id, team_id, trigger, project_id, target_state_id, created_at)
+       values (${randomUUID()}, ${team.id}, ${input.trigger}, ${projectId}, ${input.targetStateId}, now())
        on conflict (team_id, trigger, project_id) do update set target_state_id = excluded.target_state_id
-       returning ${RULE_COLUMNS}, (xmax = 0) as created`,
-      [randomUUID(), team.id, input.trigger, projectId, input.targetStateId],
+       returning ${raw(RULE_COLUMNS)}, (xmax = 0) as created`,
     );
     if (!row) throw new Error("upsert returned no row");
     await recordChanges(em, scope.workspace.id, [

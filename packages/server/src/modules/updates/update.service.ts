@@ -2,6 +2,7 @@ import type { EntityManager } from "@mikro-orm/postgresql";
 import type { components } from "@tracker/sdk/schema";
 import { holdInWorkspace, lockIssues } from "../../db/locks.js";
 import { sql, sqlOne } from "../../db/sql.js";
+import { q, raw, type SqlFragment } from "../../db/sql-fragment.js";
 import { iso } from "../../db/sql-time.js";
 import { recordChanges } from "../../events/record-change.js";
 import type { WorkspaceScope } from "../../http/handler.js";
@@ -38,10 +39,12 @@ interface Subject {
  */
 export async function resolveSubject(
   scope: WorkspaceScope,
-  q: SubjectQuery,
+  named: SubjectQuery,
   part: "query" | "body" = "query",
 ): Promise<Subject> {
-  const given = (["team", "project", "initiative"] as const).filter((k) => q[k] !== undefined && q[k] !== "");
+  const given = (["team", "project", "initiative"] as const).filter(
+    (k) => named[k] !== undefined && named[k] !== "",
+  );
   if (given.length !== 1) {
     throw new Invalid(
       given.length === 0
@@ -55,26 +58,27 @@ export async function resolveSubject(
   }
   const kind = given[0]!;
   if (kind === "team") {
-    const team = await resolveTeam(scope, q.team!);
-    const row = await sqlOne<{ created_at: Date }>(scope.em, "select created_at from teams where id = ?", [
-      team.id,
-    ]);
+    const team = await resolveTeam(scope, named.team!);
+    const row = await sqlOne<{ created_at: Date }>(
+      scope.em,
+      q`select created_at from teams where id = ${team.id}`,
+    );
     return { kind, column: "team_id", id: team.id, teamKey: team.key, createdAt: row!.created_at };
   }
   if (kind === "project") {
     // findProject applies who sees a project (rules/visibility.ts: through its teams).
-    const project = await findProject(scope, q.project!);
-    const row = await sqlOne<{ created_at: Date }>(scope.em, "select created_at from projects where id = ?", [
-      project.id,
-    ]);
+    const project = await findProject(scope, named.project!);
+    const row = await sqlOne<{ created_at: Date }>(
+      scope.em,
+      q`select created_at from projects where id = ${project.id}`,
+    );
     return { kind, column: "project_id", id: project.id, teamKey: null, createdAt: row!.created_at };
   }
   // findInitiative applies who sees an initiative (rules/visibility.ts: guests, through their projects).
-  const initiative = await findInitiative(scope, q.initiative!);
+  const initiative = await findInitiative(scope, named.initiative!);
   const row = await sqlOne<{ created_at: Date }>(
     scope.em,
-    "select created_at from initiatives where id = ?",
-    [initiative.id],
+    q`select created_at from initiatives where id = ${initiative.id}`,
   );
   return { kind, column: "initiative_id", id: initiative.id, teamKey: null, createdAt: row!.created_at };
 }
@@ -92,22 +96,23 @@ export async function subjectHealth(scope: WorkspaceScope, subject: Subject): Pr
   }
   const row = await sqlOne<{ health: Health }>(
     scope.em,
-    `select ${healthSql({
-      done: "x.done",
-      total: "x.total",
-      percent: percentSql("x.done", "x.total"),
-      start: "x.start_day",
-      target: "x.end_day",
-    })} as health
+    q`select ${raw(
+      healthSql({
+        done: "x.done",
+        total: "x.total",
+        percent: percentSql("x.done", "x.total"),
+        start: "x.start_day",
+        target: "x.end_day",
+      }),
+    )} as health
        from (select (c.starts_at at time zone 'utc')::date as start_day,
                     (c.ends_at at time zone 'utc')::date as end_day,
                     count(i.id) filter (where i.state_type = 'completed')::int as done,
                     count(i.id) filter (where i.state_type <> 'canceled')::int as total
                from cycles c left join issues i on i.cycle_id = c.id
-              where c.id = (select id from cycles where team_id = ? and starts_at <= now() and ends_at > now()
+              where c.id = (select id from cycles where team_id = ${subject.id} and starts_at <= now() and ends_at > now()
                              order by starts_at desc limit 1)
               group by c.id) x`,
-    [subject.id],
   );
   return row?.health ?? "on_track";
 }
@@ -119,8 +124,7 @@ const UNKNOWN_USER = { id: "00000000-0000-0000-0000-000000000000", name: "Unknow
 async function selectUpdates(
   scope: WorkspaceScope,
   em: EntityManager,
-  where: string,
-  params: unknown[],
+  where: SqlFragment,
 ): Promise<StatusUpdateOut[]> {
   const vis = visibleTeamCondition(scope, "it");
   const rows = await sql<{
@@ -134,18 +138,17 @@ async function selectUpdates(
     issues: { identifier: string; title: string }[];
   }>(
     em,
-    `select su.id, su.title, su.content, su.health, su.created_at, u.id as creator_id, u.name as creator_name,
+    q`select su.id, su.title, su.content, su.health, su.created_at, u.id as creator_id, u.name as creator_name,
             coalesce((select json_agg(json_build_object('identifier', it.key || '-' || i.number, 'title', i.title)
                                       order by it.key, i.number)
                         from status_update_issues sui
                         join issues i on i.id = sui.issue_id
                         join teams it on it.id = i.team_id
-                       where sui.update_id = su.id and i.workspace_id = su.workspace_id and ${vis.sql}),
+                       where sui.update_id = su.id and i.workspace_id = su.workspace_id and ${vis}),
                      '[]'::json) as issues
        from status_updates su left join users u on u.id = su.creator_id
-      where su.workspace_id = ? and ${where}
+      where su.workspace_id = ${scope.workspace.id} and ${where}
       order by su.created_at desc, su.id desc`,
-    [...vis.params, scope.workspace.id, ...params],
   );
   return rows.map((r) => ({
     id: r.id,
@@ -158,9 +161,9 @@ async function selectUpdates(
   }));
 }
 
-export async function listUpdates(scope: WorkspaceScope, q: SubjectQuery): Promise<StatusUpdateOut[]> {
-  const subject = await resolveSubject(scope, q);
-  return selectUpdates(scope, scope.em, `su.${subject.column} = ?`, [subject.id]);
+export async function listUpdates(scope: WorkspaceScope, named: SubjectQuery): Promise<StatusUpdateOut[]> {
+  const subject = await resolveSubject(scope, named);
+  return selectUpdates(scope, scope.em, q`su.${raw(subject.column)} = ${subject.id}`);
 }
 
 export async function createUpdate(
@@ -181,10 +184,9 @@ export async function createUpdate(
     // update's candidates are the issues completed after it.
     const { id } = (await sqlOne<{ id: string }>(
       em,
-      `insert into status_updates (id, workspace_id, ${subject.column}, title, content, health, creator_id, created_at)
-       values (gen_random_uuid(), ?, ?, ?, ?, ?, ?, clock_timestamp())
+      q`insert into status_updates (id, workspace_id, ${raw(subject.column)}, title, content, health, creator_id, created_at)
+       values (gen_random_uuid(), ${scope.workspace.id}, ${subject.id}, ${input.title}, ${input.content}, ${health}, ${scope.caller.userId}, clock_timestamp())
        returning id`,
-      [scope.workspace.id, subject.id, input.title, input.content, health, scope.caller.userId],
     ))!;
     for (const issueId of new Set(issues.map((i) => i.id)))
       em.create(StatusUpdateIssue, { update: id, issue: issueId });
@@ -198,7 +200,7 @@ export async function createUpdate(
         teamId: subject.kind === "team" ? subject.id : null,
       },
     ]);
-    return (await selectUpdates(scope, em, "su.id = ?", [id]))[0]!;
+    return (await selectUpdates(scope, em, q`su.id = ${id}`))[0]!;
   });
 }
 
@@ -217,26 +219,25 @@ export interface UpdateCandidatesOut {
 
 export async function getUpdateCandidates(
   scope: WorkspaceScope,
-  q: SubjectQuery,
+  named: SubjectQuery,
 ): Promise<UpdateCandidatesOut> {
-  const subject = await resolveSubject(scope, q);
+  const subject = await resolveSubject(scope, named);
   const latest = await sqlOne<{ id: string; created_at: Date }>(
     scope.em,
-    `select id, created_at from status_updates where ${subject.column} = ?
+    q`select id, created_at from status_updates where ${raw(subject.column)} = ${subject.id}
       order by created_at desc, id desc limit 1`,
-    [subject.id],
   );
   const at = latest?.created_at ?? subject.createdAt;
   // Compared in SQL against the stored timestamp itself: JavaScript dates drop the microseconds.
   const since = latest
-    ? { sql: "(select created_at from status_updates where id = ?)", param: latest.id }
-    : { sql: `(select created_at from ${subject.kind}s where id = ?)`, param: subject.id };
-  const scopeCondition =
+    ? q`(select created_at from status_updates where id = ${latest.id})`
+    : q`(select created_at from ${raw(`${subject.kind}s`)} where id = ${subject.id})`;
+  const about =
     subject.kind === "team"
-      ? "i.team_id = ?"
+      ? q`i.team_id = ${subject.id}`
       : subject.kind === "project"
-        ? "i.project_id = ?"
-        : "i.project_id in (select id from projects where initiative_id = ?)";
+        ? q`i.project_id = ${subject.id}`
+        : q`i.project_id in (select id from projects where initiative_id = ${subject.id})`;
   const vis = visibleTeamCondition(scope, "t");
   const rows = await sql<{
     identifier: string;
@@ -248,7 +249,7 @@ export async function getUpdateCandidates(
     labels: string[];
   }>(
     scope.em,
-    `select t.key || '-' || i.number as identifier, i.title, i.description, i.completed_at,
+    q`select t.key || '-' || i.number as identifier, i.title, i.description, i.completed_at,
             u.name as assignee, p.name as project,
             array(select l.name from issue_labels il join labels l on l.id = il.label_id
                    where il.issue_id = i.id order by lower(l.name)) as labels
@@ -256,11 +257,10 @@ export async function getUpdateCandidates(
        join teams t on t.id = i.team_id
        left join users u on u.id = i.assignee_id
        left join projects p on p.id = i.project_id
-      where i.workspace_id = ? and ${scopeCondition} and ${vis.sql}
-        and i.state_type = 'completed' and i.completed_at > ${since.sql}
+      where i.workspace_id = ${scope.workspace.id} and ${about} and ${vis}
+        and i.state_type = 'completed' and i.completed_at > ${since}
       order by i.completed_at desc, i.id desc
       limit 200`,
-    [scope.workspace.id, subject.id, ...vis.params, since.param],
   );
   return {
     since: { update: latest?.id ?? null, at: iso(at)! },

@@ -1,5 +1,6 @@
 import type { EntityManager } from "@mikro-orm/postgresql";
 import { sql } from "../../db/sql.js";
+import { q, raw } from "../../db/sql-fragment.js";
 import type { Change } from "../../events/record-change.js";
 
 /**
@@ -23,23 +24,22 @@ export async function rewriteLabelFilters(
   ] as const) {
     const rows = await sql<{ id: string }>(
       em,
-      `update ${table} v
+      q`update ${raw(table)} v
           set filters = (select case when count(*) = 0 then v.filters - 'label'
                                      else jsonb_set(v.filters, '{label}', jsonb_agg(x.name order by x.first)) end
                            from (select min(y.ord) as first, (array_agg(y.name order by y.ord))[1] as name
-                                   from (select case when lower(e.value) = lower(?) then ?::text else e.value end as name,
+                                   from (select case when lower(e.value) = lower(${from}) then ${to}::text else e.value end as name,
                                                 e.ord
                                            from jsonb_array_elements_text(v.filters -> 'label')
                                                 with ordinality as e(value, ord)) y
                                   where y.name is not null
                                   group by lower(y.name)) x),
               updated_at = now()
-        where v.workspace_id = ?
+        where v.workspace_id = ${workspaceId}
           and jsonb_typeof(v.filters -> 'label') = 'array'
           and exists (select 1 from jsonb_array_elements_text(v.filters -> 'label') l(value)
-                       where lower(l.value) = lower(?))
+                       where lower(l.value) = lower(${from}))
         returning v.id`,
-      [from, to, workspaceId, from],
     );
     for (const r of rows) changes.push({ entity, action: "updated", id: r.id });
   }

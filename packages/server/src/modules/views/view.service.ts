@@ -1,6 +1,7 @@
 import { type EntityManager, LockMode } from "@mikro-orm/postgresql";
 import type { components } from "@tracker/sdk/schema";
 import { sql, sqlOne } from "../../db/sql.js";
+import { q, raw } from "../../db/sql-fragment.js";
 import { recordChanges } from "../../events/record-change.js";
 import type { WorkspaceScope } from "../../http/handler.js";
 import { NotFound } from "../../http/problem.js";
@@ -23,9 +24,8 @@ const VIEW_SELECT = `select v.id, v.name, v.kind, t.key as team, v.display, v.gr
 export async function listViews(scope: WorkspaceScope): Promise<ViewOut[]> {
   return sql<ViewOut>(
     scope.em,
-    `${VIEW_SELECT} where v.workspace_id = ? and v.owner_id = ?
+    q`${raw(VIEW_SELECT)} where v.workspace_id = ${scope.workspace.id} and v.owner_id = ${scope.caller.userId}
       order by v.favorite desc, lower(v.name), v.id`,
-    [scope.workspace.id, scope.caller.userId],
   );
 }
 
@@ -117,11 +117,10 @@ const DEFAULT_COLUMNS = `view_key as "viewKey", (case when user_id is null then 
 export async function listViewDefaults(scope: WorkspaceScope, viewKey?: string): Promise<ViewDefaultOut[]> {
   return sql<ViewDefaultOut>(
     scope.em,
-    `select distinct on (view_key) ${DEFAULT_COLUMNS}
+    q`select distinct on (view_key) ${raw(DEFAULT_COLUMNS)}
        from view_defaults
-      where workspace_id = ? and (user_id = ? or user_id is null) ${viewKey !== undefined ? "and view_key = ?" : ""}
+      where workspace_id = ${scope.workspace.id} and (user_id = ${scope.caller.userId} or user_id is null) ${viewKey !== undefined ? q`and view_key = ${viewKey}` : raw("")}
       order by view_key, user_id nulls last`,
-    [scope.workspace.id, scope.caller.userId, ...(viewKey !== undefined ? [viewKey] : [])],
   );
 }
 
@@ -132,22 +131,12 @@ export async function putViewDefault(scope: WorkspaceScope, input: ViewDefaultPu
     // the workspace baseline (user null) as well.
     const row = (await sqlOne<ViewDefaultOut & { id: string; inserted: boolean }>(
       em,
-      `insert into view_defaults (id, workspace_id, user_id, view_key, filters, sort, display, grouping, hidden, updated_at)
-       values (gen_random_uuid(), ?, ?, ?, ?::jsonb, ?, ?, ?, ?::jsonb, now())
+      q`insert into view_defaults (id, workspace_id, user_id, view_key, filters, sort, display, grouping, hidden, updated_at)
+       values (gen_random_uuid(), ${scope.workspace.id}, ${scopeName === "user" ? scope.caller.userId : null}, ${input.viewKey}, ${JSON.stringify(input.filters ?? {})}::jsonb, ${input.sort ?? null}, ${input.display ?? null}, ${input.grouping ?? null}, ${JSON.stringify(input.hidden ?? [])}::jsonb, now())
        on conflict (workspace_id, view_key, user_id) do update
          set filters = excluded.filters, sort = excluded.sort, display = excluded.display,
              grouping = excluded.grouping, hidden = excluded.hidden, updated_at = excluded.updated_at
-       returning id, ${DEFAULT_COLUMNS}, (xmax = 0) as inserted`,
-      [
-        scope.workspace.id,
-        scopeName === "user" ? scope.caller.userId : null,
-        input.viewKey,
-        JSON.stringify(input.filters ?? {}),
-        input.sort ?? null,
-        input.display ?? null,
-        input.grouping ?? null,
-        JSON.stringify(input.hidden ?? []),
-      ],
+       returning id, ${raw(DEFAULT_COLUMNS)}, (xmax = 0) as inserted`,
     ))!;
     const { id, inserted, ...viewDefault } = row;
     await recordChanges(em, scope.workspace.id, [
