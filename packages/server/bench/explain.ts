@@ -2,8 +2,8 @@ import type { EntityManager } from "@mikro-orm/postgresql";
 import { issueSpecialFilterValues } from "@tracker/sdk/schema";
 import { sql } from "../src/db/sql.js";
 import type { WorkspaceScope } from "../src/http/handler.js";
-import type { IssueFilter } from "../src/modules/issues/issue-filter.js";
-import { issueListQuery, namesForFilter } from "../src/modules/issues/issue-list.service.js";
+import type { IssueFilter } from "../src/modules/issues/list/filter.js";
+import { issueListQuery, namesForFilter } from "../src/modules/issues/list/list.query.js";
 import type { Seeded } from "./seed.js";
 
 export interface PlanReport {

@@ -17,7 +17,7 @@ import { answerClientErrors } from "./http/client-errors.js";
 import { Contract } from "./http/contract.js";
 import { pruneIdempotentRequests } from "./http/idempotency.js";
 import type { Logger } from "./logger.js";
-import { pruneSearchRecent } from "./modules/issues/search-recent.js";
+import { pruneSearchRecent } from "./modules/issues/list/search-recent.query.js";
 import { schedulePrunes } from "./prune-schedule.js";
 
 export interface Database {

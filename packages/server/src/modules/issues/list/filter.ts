@@ -1,10 +1,14 @@
 import { issueSpecialFilterValues, type operations } from "@tracker/sdk/schema";
-import { stateTypeRank } from "../../db/functions/issue-sort-keys.js";
-import { TODAY } from "../../db/sql-time.js";
-import type { WorkspaceScope } from "../../http/handler.js";
-import { HttpProblem, Invalid } from "../../http/problem.js";
-import { NOT_STARTED_STATE_TYPES_SQL, OPEN_STATE_TYPES_SQL, STATE_TYPES } from "../../rules/state-types.js";
-import { visibleTeamCondition, visibleTeamIdCondition } from "../../rules/visibility.js";
+import { stateTypeRank } from "../../../db/functions/issue-sort-keys.js";
+import { TODAY } from "../../../db/sql-time.js";
+import type { WorkspaceScope } from "../../../http/handler.js";
+import { HttpProblem, Invalid } from "../../../http/problem.js";
+import {
+  NOT_STARTED_STATE_TYPES_SQL,
+  OPEN_STATE_TYPES_SQL,
+  STATE_TYPES,
+} from "../../../rules/state-types.js";
+import { visibleTeamCondition, visibleTeamIdCondition } from "../../../rules/visibility.js";
 import {
   isUuid,
   resolveCycle,
@@ -12,9 +16,9 @@ import {
   resolveState,
   resolveTeam,
   resolveUser,
-} from "../shared/resolve.js";
-import type { WorkspaceNames } from "../shared/workspace-names.js";
-import { issueSearchCondition } from "./issue-search.js";
+} from "../../shared/resolve.js";
+import type { WorkspaceNames } from "../../shared/workspace-names.js";
+import { issueSearchCondition } from "./search.js";
 
 /**
  * The issue list query (`listIssues`), which is also what a saved view stores in `filters`. References

@@ -1,6 +1,6 @@
-import { dateFromJson, isoFromJson } from "../../db/sql-time.js";
-import type { WorkspaceNames } from "../shared/workspace-names.js";
-import { type IssueOut, type IssueRow, issueFromRow } from "./issue.serialize.js";
+import { dateFromJson, isoFromJson } from "../../../db/sql-time.js";
+import type { WorkspaceNames } from "../../shared/workspace-names.js";
+import { type IssueOut, type IssueRow, issueFromRow } from "../issue-shape.js";
 
 /**
  * The issue list page as JSON: the rows of the list statement (`issueListQuery`) shaped as the contract's
@@ -98,7 +98,7 @@ const quoted = (text: string | null) => (text === null ? "null" : `"${text}"`);
 /**
  * Every field of the contract's `Issue`, in the contract's order, as a list page writes it. Typed against
  * the generated contract types, so a field added to or dropped from `Issue` fails to compile until it is
- * here; `issue-page-json.test.ts` checks the order and the names against `openapi.yaml`.
+ * here; `page-json.test.ts` checks the order and the names against `openapi.yaml`.
  */
 export const ISSUE_PAGE_FIELDS = {
   id: { json: (r) => `"${r.id}"` },

@@ -1,56 +1,14 @@
-import { joinSql, q, raw, type SqlFragment } from "../../db/sql-fragment.js";
-import { inTransaction } from "../../db/transaction.js";
-import { changeEventsSql, changeValues, recordChanges } from "../../events/record-change.js";
-import type { WorkspaceScope } from "../../http/handler.js";
-import { Invalid, NotFound } from "../../http/problem.js";
-import type { StateType } from "../../rules/state-types.js";
-import { isFinished } from "../../rules/state-types.js";
-import {
-  type ActivityInput,
-  activityInsertSql,
-  type FieldChange,
-  type IssueUpdatedField,
-  type StateBrief,
-  type UserBrief,
-} from "../activity/activity.service.js";
-import { type IssueKey, issueKeyQuery, type NamedRow } from "../shared/resolve.js";
-import { type IssueOut, type IssueRow, issueColumns, issueFromRow } from "./issue.serialize.js";
-import * as refs from "./issue-refs.js";
-import {
-  EMPTY,
-  type IssueUpdateInput,
-  issueChange,
-  labelChanges,
-  plannedLabels,
-  run,
-} from "./issue-write.js";
-
-/** The issue as it is (locked), with every reference the update names resolved beside it. */
-type CurrentRefs = IssueRow &
-  Partial<refs.StateColumns> &
-  refs.NamedRefs & {
-    key: IssueKey | null;
-    parentIdentifier: string | null;
-    currentLabels: refs.LabelRef[];
-    parentLoop: boolean | null;
-  };
-
-/** What an update writes, collected field by field before anything is written. */
-interface UpdatePlan {
-  tx: WorkspaceScope;
-  cur: CurrentRefs;
-  key: IssueKey;
-  input: IssueUpdateInput;
-  /** `column = value` terms of the issue's UPDATE. */
-  sets: SqlFragment[];
-  /** The fields `issue_updated` records. */
-  changes: Partial<Record<IssueUpdatedField, FieldChange>>;
-  events: ActivityInput[];
-  /** The issue's whole label set after the update, or null when it does not change. */
-  labelIds: string[] | null;
-  /** Labels created by naming them. */
-  createdLabels: string[];
-}
+import { inTransaction } from "../../../db/transaction.js";
+import { recordChanges } from "../../../events/record-change.js";
+import type { WorkspaceScope } from "../../../http/handler.js";
+import { Invalid, NotFound } from "../../../http/problem.js";
+import { isFinished, type StateType } from "../../../rules/state-types.js";
+import type { ActivityInput, StateBrief, UserBrief } from "../../activity/activity.service.js";
+import { issueKeyQuery, type NamedRow } from "../../shared/resolve.js";
+import { type IssueOut, issueFromRow } from "../issue-shape.js";
+import * as refs from "./refs.query.js";
+import { lockAndResolve, SQL_NOW, SQL_NULL, type UpdatePlan, writeUpdate } from "./update.query.js";
+import { type IssueUpdateInput, labelChanges, plannedLabels } from "./write.js";
 
 /**
  * Partial update in one transaction (the issue row locked). Records `state_changed`, `assignee_changed`,
@@ -97,7 +55,7 @@ export async function updateIssue(
       await recordChanges(tx.em, tx.workspace.id, labelChanges(plan.createdLabels));
       return issueFromRow(cur);
     }
-    return write(plan);
+    return issueFromRow(await writeUpdate(plan));
   });
 }
 
@@ -109,60 +67,8 @@ function checkLabelArguments(input: IssueUpdateInput): void {
     ]);
 }
 
-/**
- * One statement: locks the issue and reads it as the contract's `Issue`, with its parent's identifier and
- * labels, and resolves every reference the update names (creating new labels). Lock order: the project
- * named (share lock, taken first), then the issue row, then the new parent's key-share lock (still in this
- * workspace: a project moved elsewhere may have taken it), then new labels.
- */
-async function lockAndResolve(
-  tx: WorkspaceScope,
-  target: SqlFragment,
-  input: IssueUpdateInput,
-  wanted: Map<string, string> | undefined,
-): Promise<CurrentRefs> {
-  const ws = tx.workspace.id;
-  const parentKey = input.parent != null ? issueKeyQuery(tx, input.parent) : undefined;
-  if (input.project != null) await refs.shareLockProject(tx, input.project);
-  return (await run<CurrentRefs>(
-    tx,
-    q`with ${raw(parentKey ? "recursive" : "")} target as (${target}),
-        cur as (select i.* from issues i where i.id = (select id from target) and i.workspace_id = ${ws} for update)
-        ${
-          parentKey
-            ? q`, parent as (${parentKey}),
-          parent_row as (select x.id from issues x where x.id = (select id from parent) and x.workspace_id = ${ws}
-                           for key share),
-          descendants(id) as (
-            select d.id from issues d where d.parent_id = (select id from cur)
-            union
-            select x.id from issues x join descendants on x.parent_id = descendants.id)`
-            : EMPTY
-        }
-        ${wanted ? q`, ${refs.labelInsertCte(ws, wanted, "cur")}` : EMPTY}
-      select (select to_json(k) from target k) as "key",
-             ${issueColumns()},
-             (select pt.key || '-' || pi.number from issues pi join teams pt on pt.id = pi.team_id
-               where pi.id = i.parent_id) as "parentIdentifier",
-             coalesce((select json_agg(json_build_object('id', l.id, 'name', l.name) order by l.name)
-                         from issue_labels il join labels l on l.id = il.label_id where il.issue_id = i.id),
-                      '[]') as "currentLabels",
-             ${input.state !== undefined ? refs.stateColumns("i.team_id", input.state) : raw(`null as "newState"`)},
-             ${refs.namedRefColumns(tx, input)},
-             ${raw(
-               parentKey
-                 ? `(select to_json(p) from parent p join parent_row pr on pr.id = p.id) as "newParent",
-                    (select p.id = i.id or exists (select 1 from descendants d where d.id = p.id) from parent p)
-                      as "parentLoop"`
-                 : `null as "newParent", null as "parentLoop"`,
-             )},
-             ${refs.labelColumns(ws, wanted)}
-        from (select) as one left join cur i on true left join teams t on t.id = i.team_id`,
-  ))!;
-}
-
-function set(plan: UpdatePlan, column: string, value: unknown, cast = ""): void {
-  plan.sets.push(q`${raw(column)} = ${value}${raw(cast)}`);
+function set(plan: UpdatePlan, column: string, value: unknown): void {
+  plan.sets.push([column, value]);
 }
 
 function event(plan: UpdatePlan, e: Omit<ActivityInput, "workspaceId" | "issueId" | "actorId">): void {
@@ -186,7 +92,7 @@ function planPlainFields(plan: UpdatePlan): void {
   ] as const;
   for (const [field, column, from, to] of plain) {
     if (to === undefined || to === from) continue;
-    set(plan, column, to, column === "due_date" ? "::date" : "");
+    set(plan, column, to);
     plan.changes[field] = { from, to };
   }
 }
@@ -199,8 +105,8 @@ function planState(plan: UpdatePlan): void {
   if (state.id === cur.state.id) return;
   set(plan, "state_id", state.id);
   set(plan, "state_type", state.type);
-  if (!isFinished(state.type)) plan.sets.push(raw("completed_at = null"));
-  else if (state.type !== cur.state.type) plan.sets.push(raw("completed_at = now()"));
+  if (!isFinished(state.type)) set(plan, "completed_at", SQL_NULL);
+  else if (state.type !== cur.state.type) set(plan, "completed_at", SQL_NOW);
   const from: StateBrief = { id: cur.state.id, name: cur.state.name, type: cur.state.type as StateType };
   event(plan, {
     type: "state_changed",
@@ -285,33 +191,4 @@ async function planLabels(plan: UpdatePlan, wanted: Map<string, string> | undefi
     plan.labelIds = [...next.keys()];
     event(plan, { type: "labels_changed", payload: { added: added.sort(), removed: removed.sort() } });
   }
-}
-
-/** One statement: the issue's UPDATE, its labels, activity and change events, reading the issue back. */
-async function write(plan: UpdatePlan): Promise<IssueOut> {
-  const { tx, cur, labelIds, events } = plan;
-  const recorded = changeEventsSql(
-    "chg",
-    tx.workspace.id,
-    changeValues([issueChange(plan.key, "updated"), ...labelChanges(plan.createdLabels)]),
-  );
-  const sets = [...plan.sets, raw("updated_at = now()")];
-  const row = await run<IssueRow>(
-    tx,
-    q`with upd as (update issues set ${joinSql(sets, ", ")} where id = ${cur.id} returning *),
-        ${
-          labelIds !== null
-            ? q`issue_label_del as (
-          delete from issue_labels where issue_id = ${cur.id} and label_id <> all(${labelIds}::uuid[])),
-        issue_label_ins as (
-          insert into issue_labels (issue_id, label_id) select ${cur.id}::uuid, unnest(${labelIds}::uuid[])
-              on conflict do nothing),`
-            : EMPTY
-        }
-        ${events.length ? q`act as (${activityInsertSql(events)}),` : EMPTY}
-        ${recorded.ctes}
-      select ${issueColumns(labelIds ?? undefined)}, ${recorded.notify} as notified
-        from upd i`,
-  );
-  return issueFromRow(row!);
 }

@@ -1,22 +1,22 @@
 import type { components } from "@tracker/sdk/schema";
-import { q, raw } from "../../db/sql-fragment.js";
-import { isoSql } from "../../db/sql-time.js";
-import { AUTH_EPOCH_SQL, confirmCaller } from "../../http/auth.js";
-import type { WorkspaceScope } from "../../http/handler.js";
-import { NotFound } from "../../http/problem.js";
-import type { StateType } from "../../rules/state-types.js";
-import { memberSeesTeamSql, visibleTeamCondition } from "../../rules/visibility.js";
-import { type CommentOut, commentsJsonSql } from "../comments/comment.service.js";
-import { issueKeyQuery } from "../shared/resolve.js";
-import type { IssueOut } from "./issue.serialize.js";
-import { subIssuesJsonSql } from "./issue-read.service.js";
-import { runPrepared } from "./issue-write.js";
+import { sqlOne } from "../../../db/sql.js";
+import { q, raw } from "../../../db/sql-fragment.js";
+import { isoSql } from "../../../db/sql-time.js";
+import { AUTH_EPOCH_SQL, confirmCaller } from "../../../http/auth.js";
+import type { WorkspaceScope } from "../../../http/handler.js";
+import { NotFound } from "../../../http/problem.js";
+import type { StateType } from "../../../rules/state-types.js";
+import { memberSeesTeamSql, visibleTeamCondition } from "../../../rules/visibility.js";
+import { type CommentOut, commentsJsonSql } from "../../comments/comment.service.js";
+import { issueKeyQuery } from "../../shared/resolve.js";
+import type { IssueOut } from "../issue-shape.js";
 import {
   openBlockersJsonSql,
   type RelatedIssueOut,
   type RelationOut,
   relationsJsonSql,
-} from "./relation.service.js";
+} from "../write/relation.query.js";
+import { subIssuesJsonSql } from "./read.query.js";
 
 export type IssuePageDataOut = components["schemas"]["IssuePageData"];
 
@@ -92,8 +92,8 @@ export async function getIssuePageData(scope: WorkspaceScope, ref: string): Prom
   // `members`: who may be assigned, the workspace's members who see the team.
   const issue =
     target &&
-    (await runPrepared<PageDataRow>(
-      scope,
+    (await sqlOne<PageDataRow>(
+      scope.em,
       q`with target as (${target})
         select i.id, t.key || '-' || i.number as identifier, i.title, i.description, i.priority, i.estimate,
                i.state_id, i.assignee_id, i.project_id, i.cycle_id, ${raw(isoSql("i.created_at"))} as created_at,
@@ -139,6 +139,7 @@ export async function getIssuePageData(scope: WorkspaceScope, ref: string): Prom
           from target k join issues i on i.id = k.id join teams t on t.id = i.team_id
           left join issues pi on pi.id = i.parent_id
           left join teams pt on pt.id = pi.team_id`,
+      { prepare: true },
     ));
   confirmCaller(scope, issue?.auth_epoch);
   if (!issue) throw new NotFound(`No issue "${ref}" in this workspace.`);

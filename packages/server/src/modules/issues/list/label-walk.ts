@@ -1,5 +1,5 @@
-import { setsOnly } from "../../db/sql.js";
-import { type CompiledIssueFilter, type IssueFilter, orderByOver, sortsByUpdated } from "./issue-filter.js";
+import { setsOnly } from "../../../db/sql.js";
+import { type CompiledIssueFilter, type IssueFilter, orderByOver, sortsByUpdated } from "./filter.js";
 
 /**
  * The first source of a list filtered by labels in `updated` order (`issueListQuery`): it walks one named

@@ -1,10 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { driftedLabelIds, driftedProjectCounts } from "../../test/derived-counts.js";
-import { startTestServer, type TestServer } from "../../test/harness.js";
-import { brokenInvariants } from "../../test/invariants.js";
-import type { IssueOut as Issue } from "./issue.serialize.js";
-import { addCycle, addProject } from "./issue-fixtures.js";
-import type { IssueCreateInput } from "./issue-write.js";
+import { driftedLabelIds, driftedProjectCounts } from "../../../test/derived-counts.js";
+import { startTestServer, type TestServer } from "../../../test/harness.js";
+import { brokenInvariants } from "../../../test/invariants.js";
+import { addCycle, addProject } from "../issue-fixtures.js";
+import type { IssueOut as Issue } from "../issue-shape.js";
+import type { IssueCreateInput } from "./write.js";
 
 let srv: TestServer;
 beforeAll(async () => {

@@ -1,9 +1,9 @@
-import { setsOnly } from "../../db/sql.js";
-import type { SqlFragment } from "../../db/sql-fragment.js";
-import type { WorkspaceScope } from "../../http/handler.js";
-import { visibleTeamIdCondition } from "../../rules/visibility.js";
-import { ISSUE_IDENTIFIER } from "../shared/resolve.js";
-import { type IssueFilter, orderByOver, sortsByUpdated } from "./issue-filter.js";
+import { setsOnly } from "../../../db/sql.js";
+import type { SqlFragment } from "../../../db/sql-fragment.js";
+import type { WorkspaceScope } from "../../../http/handler.js";
+import { visibleTeamIdCondition } from "../../../rules/visibility.js";
+import { ISSUE_IDENTIFIER } from "../../shared/resolve.js";
+import { type IssueFilter, orderByOver, sortsByUpdated } from "./filter.js";
 
 /**
  * Full-text search of the issue list (`q`): its condition, and the faster first sources a search in

@@ -1,13 +1,13 @@
 import { randomUUID } from "node:crypto";
 import type { components } from "@tracker/sdk/schema";
-import { lockIssues } from "../../db/locks.js";
-import { sql, sqlOne } from "../../db/sql.js";
-import { q } from "../../db/sql-fragment.js";
-import { inTransaction } from "../../db/transaction.js";
-import { recordChanges } from "../../events/record-change.js";
-import type { WorkspaceScope } from "../../http/handler.js";
-import { Conflict, Invalid } from "../../http/problem.js";
-import { resolveIssue } from "../shared/resolve.js";
+import { lockIssues } from "../../../db/locks.js";
+import { sql, sqlOne } from "../../../db/sql.js";
+import { q } from "../../../db/sql-fragment.js";
+import { inTransaction } from "../../../db/transaction.js";
+import { recordChanges } from "../../../events/record-change.js";
+import type { WorkspaceScope } from "../../../http/handler.js";
+import { Conflict, Invalid } from "../../../http/problem.js";
+import { resolveIssue } from "../../shared/resolve.js";
 
 export type IssueLinkOut = components["schemas"]["IssueLink"];
 

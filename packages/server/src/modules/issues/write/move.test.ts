@@ -1,8 +1,8 @@
 import type { components } from "@tracker/sdk/schema";
 import { afterEach, describe, expect, it } from "vitest";
-import { driftedLabelIds } from "../../test/derived-counts.js";
-import { type ApiClient, useTestServer } from "../../test/harness.js";
-import { addCycle, addProject, addTeam, joinTeam } from "./issue-fixtures.js";
+import { driftedLabelIds } from "../../../test/derived-counts.js";
+import { type ApiClient, useTestServer } from "../../../test/harness.js";
+import { addCycle, addProject, addTeam, joinTeam } from "../issue-fixtures.js";
 
 type IssueCreate = components["schemas"]["IssueCreate"];
 

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startTestServer, type TestServer } from "../../test/harness.js";
+import { startTestServer, type TestServer } from "../../../test/harness.js";
 
 // The `state` and `assignee` sorts read keys the database keeps on each issue (db/functions/issue-sort-keys.ts):
 // these tests change what the keys come from and check that the order follows.

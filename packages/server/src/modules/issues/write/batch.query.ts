@@ -1,86 +1,43 @@
 import { randomUUID } from "node:crypto";
-import { sql } from "../../db/sql.js";
-import { q, raw } from "../../db/sql-fragment.js";
-import { inTransaction } from "../../db/transaction.js";
-import { changeEventsSql } from "../../events/record-change.js";
-import type { WorkspaceScope } from "../../http/handler.js";
-import { type FieldError, HttpProblem, Invalid, NotFound } from "../../http/problem.js";
-import { isFinished } from "../../rules/state-types.js";
-import { visibleTeamCondition } from "../../rules/visibility.js";
-import { type ActivityInput, activityInsertSql } from "../activity/activity.service.js";
+import { sql } from "../../../db/sql.js";
+import { q, raw } from "../../../db/sql-fragment.js";
+import { changeEventsSql } from "../../../events/record-change.js";
+import type { WorkspaceScope } from "../../../http/handler.js";
+import { isFinished } from "../../../rules/state-types.js";
+import { visibleTeamCondition } from "../../../rules/visibility.js";
+import type { UserBrief } from "../../activity/activity.service.js";
+import { type ActivityInput, activityInsertSql } from "../../activity/activity.service.js";
 import {
-  ISSUE_IDENTIFIER,
+  type CycleRow,
   type IssueKey,
   issueKeysQuery,
   isUuid,
+  type NamedRow,
+  type StateRow,
   TEAM_ROW_COLUMNS,
   type TeamRow,
-} from "../shared/resolve.js";
-import { type IssueOut, type IssueRow, issueColumns, issueFromRow } from "./issue.serialize.js";
-import { createIssue } from "./issue-create.service.js";
-import * as issueRefs from "./issue-refs.js";
-import { type IssueCreateInput, plannedLabels } from "./issue-write.js";
+} from "../../shared/resolve.js";
+import { type IssueRow, issueColumns } from "../issue-shape.js";
+import * as issueRefs from "./refs.query.js";
+import type { IssueCreateInput } from "./write.js";
 
 /**
- * `POST /issues/batch` (`createIssues` in the contract): every item created as `POST /issues` creates one
- * (issue-create.service.ts), in order, in one transaction, all or nothing, but set-based: whatever the
- * number of items, a handful of statements.
- *
- * 1. the named projects share-locked (one statement, when any is named);
- * 2. every item's team, state, assignee, project and cycle resolved in one statement, once per distinct
- *    combination of them (an import names the same few);
- * 3. the named parents resolved and key-share locked (one statement, when any is named);
- * 4. the checks, item by item in order, with the single create's checks and messages: the first refusal
- *    answers that item's problem, placed, and nothing has been written;
- * 5. new labels created (one statement, when any item names labels);
- * 6. one statement that locks the batch's teams in id order, bumps each team's counter once by its number
- *    of items, and inserts the issues (numbered in request order within each team), their labels, their
- *    activity and their change events, returning the issues in request order.
- *
- * The locks come in the order a single create takes them: projects, parents, new labels, then teams.
- * An item whose parent is an issue the batch itself creates before it (`ENG-7` named by the item after the
- * one numbered 7) cannot be resolved before the numbers exist, so such a batch is created item by item, as
- * single creates in one transaction, which resolves it exactly as before.
+ * The statements of `POST /issues/batch` (batch.service.ts checks the items between them): the items'
+ * references resolved once per distinct combination, the parents, the new labels, then every issue written
+ * in one statement. Their text is fixed whatever the number of items (arrays, not lists of values).
  */
-export async function createIssues(scope: WorkspaceScope, inputs: IssueCreateInput[]): Promise<IssueOut[]> {
-  const planned = inputs.map((input) => plannedLabels(input.labels));
-  return inTransaction(scope, async (tx) => {
-    await issueRefs.shareLockProjects(tx, [
-      ...new Set(inputs.flatMap((i) => (i.project != null ? [i.project] : []))),
-    ]);
-    const refs = await resolveRefs(tx, inputs);
-    const parents = await resolveParents(tx, inputs);
-    if (namesParentInBatch(inputs, refs)) return createEach(tx, inputs);
 
-    const items = inputs.map((input, index) => {
-      try {
-        return checkItem(tx, input, refs[index]!, parents.get(index), planned[index]!.error);
-      } catch (err) {
-        throw err instanceof HttpProblem ? atItem(err, index, inputs.length) : err;
-      }
-    });
-    const labels = await createLabels(
-      tx,
-      planned.map((p) => p.wanted),
-    );
-    return writeIssues(tx, inputs, items, labels);
-  });
+/** An item as its checks settled it (batch.service.ts, `checkItem`). */
+export interface BatchItem {
+  team: TeamRow;
+  state: StateRow;
+  assignee: UserBrief | null;
+  project: NamedRow | null;
+  cycle: CycleRow | null;
+  parent: IssueKey | null;
 }
 
-/** Every item created as a single create, in order: the batch as it was before it was set-based. */
-async function createEach(tx: WorkspaceScope, inputs: IssueCreateInput[]): Promise<IssueOut[]> {
-  const created: IssueOut[] = [];
-  for (const [index, input] of inputs.entries()) {
-    try {
-      created.push(await createIssue(tx, input));
-    } catch (err) {
-      throw err instanceof HttpProblem ? atItem(err, index, inputs.length) : err;
-    }
-  }
-  return created;
-}
-
-type ItemRefs = issueRefs.StateColumns & {
+export type ItemRefs = issueRefs.StateColumns & {
   team: TeamRow | null;
   /** The team's counter as this statement read it, unlocked: numbers above it may be the batch's own. */
   counter: number | null;
@@ -90,7 +47,7 @@ type ItemRefs = issueRefs.StateColumns & {
 };
 
 /** Step 2: the references of every item, resolved once per distinct combination; one entry per item. */
-async function resolveRefs(tx: WorkspaceScope, inputs: IssueCreateInput[]): Promise<ItemRefs[]> {
+export async function resolveRefs(tx: WorkspaceScope, inputs: IssueCreateInput[]): Promise<ItemRefs[]> {
   const combos = new Map<string, number>();
   const comboOf = inputs.map((i) => {
     const key = JSON.stringify([i.team, i.state, i.assignee, i.project, i.cycle]);
@@ -123,7 +80,7 @@ async function resolveRefs(tx: WorkspaceScope, inputs: IssueCreateInput[]): Prom
 }
 
 /** Step 3: each named parent the caller sees, key-share locked while still in the workspace, by item. */
-async function resolveParents(
+export async function resolveParents(
   tx: WorkspaceScope,
   inputs: IssueCreateInput[],
 ): Promise<Map<number, IssueKey>> {
@@ -146,46 +103,7 @@ async function resolveParents(
   return new Map(rows.map(({ n, ...key }) => [named[n]!.index, key]));
 }
 
-/**
- * Whether an item names as its parent an identifier an earlier item of the batch could take: its team's
- * key, with a number above the team's counter as read (numbers at or below it are never handed out again).
- */
-function namesParentInBatch(inputs: IssueCreateInput[], refs: ItemRefs[]): boolean {
-  const seen = new Map<string, number>();
-  return inputs.some((input, index) => {
-    const m =
-      input.parent != null && !isUuid(input.parent) ? ISSUE_IDENTIFIER.exec(input.parent.trim()) : null;
-    const counter = m ? seen.get(m[1]!.toUpperCase()) : undefined;
-    const team = refs[index]!.team;
-    if (team && !seen.has(team.key)) seen.set(team.key, refs[index]!.counter ?? 0);
-    return counter !== undefined && Number(m![2]) > counter;
-  });
-}
-
-/** Step 4: one item's references checked as a single create checks them, in the contract's order. */
-function checkItem(
-  tx: WorkspaceScope,
-  input: IssueCreateInput,
-  refs: ItemRefs,
-  parent: IssueKey | undefined,
-  labelError: unknown,
-) {
-  const team = refs.team;
-  if (!team) throw new NotFound(`No team "${input.team}" in this workspace.`);
-  const state = issueRefs.checkState(refs, input.state);
-  const assignee =
-    input.assignee != null ? issueRefs.checkAssignee(tx, refs.newAssignee, input.assignee, team.key) : null;
-  const project =
-    input.project != null ? issueRefs.checkProject(refs.newProject, input.project, team.key) : null;
-  const cycle = input.cycle != null ? issueRefs.checkCycle(refs.newCycle, input.cycle) : null;
-  if (input.parent != null && !parent) throw new NotFound(`No issue "${input.parent}" in this workspace.`);
-  if (labelError) throw labelError;
-  return { team, state, assignee, project, cycle, parent: parent ?? null };
-}
-
-type CheckedItem = ReturnType<typeof checkItem>;
-
-interface BatchLabels {
+export interface BatchLabels {
   /** Per item, its labels' ids in the order it names them. */
   ids: string[][];
   /** Labels this batch created, each with the item that named it first (its change follows that issue's). */
@@ -193,7 +111,7 @@ interface BatchLabels {
 }
 
 /** Step 5: the labels every item names, the new ones created once, with the first spelling in the batch. */
-async function createLabels(
+export async function createLabels(
   tx: WorkspaceScope,
   wanted: (Map<string, string> | undefined)[],
 ): Promise<BatchLabels> {
@@ -227,16 +145,16 @@ async function createLabels(
 
 /**
  * Step 6: the one statement that numbers and writes every issue. `locked` takes the teams' number locks in
- * id order before `counter` bumps each team once by its count (the number lock of issue-create.service.ts,
+ * id order before `counter` bumps each team once by its count (the number lock of create.query.ts,
  * taken once per team); an item's number is its team's counter before the bump plus its rank among the
  * batch's items of that team.
  */
-async function writeIssues(
+export async function writeIssues(
   tx: WorkspaceScope,
   inputs: IssueCreateInput[],
-  items: CheckedItem[],
+  items: BatchItem[],
   labels: BatchLabels,
-): Promise<IssueOut[]> {
+): Promise<IssueRow[]> {
   const ws = tx.workspace.id;
   const ids = inputs.map(() => randomUUID());
   const perTeam = new Map<string, number>();
@@ -317,45 +235,5 @@ async function writeIssues(
        order by x.ord`,
     { prepare: true },
   );
-  return rows.map(issueFromRow);
-}
-
-/** The item's problem, its detail prefixed with the item's position and its field paths moved under it. */
-function atItem(problem: HttpProblem, index: number, count: number): HttpProblem {
-  const path = `/body/issues/${index}`;
-  const own = (problem.extra.errors as FieldError[] | undefined) ?? [];
-  const errors: FieldError[] = [
-    { path, message: problem.message },
-    ...own.map((e) => ({ ...e, path: e.path.replace(/^\/body/, path) })),
-  ];
-  return new HttpProblem(
-    problem.status,
-    problem.code,
-    problem.title,
-    `Issue ${index + 1} of ${count}: ${problem.message}`,
-    { ...problem.extra, errors },
-  );
-}
-
-/** An `errors[].path` inside an item of the batch: `/body/issues/<index>`, alone or followed by `/…`. */
-const ITEM_PATH = /^\/body\/issues\/(\d+)(?:\/|$)/;
-
-/**
- * A refusal of the batch's input before it runs (its schema, or a value no field can store), placed as
- * {@link atItem} places a rule's: the contract's `createIssues` gives a refused item's problem as the one
- * that item would get from `POST /issues`, its `detail` prefixed with the item's position. When every
- * offending field lies in an item, the first such item answers, with its own fields alone; a refusal of
- * anything else (an unknown field of the batch, the number of items) stays the request's.
- */
-export function placeItemRefusal(problem: Invalid, body: unknown): HttpProblem {
-  const errors = (problem.extra.errors as FieldError[] | undefined) ?? [];
-  const items = errors.map((e) => ITEM_PATH.exec(e.path)?.[1]);
-  if (!errors.length || items.some((i) => i === undefined)) return problem;
-  const index = Math.min(...items.map(Number));
-  const at = `/body/issues/${index}`;
-  const own = errors
-    .filter((e) => e.path === at || e.path.startsWith(`${at}/`))
-    .map((e) => ({ ...e, path: `/body${e.path.slice(at.length)}` }));
-  const issues = (body as { issues?: unknown } | undefined)?.issues;
-  return atItem(new Invalid(problem.message, own), index, Array.isArray(issues) ? issues.length : index + 1);
+  return rows;
 }

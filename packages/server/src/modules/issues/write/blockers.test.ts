@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { driftedBlockers } from "../../test/derived-counts.js";
-import { useTestServer } from "../../test/harness.js";
+import { driftedBlockers } from "../../../test/derived-counts.js";
+import { useTestServer } from "../../../test/harness.js";
 
 const srv = useTestServer();
 

@@ -1,6 +1,6 @@
 import type { EntityManager } from "@mikro-orm/postgresql";
-import { sql } from "../../db/sql.js";
-import { q } from "../../db/sql-fragment.js";
+import { sql } from "../../../db/sql.js";
+import { q } from "../../../db/sql-fragment.js";
 
 /**
  * Issues a workspace keeps in `issue_search_recent` (migration `issue_search_recent`) after a prune, which

@@ -1,11 +1,11 @@
-import { genericPlanWhenOnly, sql, sqlOne } from "../../db/sql.js";
-import { q, type SqlFragment } from "../../db/sql-fragment.js";
-import { jsonTimeSql } from "../../db/sql-time.js";
-import { AUTH_EPOCH_SQL, confirmCaller } from "../../http/auth.js";
-import { JsonText, type WorkspaceScope } from "../../http/handler.js";
-import { latestNames, namesAt, type WorkspaceNames, withLatestNames } from "../shared/workspace-names.js";
-import { asList, compileIssueFilter, type IssueFilter, issuePage, orderByOver } from "./issue-filter.js";
-import { labelToWalk, labelWalkSource } from "./issue-label-walk.js";
+import { genericPlanWhenOnly, sql, sqlOne } from "../../../db/sql.js";
+import { q, type SqlFragment } from "../../../db/sql-fragment.js";
+import { jsonTimeSql } from "../../../db/sql-time.js";
+import { AUTH_EPOCH_SQL, confirmCaller } from "../../../http/auth.js";
+import { JsonText, type WorkspaceScope } from "../../../http/handler.js";
+import { latestNames, namesAt, type WorkspaceNames, withLatestNames } from "../../shared/workspace-names.js";
+import { asList, compileIssueFilter, type IssueFilter, issuePage, orderByOver } from "./filter.js";
+import { labelToWalk, labelWalkSource } from "./label-walk.js";
 import {
   type FullListRow,
   ISSUE_OWN_JSON_SQL,
@@ -13,8 +13,8 @@ import {
   issuesFromRows,
   type NamedListRow,
   pageJson,
-} from "./issue-page-json.js";
-import { isRecentSearch, searchFirstSource } from "./issue-search.js";
+} from "./page-json.js";
+import { isRecentSearch, searchFirstSource } from "./search.js";
 
 /** A list statement pair: `text` and, when the cached names cannot answer, `fullText` (`issueListQuery`). */
 export interface ListStatement {

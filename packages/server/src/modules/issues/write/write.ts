@@ -1,12 +1,10 @@
 import type { components } from "@tracker/sdk/schema";
-import { sqlOne } from "../../db/sql.js";
-import { raw, type SqlFragment } from "../../db/sql-fragment.js";
-import type { Change } from "../../events/record-change.js";
-import type { WorkspaceScope } from "../../http/handler.js";
-import type { IssueKey } from "../shared/resolve.js";
-import { labelSpellings } from "./issue-refs.js";
+import { raw } from "../../../db/sql-fragment.js";
+import type { Change } from "../../../events/record-change.js";
+import type { IssueKey } from "../../shared/resolve.js";
+import { labelSpellings } from "./refs.query.js";
 
-/** What the issue writes (create, update) share: their statements' runners and their records. */
+/** What the issue writes (create, update, batch) share: their inputs, their change records, their labels. */
 
 export type IssueCreateInput = components["schemas"]["IssueCreate"];
 export type IssueUpdateInput = components["schemas"]["IssueUpdate"];
@@ -28,15 +26,6 @@ export const labelChanges = (ids: string[]): Change[] =>
   ids.map((id) => ({ entity: "label", action: "created", id }) satisfies Change);
 
 export const EMPTY = raw("");
-
-/** Runs a composed statement; one round trip. */
-export const run = <T>(scope: WorkspaceScope, f: SqlFragment) => sqlOne<T>(scope.em, f);
-/**
- * The same as a prepared statement (see `sql`): for the hot statements of reads and creates, whose few
- * shapes cost more to plan than to run.
- */
-export const runPrepared = <T>(scope: WorkspaceScope, f: SqlFragment) =>
-  sqlOne<T>(scope.em, f, { prepare: true });
 
 /**
  * Labels named by a write, validated up front (a blank name is 400) but refused only after the other

@@ -1,9 +1,13 @@
-import type { EntityManager } from "@mikro-orm/postgresql";
 import type { components } from "@tracker/sdk/schema";
-import { sql } from "../../db/sql.js";
 import { q, raw, type SqlFragment } from "../../db/sql-fragment.js";
 import { dateSql, isoSql } from "../../db/sql-time.js";
 
+/**
+ * The contract's `Issue`, defined once: `issueColumns` selects it in SQL and `issueFromRow` builds the object
+ * every write and the single read answer; a list page writes the same fields as JSON text, field by field
+ * in the contract's order (`ISSUE_PAGE_FIELDS`, list/page-json.ts). issue-shape.test.ts shows the three
+ * agree for the same issues.
+ */
 export type IssueOut = components["schemas"]["Issue"];
 type StateType = components["schemas"]["StateType"];
 type Priority = components["schemas"]["Priority"];
@@ -115,25 +119,4 @@ export function issueFromRow(r: IssueRow): IssueOut {
     updatedAt: r.updatedAt,
     completedAt: r.completedAt,
   };
-}
-
-/**
- * The contract `Issue` of each id, in the order given, in one query. Ids that do not exist are skipped.
- * No visibility check: callers pass ids they already resolved for the caller (e.g. via `resolveIssue`).
- */
-export async function loadIssues(em: EntityManager, ids: string[]): Promise<IssueOut[]> {
-  if (ids.length === 0) return [];
-  const rows = await sql<IssueRow>(
-    em,
-    q`select ${raw(ISSUE_COLUMNS)}
-       from ${raw(ISSUE_FROM)}
-       join unnest(${ids}::uuid[]) with ordinality as wanted(id, ord) on wanted.id = i.id
-      order by wanted.ord`,
-  );
-  return rows.map(issueFromRow);
-}
-
-/** One issue by id, or undefined. */
-export async function loadIssue(em: EntityManager, id: string): Promise<IssueOut | undefined> {
-  return (await loadIssues(em, [id]))[0];
 }

@@ -2,10 +2,10 @@ import { randomUUID } from "node:crypto";
 import type { EntityManager } from "@mikro-orm/postgresql";
 import type { operations } from "@tracker/sdk/schema";
 import { beforeAll, describe, expect, it } from "vitest";
-import { type ApiClient, useTestServer } from "../../test/harness.js";
-import { brokenInvariants } from "../../test/invariants.js";
-import { insertTeam } from "../teams/team.service.js";
-import { LABEL_WALK_ROWS } from "./issue-label-walk.js";
+import { type ApiClient, useTestServer } from "../../../test/harness.js";
+import { brokenInvariants } from "../../../test/invariants.js";
+import { insertTeam } from "../../teams/team.service.js";
+import { LABEL_WALK_ROWS } from "./label-walk.js";
 
 /**
  * A list filtered by one or two labels in `updated` order walks the first label's newest issues

@@ -1,7 +1,7 @@
 import { beforeAll, describe, expect, it } from "vitest";
-import { type ApiClient, useTestServer } from "../../test/harness.js";
-import { brokenInvariants } from "../../test/invariants.js";
-import { pruneSearchRecent } from "./search-recent.js";
+import { type ApiClient, useTestServer } from "../../../test/harness.js";
+import { brokenInvariants } from "../../../test/invariants.js";
+import { pruneSearchRecent } from "./search-recent.query.js";
 
 /**
  * A plain search sorted by `updated` (`isRecentSearch`) is answered from the recent issues, from the newest

@@ -1,14 +1,14 @@
 import type { components } from "@tracker/sdk/schema";
-import { q, raw, type SqlFragment } from "../../db/sql-fragment.js";
-import { AUTH_EPOCH_SQL, confirmCaller } from "../../http/auth.js";
-import type { WorkspaceScope } from "../../http/handler.js";
-import { NotFound } from "../../http/problem.js";
-import { visibleTeamCondition } from "../../rules/visibility.js";
-import { commentsJsonSql } from "../comments/comment.service.js";
-import { issueKeyQuery } from "../shared/resolve.js";
-import { type IssueRow, issueColumns, issueFromRow } from "./issue.serialize.js";
-import { runPrepared } from "./issue-write.js";
-import { relationsJsonSql } from "./relation.service.js";
+import { sqlOne } from "../../../db/sql.js";
+import { q, raw, type SqlFragment } from "../../../db/sql-fragment.js";
+import { AUTH_EPOCH_SQL, confirmCaller } from "../../../http/auth.js";
+import type { WorkspaceScope } from "../../../http/handler.js";
+import { NotFound } from "../../../http/problem.js";
+import { visibleTeamCondition } from "../../../rules/visibility.js";
+import { commentsJsonSql } from "../../comments/comment.service.js";
+import { issueKeyQuery } from "../../shared/resolve.js";
+import { type IssueRow, issueColumns, issueFromRow } from "../issue-shape.js";
+import { relationsJsonSql } from "../write/relation.query.js";
 
 export type IssueDetailOut = components["schemas"]["IssueDetail"];
 
@@ -34,8 +34,8 @@ export async function getIssueDetail(scope: WorkspaceScope, ref: string): Promis
   const target = issueKeyQuery(scope, ref);
   const row =
     target &&
-    (await runPrepared<IssueDetailRow>(
-      scope,
+    (await sqlOne<IssueDetailRow>(
+      scope.em,
       q`with target as (${target})
         select ${issueColumns()},
                ${relationsJsonSql(scope, "i.id")} as "relations",
@@ -47,6 +47,7 @@ export async function getIssueDetail(scope: WorkspaceScope, ref: string): Promis
                )} as "subIssues",
                ${raw(AUTH_EPOCH_SQL)} as "authEpoch"
           from target k join issues i on i.id = k.id`,
+      { prepare: true },
     ));
   confirmCaller(scope, row?.authEpoch);
   if (!row) throw new NotFound(`No issue "${ref}" in this workspace.`);

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
-import { driftedBlockers, driftedLabelIds, driftedProjectCounts } from "../../test/derived-counts.js";
-import { useTestServer } from "../../test/harness.js";
-import { whileHolding } from "../../test/hold.js";
+import { driftedBlockers, driftedLabelIds, driftedProjectCounts } from "../../../test/derived-counts.js";
+import { useTestServer } from "../../../test/harness.js";
+import { whileHolding } from "../../../test/hold.js";
 
 const srv = useTestServer();
 

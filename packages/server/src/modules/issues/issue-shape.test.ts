@@ -2,13 +2,18 @@ import { randomUUID } from "node:crypto";
 import { describe, expect, it } from "vitest";
 import { dateFromJson, isoFromJson, isoSql, jsonTimeSql } from "../../db/sql-time.js";
 import { useTestServer } from "../../test/harness.js";
-import { loadIssues } from "./issue.serialize.js";
+import { ISSUE_COLUMNS, ISSUE_FROM, type IssueRow, issueFromRow } from "./issue-shape.js";
 
 const srv = useTestServer();
 
-describe("loadIssues", () => {
-  it("returns the contract shape in the order asked, with nulls present", async () => {
-    const { workspace, user, team } = await srv.bootstrap({ team: { key: "SER", name: "Serial" } });
+/**
+ * The contract's `Issue` is written three ways: `issueFromRow` builds the object (creates, updates, the
+ * single read), and a list page writes its JSON text field by field from `ISSUE_PAGE_FIELDS` and the names
+ * cache (`list/page-json.ts`). For the same issues the answers must be the same, to the order of the fields.
+ */
+describe("the Issue shape", () => {
+  it("is the same built from a row, read alone, listed on a page and answered by a write", async () => {
+    const { workspace, user, team, apiKey } = await srv.bootstrap({ team: { key: "SER", name: "Serial" } });
     const [todo] = await srv.query<{ id: string }>(
       "select id from workflow_states where team_id = $1 and name = 'Todo'",
       [team!.id],
@@ -25,33 +30,40 @@ describe("loadIssues", () => {
        values ($1, $2, 'Apollo', 'started', now(), now())`,
       [projectId, workspace.id],
     );
-    const a = randomUUID();
-    const b = randomUUID();
+    const full = randomUUID();
+    const bare = randomUUID();
     await srv.query(
       `insert into issues (id, workspace_id, team_id, number, title, description, priority, estimate, due_date,
-                           state_id, state_type, assignee_id, creator_id, project_id, cycle_id, created_at,
-                           updated_at)
-       values ($1, $3, $4, 1, 'Full', 'Body', 2, 3, '2030-01-31', $5, 'unstarted', $6, $6, $7, $8,
-               '2026-01-02T03:04:05.678Z', '2026-01-03T00:00:00Z'),
-              ($2, $3, $4, 2, 'Bare', null, 0, null, null, $5, 'unstarted', null, null, null, null, now(), now())`,
-      [a, b, workspace.id, team!.id, todo!.id, user.id, projectId, cycleId],
+                           state_id, state_type, assignee_id, creator_id, project_id, cycle_id, parent_id,
+                           created_at, updated_at)
+       values ($1, $3, $4, 1, 'Full "quoted" \\ text', 'Body', 2, 3, '2030-01-31', $5, 'unstarted', $6, $6, $7, $8,
+               null, '2026-01-02T03:04:05.678Z', '2026-01-03T00:00:00Z'),
+              ($2, $3, $4, 2, 'Bare', null, 0, null, null, $5, 'unstarted', null, null, null, null, $1,
+               '2026-01-01T00:00:00.5Z', '2026-01-02T00:00:00Z')`,
+      [full, bare, workspace.id, team!.id, todo!.id, user.id, projectId, cycleId],
     );
-    const l1 = randomUUID();
-    const l2 = randomUUID();
+    const [l1, l2] = [randomUUID(), randomUUID()];
     await srv.query(
       `insert into labels (id, workspace_id, name, color, created_at, updated_at)
        values ($1, $3, 'zeta', '#000000', now(), now()), ($2, $3, 'Alpha', '#000000', now(), now())`,
       [l1, l2, workspace.id],
     );
-    await srv.query("insert into issue_labels (issue_id, label_id) values ($1, $2), ($1, $3)", [a, l1, l2]);
+    await srv.query("insert into issue_labels (issue_id, label_id) values ($1, $2), ($1, $3)", [
+      full,
+      l1,
+      l2,
+    ]);
 
-    const em = srv.running.orm.em.fork();
-    const issues = await loadIssues(em as never, [b, a, randomUUID()]);
-    expect(issues.map((i) => i.identifier)).toEqual(["SER-2", "SER-1"]);
-    expect(issues[1]).toEqual({
-      id: a,
+    // Built: the row `issueColumns` selects, shaped by `issueFromRow`.
+    const rows = await srv.query<IssueRow>(
+      `select ${ISSUE_COLUMNS} from ${ISSUE_FROM} where i.id = any($1::uuid[]) order by i.updated_at desc`,
+      [[full, bare]],
+    );
+    const built = rows.map(issueFromRow);
+    expect(built[0]).toEqual({
+      id: full,
       identifier: "SER-1",
-      title: "Full",
+      title: 'Full "quoted" \\ text',
       description: "Body",
       priority: 2,
       estimate: 3,
@@ -67,16 +79,37 @@ describe("loadIssues", () => {
       updatedAt: "2026-01-03T00:00:00.000Z",
       completedAt: null,
     });
-    expect(issues[0]).toMatchObject({
+    expect(built[1]).toMatchObject({
       description: null,
       estimate: null,
-      dueDate: null,
       assignee: null,
-      project: null,
-      cycle: null,
       labels: [],
+      parentId: full,
     });
-    expect(await loadIssues(em as never, [])).toEqual([]);
+
+    const api = srv.client(apiKey.token);
+    // Read alone: the issue's own fields of `IssueDetail`, in the same order.
+    for (const [n, identifier] of ["SER-1", "SER-2"].entries()) {
+      const read = await api.GET("/issues/{identifier}", { params: { path: { identifier } } });
+      const { comments: _c, subIssues: _s, relations: _r, ...issue } = read.data!.issue;
+      expect(JSON.stringify(issue)).toBe(JSON.stringify(built[n]));
+    }
+    // Listed: the page's JSON text, written from ISSUE_PAGE_FIELDS and the names cache.
+    const page = await fetch(`${srv.url}/api/v1/issues?team=SER&sort=-updated`, {
+      headers: { authorization: `Bearer ${apiKey.token}` },
+    });
+    const listed = (JSON.parse(await page.text()) as { issues: unknown[] }).issues;
+    expect(listed.map((i) => JSON.stringify(i))).toEqual(built.map((i) => JSON.stringify(i)));
+    // Answered by a write: the statement that writes reads the issue back with `issueColumns` too.
+    const written = await api.PATCH("/issues/{identifier}", {
+      params: { path: { identifier: "SER-2" } },
+      body: { labels: ["zeta", "Alpha"] },
+    });
+    const [after] = (
+      await srv.query<IssueRow>(`select ${ISSUE_COLUMNS} from ${ISSUE_FROM} where i.id = $1`, [bare])
+    ).map(issueFromRow);
+    expect(JSON.stringify(written.data!.issue)).toBe(JSON.stringify(after));
+    expect(after!.labels).toEqual(["Alpha", "zeta"]);
   });
 });
 

@@ -1,8 +1,8 @@
 import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import { parse } from "yaml";
-import { contractFile } from "../../config.js";
-import { ISSUE_OWN_JSON_SQL, ISSUE_PAGE_FIELDS } from "./issue-page-json.js";
+import { contractFile } from "../../../config.js";
+import { ISSUE_OWN_JSON_SQL, ISSUE_PAGE_FIELDS } from "./page-json.js";
 
 interface ObjectSchema {
   required?: string[];

@@ -2,8 +2,8 @@ import { randomUUID } from "node:crypto";
 import type { EntityManager } from "@mikro-orm/postgresql";
 import type { operations } from "@tracker/sdk/schema";
 import { beforeAll, describe, expect, it } from "vitest";
-import { type ApiClient, useTestServer } from "../../test/harness.js";
-import { insertTeam } from "../teams/team.service.js";
+import { type ApiClient, useTestServer } from "../../../test/harness.js";
+import { insertTeam } from "../../teams/team.service.js";
 
 type ListQuery = NonNullable<operations["listIssues"]["parameters"]["query"]>;
 
