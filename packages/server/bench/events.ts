@@ -15,7 +15,7 @@ import { Worker } from "node:worker_threads";
 import { openOrm } from "../src/db/orm.js";
 import { sql, sqlOne } from "../src/db/sql.js";
 import { q } from "../src/db/sql-fragment.js";
-import { recordChanges } from "../src/events/record-change.js";
+import { recordChanges } from "../src/events/record-change.query.js";
 import { cpuSnapshot, cpuSpent } from "./cpu.js";
 import { BUCKETS, type ClientWorkerData, type FromClient, type ToClient } from "./events-client.js";
 

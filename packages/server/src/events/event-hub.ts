@@ -11,7 +11,7 @@ import type { StreamAccess } from "../rules/visibility.js";
 import { CHANGE_ROW_SQL, toChangeRows } from "./change-row.js";
 import { type CloseReason, EventStream, openEventStreamHead } from "./event-stream.js";
 import type { EventsConfig } from "./events-config.js";
-import { ACCESS_CHANNEL, CHANGE_CHANNEL } from "./record-change.js";
+import { ACCESS_CHANNEL, CHANGE_CHANNEL } from "./record-change.query.js";
 import { PAGE_SIZE, type Query, WorkspaceFeed } from "./workspace-feed.js";
 
 /** A client leaving mid-stream resets the connection all the time: not an error worth Koa's stack trace. */

@@ -1,10 +1,10 @@
 import type { EntityManager, FilterQuery } from "@mikro-orm/postgresql";
 import { iso } from "../../db/sql-time.js";
-import { notifyKeyDeleted } from "../../events/record-change.js";
+import { notifyKeyDeleted } from "../../events/record-change.query.js";
 import { hashToken, newToken } from "../../http/auth.js";
 import type { WorkspaceScope } from "../../http/handler.js";
 import { fieldPath, Invalid } from "../../http/problem.js";
-import { findById } from "../shared/resolve.js";
+import { findById } from "../shared/resolve.query.js";
 import { ApiKey, type ApiKeyScope, type IApiKey } from "./api-key.entity.js";
 
 export interface CreatedKey {

@@ -6,12 +6,12 @@ import { sql, sqlOne } from "../../db/sql.js";
 import { q, raw } from "../../db/sql-fragment.js";
 import { isoSql } from "../../db/sql-time.js";
 import { inTransaction } from "../../db/transaction.js";
-import { recordChanges } from "../../events/record-change.js";
+import { recordChanges } from "../../events/record-change.query.js";
 import type { WorkspaceScope } from "../../http/handler.js";
 import { NotFound } from "../../http/problem.js";
 import { authorize } from "../../rules/permissions.js";
-import { commentAddedPayload, recordActivity } from "../activity/activity.service.js";
-import { findById, type IssueKey, resolveIssue } from "../shared/resolve.js";
+import { commentAddedPayload, recordActivity } from "../activity/activity.query.js";
+import { findById, type IssueKey, resolveIssue } from "../shared/resolve.query.js";
 
 export type CommentOut = components["schemas"]["Comment"];
 

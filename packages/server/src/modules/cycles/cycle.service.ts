@@ -4,13 +4,13 @@ import type { components } from "@tracker/sdk/schema";
 import { sql, sqlOne } from "../../db/sql.js";
 import { q, raw } from "../../db/sql-fragment.js";
 import { iso } from "../../db/sql-time.js";
-import { type Change, recordChanges } from "../../events/record-change.js";
+import { type Change, recordChanges } from "../../events/record-change.query.js";
 import type { WorkspaceScope } from "../../http/handler.js";
 import { Conflict, fieldPath, Invalid } from "../../http/problem.js";
 import { FINISHED_STATE_TYPES_SQL } from "../../rules/state-types.js";
 import { visibleTeamCondition } from "../../rules/visibility.js";
-import { reassignIssues } from "../planning/reassign-issues.js";
-import { findById, resolveTeam } from "../shared/resolve.js";
+import { reassignIssues } from "../planning/reassign-issues.query.js";
+import { findById, resolveTeam } from "../shared/resolve.query.js";
 import { Cycle } from "./cycle.entity.js";
 
 type Schemas = components["schemas"];

@@ -4,11 +4,11 @@ import { holdInWorkspace, lockIssues } from "../../db/locks.js";
 import { sql, sqlOne } from "../../db/sql.js";
 import { joinSql, q, raw, type SqlFragment } from "../../db/sql-fragment.js";
 import { iso } from "../../db/sql-time.js";
-import { type Change, recordChanges } from "../../events/record-change.js";
+import { type Change, recordChanges } from "../../events/record-change.query.js";
 import type { WorkspaceScope } from "../../http/handler.js";
 import { authorize } from "../../rules/permissions.js";
 import { visibleTeamCondition } from "../../rules/visibility.js";
-import { findById, resolveIssue, resolveIssues, resolveTeam } from "../shared/resolve.js";
+import { findById, resolveIssue, resolveIssues, resolveTeam } from "../shared/resolve.query.js";
 import { DOCUMENT_SEARCH_VECTOR, Document, DocumentIssue } from "./document.entity.js";
 
 export type DocumentOut = components["schemas"]["Document"];

@@ -4,7 +4,7 @@ import type { components } from "@tracker/sdk/schema";
 import { sql, sqlOne } from "../../db/sql.js";
 import { q, raw } from "../../db/sql-fragment.js";
 import { dateSql } from "../../db/sql-time.js";
-import { recordChanges } from "../../events/record-change.js";
+import { recordChanges } from "../../events/record-change.query.js";
 import type { WorkspaceScope } from "../../http/handler.js";
 import { Conflict, fieldPath, guardUnique, Invalid, NotFound } from "../../http/problem.js";
 import { visibleInitiativeCondition } from "../../rules/visibility.js";
@@ -14,7 +14,7 @@ import {
   resolveTargetWorkspace,
   type WorkspaceMoveReport,
 } from "../projects/project-move.service.js";
-import { isUuid, resolveUser } from "../shared/resolve.js";
+import { isUuid, resolveUser } from "../shared/resolve.query.js";
 import { type IInitiative, Initiative } from "./initiative.entity.js";
 import { type InitiativeOut, queryInitiatives } from "./initiative.query.js";
 

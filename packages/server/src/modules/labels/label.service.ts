@@ -3,13 +3,13 @@ import { type EntityManager, LockMode } from "@mikro-orm/postgresql";
 import type { components } from "@tracker/sdk/schema";
 import { sql } from "../../db/sql.js";
 import { q, raw } from "../../db/sql-fragment.js";
-import { type Change, recordChanges } from "../../events/record-change.js";
+import { type Change, recordChanges } from "../../events/record-change.query.js";
 import type { WorkspaceScope } from "../../http/handler.js";
 import { Conflict, fieldPath, guardUnique, Invalid, NotFound } from "../../http/problem.js";
 import { FINISHED_STATE_TYPES_SQL } from "../../rules/state-types.js";
-import { type ActivityInput, recordActivities } from "../activity/activity.service.js";
-import { isUuid } from "../shared/resolve.js";
-import { rewriteLabelFilters } from "../views/label-filters.js";
+import { type ActivityInput, recordActivities } from "../activity/activity.query.js";
+import { isUuid } from "../shared/resolve.query.js";
+import { rewriteLabelFilters } from "../views/label-filters.query.js";
 import { type ILabel, Label } from "./label.entity.js";
 
 export type LabelOut = components["schemas"]["Label"];

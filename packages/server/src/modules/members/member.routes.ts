@@ -1,10 +1,11 @@
 import { handle, inWorkspace, OK } from "../../http/handler.js";
+import { listUsers } from "./member.query.js";
 import * as members from "./member.service.js";
 
 export const memberHandlers = [
   handle("listUsers", async (s) => ({
     status: 200,
-    body: { users: await members.listUsers(inWorkspace(s)) },
+    body: { users: await listUsers(inWorkspace(s)) },
   })),
 
   handle("updateMember", async (s, { params, body }) => {

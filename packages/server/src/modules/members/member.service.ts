@@ -1,25 +1,12 @@
 import { type EntityManager, LockMode } from "@mikro-orm/postgresql";
-import { sql } from "../../db/sql.js";
-import { q } from "../../db/sql-fragment.js";
-import { recordChanges } from "../../events/record-change.js";
+import { recordChanges } from "../../events/record-change.query.js";
 import type { WorkspaceScope } from "../../http/handler.js";
 import { Conflict } from "../../http/problem.js";
 import { authorize, leavesNoAdmin } from "../../rules/permissions.js";
 import { ApiKey } from "../api-keys/api-key.entity.js";
-import { findById } from "../shared/resolve.js";
+import { findById } from "../shared/resolve.query.js";
 import { TeamMember } from "../teams/team.entity.js";
 import { type MemberRole, Membership } from "../workspaces/workspace.entity.js";
-
-export async function listUsers(scope: WorkspaceScope) {
-  const rows = await sql<{ id: string; name: string; email: string; role: MemberRole }>(
-    scope.em,
-    q`select u.id, u.name, u.email, m.role
-       from memberships m join users u on u.id = m.user_id
-      where m.workspace_id = ${scope.workspace.id}
-      order by lower(u.name), u.id`,
-  );
-  return rows.map((u) => ({ ...u, isMe: u.id === scope.caller.userId }));
-}
 
 /**
  * Locks the workspace's admin rows, so two concurrent demotions cannot both see "another admin is left".

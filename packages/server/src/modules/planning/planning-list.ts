@@ -2,7 +2,7 @@ import type { components } from "@tracker/sdk/schema";
 import { TODAY } from "../../db/sql-time.js";
 import type { WorkspaceScope } from "../../http/handler.js";
 import { FINISHED_STATUSES_SQL } from "../../rules/state-types.js";
-import { isUuid } from "../shared/resolve.js";
+import { isUuid } from "../shared/resolve.query.js";
 import { HEALTH_RANK, orderTerm } from "./progress.js";
 
 /**

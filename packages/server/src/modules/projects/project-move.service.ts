@@ -1,15 +1,15 @@
 import type { EntityManager } from "@mikro-orm/postgresql";
 import { sql, sqlOne } from "../../db/sql.js";
 import { q } from "../../db/sql-fragment.js";
-import { type Change, recordChanges } from "../../events/record-change.js";
+import { type Change, recordChanges } from "../../events/record-change.query.js";
 import type { WorkspaceAccess } from "../../http/auth.js";
 import { reachableWorkspaces } from "../../http/auth.query.js";
 import type { WorkspaceScope } from "../../http/handler.js";
 import { Forbidden, fieldPath, Invalid, NotFound } from "../../http/problem.js";
 import { authorize } from "../../rules/permissions.js";
-import { type ActivityInput, recordActivities, type TeamBrief } from "../activity/activity.service.js";
-import { resolveTeam } from "../shared/resolve.js";
-import { relocateIssues } from "./issue-relocation.js";
+import { type ActivityInput, recordActivities, type TeamBrief } from "../activity/activity.query.js";
+import { resolveTeam } from "../shared/resolve.query.js";
+import { relocateIssues } from "./issue-relocation.query.js";
 import { findProject, guardProjectName } from "./project.service.js";
 
 type ProjectMoveRequest = { workspace?: string; team?: string };

@@ -13,7 +13,7 @@ import {
 } from "../../rules/visibility.js";
 import * as planning from "../planning/planning-list.js";
 import { healthSql, percentSql } from "../planning/progress.js";
-import { resolveInitiative, resolveProject } from "../shared/resolve.js";
+import { resolveInitiative, resolveProject } from "../shared/resolve.query.js";
 import { namesAt, type WorkspaceNames } from "../shared/workspace-names.js";
 
 type Schemas = components["schemas"];

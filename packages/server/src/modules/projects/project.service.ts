@@ -4,12 +4,12 @@ import { holdInWorkspace } from "../../db/locks.js";
 import { sql, sqlOne } from "../../db/sql.js";
 import { q, raw } from "../../db/sql-fragment.js";
 import { dateSql } from "../../db/sql-time.js";
-import { type Change, recordChanges } from "../../events/record-change.js";
+import { type Change, recordChanges } from "../../events/record-change.query.js";
 import type { WorkspaceScope } from "../../http/handler.js";
 import { Conflict, fieldPath, guardUnique, Invalid, NotFound } from "../../http/problem.js";
 import { authorize } from "../../rules/permissions.js";
 import { visibleProjectCondition } from "../../rules/visibility.js";
-import { reassignIssues } from "../planning/reassign-issues.js";
+import { reassignIssues } from "../planning/reassign-issues.query.js";
 import {
   findById,
   isUuid,
@@ -17,7 +17,7 @@ import {
   resolveTeam,
   resolveUser,
   type TeamRow,
-} from "../shared/resolve.js";
+} from "../shared/resolve.query.js";
 import { Project, ProjectMember, ProjectTeam } from "./project.entity.js";
 import { type ProjectOut, projectById } from "./project.query.js";
 

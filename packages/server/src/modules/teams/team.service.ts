@@ -4,12 +4,12 @@ import type { components } from "@tracker/sdk/schema";
 import { holdInWorkspace } from "../../db/locks.js";
 import { sql, sqlOne } from "../../db/sql.js";
 import { q, raw } from "../../db/sql-fragment.js";
-import { type Change, recordChanges } from "../../events/record-change.js";
+import { type Change, recordChanges } from "../../events/record-change.query.js";
 import type { WorkspaceScope } from "../../http/handler.js";
 import { Conflict, fieldPath, guardUnique, Invalid, NotFound } from "../../http/problem.js";
 import { authorize } from "../../rules/permissions.js";
 import { visibleTeamCondition } from "../../rules/visibility.js";
-import { findById, isUuid, resolveTeam, resolveUser, type TeamRow } from "../shared/resolve.js";
+import { findById, isUuid, resolveTeam, resolveUser, type TeamRow } from "../shared/resolve.query.js";
 import { DEFAULT_STATES, Team, TeamMember, WorkflowRule, WorkflowState } from "./team.entity.js";
 import { type TeamFields, teamOut } from "./team.serialize.js";
 

@@ -4,7 +4,7 @@ import { holdInWorkspace, lockIssues } from "../../db/locks.js";
 import { sql, sqlOne } from "../../db/sql.js";
 import { q, raw, type SqlFragment } from "../../db/sql-fragment.js";
 import { iso } from "../../db/sql-time.js";
-import { recordChanges } from "../../events/record-change.js";
+import { recordChanges } from "../../events/record-change.query.js";
 import type { WorkspaceScope } from "../../http/handler.js";
 import { fieldPath, Invalid, NotFound } from "../../http/problem.js";
 import { visibleTeamCondition } from "../../rules/visibility.js";
@@ -13,7 +13,7 @@ import { findInitiative } from "../initiatives/initiative.service.js";
 import { healthSql, percentSql } from "../planning/progress.js";
 import { projectById } from "../projects/project.query.js";
 import { findProject } from "../projects/project.service.js";
-import { resolveIssues, resolveTeam } from "../shared/resolve.js";
+import { resolveIssues, resolveTeam } from "../shared/resolve.query.js";
 import { StatusUpdateIssue } from "./status-update.entity.js";
 
 export type Health = components["schemas"]["Health"];

@@ -1,5 +1,5 @@
 import type { EntityManager } from "@mikro-orm/postgresql";
-import { recordChanges } from "../../events/record-change.js";
+import { recordChanges } from "../../events/record-change.query.js";
 import type { Caller } from "../../http/auth.js";
 import { Conflict, fieldPath, Invalid } from "../../http/problem.js";
 import { reachableWorkspace } from "../../http/workspace.js";

@@ -16,7 +16,7 @@ import {
   resolveState,
   resolveTeam,
   resolveUser,
-} from "../../shared/resolve.js";
+} from "../../shared/resolve.query.js";
 import type { WorkspaceNames } from "../../shared/workspace-names.js";
 import { issueSearchCondition } from "./search.js";
 

@@ -2,7 +2,7 @@ import { setsOnly } from "../../../db/sql.js";
 import type { SqlFragment } from "../../../db/sql-fragment.js";
 import type { WorkspaceScope } from "../../../http/handler.js";
 import { visibleTeamIdCondition } from "../../../rules/visibility.js";
-import { ISSUE_IDENTIFIER } from "../../shared/resolve.js";
+import { ISSUE_IDENTIFIER } from "../../shared/resolve.query.js";
 import { type IssueFilter, orderByOver, sortsByUpdated } from "./filter.js";
 
 /**

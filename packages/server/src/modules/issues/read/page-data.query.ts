@@ -8,7 +8,7 @@ import { NotFound } from "../../../http/problem.js";
 import type { StateType } from "../../../rules/state-types.js";
 import { memberSeesTeamSql, visibleTeamCondition } from "../../../rules/visibility.js";
 import { type CommentOut, commentsJsonSql } from "../../comments/comment.service.js";
-import { issueKeyQuery } from "../../shared/resolve.js";
+import { issueKeyQuery } from "../../shared/resolve.query.js";
 import type { IssueOut } from "../issue-shape.js";
 import {
   openBlockersJsonSql,

@@ -1,12 +1,12 @@
 import { randomUUID } from "node:crypto";
 import { sql } from "../../../db/sql.js";
 import { q, raw } from "../../../db/sql-fragment.js";
-import { changeEventsSql } from "../../../events/record-change.js";
+import { changeEventsSql } from "../../../events/record-change.query.js";
 import type { WorkspaceScope } from "../../../http/handler.js";
 import { isFinished } from "../../../rules/state-types.js";
 import { visibleTeamCondition } from "../../../rules/visibility.js";
-import type { UserBrief } from "../../activity/activity.service.js";
-import { type ActivityInput, activityInsertSql } from "../../activity/activity.service.js";
+import type { UserBrief } from "../../activity/activity.query.js";
+import { type ActivityInput, activityInsertSql } from "../../activity/activity.query.js";
 import {
   type CycleRow,
   type IssueKey,
@@ -16,7 +16,7 @@ import {
   type StateRow,
   TEAM_ROW_COLUMNS,
   type TeamRow,
-} from "../../shared/resolve.js";
+} from "../../shared/resolve.query.js";
 import { type IssueRow, issueColumns } from "../issue-shape.js";
 import * as issueRefs from "./refs.query.js";
 import type { IssueCreateInput } from "./write.js";

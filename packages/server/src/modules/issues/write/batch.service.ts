@@ -1,7 +1,7 @@
 import { inTransaction } from "../../../db/transaction.js";
 import type { WorkspaceScope } from "../../../http/handler.js";
 import { type FieldError, HttpProblem, Invalid, NotFound } from "../../../http/problem.js";
-import { ISSUE_IDENTIFIER, type IssueKey, isUuid } from "../../shared/resolve.js";
+import { ISSUE_IDENTIFIER, type IssueKey, isUuid } from "../../shared/resolve.query.js";
 import { type IssueOut, issueFromRow } from "../issue-shape.js";
 import {
   type BatchItem,

@@ -1,12 +1,12 @@
 import { randomUUID } from "node:crypto";
 import { sqlOne } from "../../../db/sql.js";
 import { q, raw } from "../../../db/sql-fragment.js";
-import { changeEventsSql, changeValues } from "../../../events/record-change.js";
+import { changeEventsSql, changeValues } from "../../../events/record-change.query.js";
 import type { WorkspaceScope } from "../../../http/handler.js";
 import { isFinished } from "../../../rules/state-types.js";
 import { visibleTeamCondition } from "../../../rules/visibility.js";
-import { activityInsertSql } from "../../activity/activity.service.js";
-import { issueKeyQuery, isUuid, TEAM_ROW_COLUMNS, type TeamRow } from "../../shared/resolve.js";
+import { activityInsertSql } from "../../activity/activity.query.js";
+import { issueKeyQuery, isUuid, TEAM_ROW_COLUMNS, type TeamRow } from "../../shared/resolve.query.js";
 import { type IssueOut, type IssueRow, issueColumns } from "../issue-shape.js";
 import {
   labelColumns,

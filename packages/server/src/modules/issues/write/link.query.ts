@@ -4,10 +4,10 @@ import { lockIssues } from "../../../db/locks.js";
 import { sql, sqlOne } from "../../../db/sql.js";
 import { q } from "../../../db/sql-fragment.js";
 import { inTransaction } from "../../../db/transaction.js";
-import { recordChanges } from "../../../events/record-change.js";
+import { recordChanges } from "../../../events/record-change.query.js";
 import type { WorkspaceScope } from "../../../http/handler.js";
 import { Conflict, Invalid } from "../../../http/problem.js";
-import { resolveIssue } from "../../shared/resolve.js";
+import { resolveIssue } from "../../shared/resolve.query.js";
 
 export type IssueLinkOut = components["schemas"]["IssueLink"];
 

@@ -4,13 +4,13 @@ import { lockIssues } from "../../../db/locks.js";
 import { sql, sqlOne } from "../../../db/sql.js";
 import { q, raw } from "../../../db/sql-fragment.js";
 import { inTransaction } from "../../../db/transaction.js";
-import { recordChanges } from "../../../events/record-change.js";
+import { recordChanges } from "../../../events/record-change.query.js";
 import type { WorkspaceScope } from "../../../http/handler.js";
 import { NotFound } from "../../../http/problem.js";
 import type { StateType } from "../../../rules/state-types.js";
 import { FINISHED_STATE_TYPES_SQL } from "../../../rules/state-types.js";
-import { type ActivityInput, recordActivities } from "../../activity/activity.service.js";
-import { resolveIssues, resolveTeam } from "../../shared/resolve.js";
+import { type ActivityInput, recordActivities } from "../../activity/activity.query.js";
+import { resolveIssues, resolveTeam } from "../../shared/resolve.query.js";
 
 export type MovedIssueOut = components["schemas"]["MovedIssue"];
 

@@ -6,8 +6,14 @@ import { q, raw, type SqlFragment } from "../../../db/sql-fragment.js";
 import type { WorkspaceScope } from "../../../http/handler.js";
 import { Invalid, NotFound } from "../../../http/problem.js";
 import { memberSeesTeamSql } from "../../../rules/visibility.js";
-import type { UserBrief } from "../../activity/activity.service.js";
-import { type CycleRow, type IssueKey, isUuid, type NamedRow, type StateRow } from "../../shared/resolve.js";
+import type { UserBrief } from "../../activity/activity.query.js";
+import {
+  type CycleRow,
+  type IssueKey,
+  isUuid,
+  type NamedRow,
+  type StateRow,
+} from "../../shared/resolve.query.js";
 
 /**
  * The references an issue write names (state, assignee, project, cycle, labels), resolved in SQL as

@@ -4,12 +4,12 @@ import { lockIssues } from "../../../db/locks.js";
 import { sql, sqlOne } from "../../../db/sql.js";
 import { q, raw, type SqlFragment } from "../../../db/sql-fragment.js";
 import { inTransaction } from "../../../db/transaction.js";
-import { recordChanges } from "../../../events/record-change.js";
+import { recordChanges } from "../../../events/record-change.query.js";
 import type { WorkspaceScope } from "../../../http/handler.js";
 import { Conflict, Invalid } from "../../../http/problem.js";
 import { FINISHED_STATE_TYPES_SQL } from "../../../rules/state-types.js";
 import { visibleTeamCondition } from "../../../rules/visibility.js";
-import { findById, resolveIssue } from "../../shared/resolve.js";
+import { findById, resolveIssue } from "../../shared/resolve.query.js";
 
 export type RelationOut = components["schemas"]["IssueRelation"];
 export type RelatedIssueOut = components["schemas"]["RelatedIssue"];

@@ -1,14 +1,14 @@
 import { sqlOne } from "../../../db/sql.js";
 import { joinSql, q, raw, type SqlFragment } from "../../../db/sql-fragment.js";
-import { changeEventsSql, changeValues } from "../../../events/record-change.js";
+import { changeEventsSql, changeValues } from "../../../events/record-change.query.js";
 import type { WorkspaceScope } from "../../../http/handler.js";
 import {
   type ActivityInput,
   activityInsertSql,
   type FieldChange,
   type IssueUpdatedField,
-} from "../../activity/activity.service.js";
-import { type IssueKey, issueKeyQuery } from "../../shared/resolve.js";
+} from "../../activity/activity.query.js";
+import { type IssueKey, issueKeyQuery } from "../../shared/resolve.query.js";
 import { type IssueRow, issueColumns } from "../issue-shape.js";
 import * as refs from "./refs.query.js";
 import { EMPTY, type IssueUpdateInput, issueChange, labelChanges } from "./write.js";

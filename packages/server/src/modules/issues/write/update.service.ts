@@ -1,10 +1,10 @@
 import { inTransaction } from "../../../db/transaction.js";
-import { recordChanges } from "../../../events/record-change.js";
+import { recordChanges } from "../../../events/record-change.query.js";
 import type { WorkspaceScope } from "../../../http/handler.js";
 import { Invalid, NotFound } from "../../../http/problem.js";
 import { isFinished, type StateType } from "../../../rules/state-types.js";
-import type { ActivityInput, StateBrief, UserBrief } from "../../activity/activity.service.js";
-import { issueKeyQuery, type NamedRow } from "../../shared/resolve.js";
+import type { ActivityInput, StateBrief, UserBrief } from "../../activity/activity.query.js";
+import { issueKeyQuery, type NamedRow } from "../../shared/resolve.query.js";
 import { type IssueOut, issueFromRow } from "../issue-shape.js";
 import * as refs from "./refs.query.js";
 import { lockAndResolve, SQL_NOW, SQL_NULL, type UpdatePlan, writeUpdate } from "./update.query.js";

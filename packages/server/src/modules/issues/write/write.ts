@@ -1,7 +1,7 @@
 import type { components } from "@tracker/sdk/schema";
 import { raw } from "../../../db/sql-fragment.js";
-import type { Change } from "../../../events/record-change.js";
-import type { IssueKey } from "../../shared/resolve.js";
+import type { Change } from "../../../events/record-change.query.js";
+import type { IssueKey } from "../../shared/resolve.query.js";
 import { labelSpellings } from "./refs.query.js";
 
 /** What the issue writes (create, update, batch) share: their inputs, their change records, their labels. */

@@ -1,9 +1,9 @@
 import type { EntityManager } from "@mikro-orm/postgresql";
 import { sql } from "../../db/sql.js";
 import { q, raw, type SqlFragment } from "../../db/sql-fragment.js";
-import { type Change, issueRowChange } from "../../events/record-change.js";
+import { type Change, issueRowChange } from "../../events/record-change.query.js";
 import type { WorkspaceScope } from "../../http/handler.js";
-import { type FieldChange, fieldChangedActivities, recordActivities } from "../activity/activity.service.js";
+import { type FieldChange, fieldChangedActivities, recordActivities } from "../activity/activity.query.js";
 
 /**
  * Moves the issues `where` selects (on `issues i`) from one project or cycle to another, or to none: the

@@ -1,7 +1,7 @@
 import type { EntityManager } from "@mikro-orm/postgresql";
 import { sql } from "../../db/sql.js";
 import { q, raw } from "../../db/sql-fragment.js";
-import type { Change } from "../../events/record-change.js";
+import type { Change } from "../../events/record-change.query.js";
 
 /**
  * Saved filters (saved views' and view defaults' `filters`) name labels by NAME in their `label` array, so

@@ -1,8 +1,8 @@
 import type { EntityManager } from "@mikro-orm/postgresql";
 import { sql } from "../../db/sql.js";
 import { joinSql, q } from "../../db/sql-fragment.js";
-import type { Change } from "../../events/record-change.js";
-import type { ActivityInput, TeamBrief } from "../activity/activity.service.js";
+import type { Change } from "../../events/record-change.query.js";
+import type { ActivityInput, TeamBrief } from "../activity/activity.query.js";
 
 export interface RelocatedIssue {
   id: string;
