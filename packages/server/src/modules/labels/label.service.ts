@@ -1,16 +1,20 @@
 import { createHash } from "node:crypto";
 import { type EntityManager, LockMode } from "@mikro-orm/postgresql";
 import type { components } from "@tracker/sdk/schema";
-import { sql } from "../../db/sql.js";
-import { q, raw } from "../../db/sql-fragment.js";
 import { type Change, recordChanges } from "../../events/record-change.query.js";
 import type { WorkspaceScope } from "../../http/handler.js";
 import { Conflict, fieldPath, guardUnique, Invalid, NotFound } from "../../http/problem.js";
-import { FINISHED_STATE_TYPES_SQL } from "../../rules/state-types.js";
 import { type ActivityInput, recordActivities } from "../activity/activity.query.js";
 import { isUuid } from "../shared/resolve.query.js";
 import { rewriteLabelFilters } from "../views/label-filters.query.js";
 import { type ILabel, Label } from "./label.entity.js";
+import {
+  type AffectedIssue,
+  copyLabelLinks,
+  dropLabelLinks,
+  lockIssuesCarrying,
+  unlinkLabel,
+} from "./label.query.js";
 
 export type LabelOut = components["schemas"]["Label"];
 export type LabelListItemOut = components["schemas"]["LabelListItem"];
@@ -50,50 +54,6 @@ const guardLabelName = <T>(name: string, work: () => Promise<T>) =>
         `Another label is already named "${name}" (names are unique regardless of case): merge into it instead.`,
       ),
   });
-
-export async function listLabels(scope: WorkspaceScope, withCounts: boolean): Promise<LabelListItemOut[]> {
-  if (!withCounts) {
-    return sql<LabelOut>(
-      scope.em,
-      q`select id, name, color, description from labels where workspace_id = ${scope.workspace.id} order by lower(name), id`,
-    );
-  }
-  // One aggregate over every team (personal spaces included): admins see the workspace-wide usage.
-  return sql<LabelListItemOut>(
-    scope.em,
-    q`select l.id, l.name, l.color, l.description,
-            count(i.id)::int as "issueCount",
-            (count(i.id) filter (where i.state_type not in ${raw(FINISHED_STATE_TYPES_SQL)}))::int as "openIssueCount"
-       from labels l
-       left join issue_labels il on il.label_id = l.id
-       left join issues i on i.id = il.issue_id
-      where l.workspace_id = ${scope.workspace.id}
-      group by l.id
-      order by lower(l.name), l.id`,
-  );
-}
-
-/**
- * Locks the issues of this workspace carrying a label, in id order, and returns their ids. An issue that
- * left for another workspace since (with its project, relabelled there) is not among them once the lock is
- * held: a merge or delete then neither labels it, records activity for it here, nor announces it on this
- * workspace's stream. Called with the label rows already locked; an issue write takes its issue first and
- * then labels, so the two can deadlock, and the loser is run again (`http/app.ts`).
- */
-async function lockIssuesCarrying(
-  em: EntityManager,
-  workspaceId: string,
-  labelId: string,
-): Promise<string[]> {
-  const rows = await sql<{ id: string }>(
-    em,
-    q`select i.id from issues i
-      where i.workspace_id = ${workspaceId} and i.id in (select issue_id from issue_labels where label_id = ${labelId})
-      order by i.id
-        for update`,
-  );
-  return rows.map((r) => r.id);
-}
 
 /**
  * A label of the workspace by id, or by name (case-insensitive). With `lock` the row is locked for the
@@ -165,13 +125,6 @@ export async function updateLabel(
   });
 }
 
-interface AffectedIssue {
-  id: string;
-  identifier: string;
-  team_id: string;
-  team_key: string;
-}
-
 function issueChanges(issues: AffectedIssue[]): Change[] {
   return issues.map((i) => ({
     entity: "issue",
@@ -189,12 +142,7 @@ export async function deleteLabel(scope: WorkspaceScope, ref: string): Promise<v
     // The label's issue links go with it (and no activity is recorded, per the contract); the issues
     // still change, so the live stream hears of each.
     const held = await lockIssuesCarrying(em, scope.workspace.id, label.id);
-    const issues = await sql<AffectedIssue>(
-      em,
-      q`with gone as (delete from issue_labels where label_id = ${label.id} and issue_id = any(${held}::uuid[]) returning issue_id)
-       select i.id, t.key || '-' || i.number as identifier, t.id as team_id, t.key as team_key
-         from gone g join issues i on i.id = g.issue_id join teams t on t.id = i.team_id`,
-    );
+    const issues = await unlinkLabel(em, label.id, held);
     const filterChanges = await rewriteLabelFilters(em, scope.workspace.id, label.name, null);
     await em.nativeDelete(Label, label.id);
     await recordChanges(em, scope.workspace.id, [
@@ -229,23 +177,8 @@ export async function mergeLabel(
     if (!source || !target) throw new NotFound("The label was deleted meanwhile.");
 
     const held = await lockIssuesCarrying(em, scope.workspace.id, source.id);
-    const moved = await sql<{ issue_id: string }>(
-      em,
-      q`insert into issue_labels (issue_id, label_id)
-       select issue_id, ${target.id} from issue_labels where label_id = ${source.id} and issue_id = any(${held}::uuid[])
-       on conflict do nothing
-       returning issue_id`,
-    );
-    const movedIds = new Set(moved.map((r) => r.issue_id));
-    const issues = await sql<AffectedIssue>(
-      em,
-      q`with gone as (delete from issue_labels where label_id = ${source.id} and issue_id = any(${held}::uuid[]) returning issue_id),
-            touched as (update issues i set updated_at = now() from gone g where i.id = g.issue_id
-                        returning i.id, i.number, i.team_id)
-       select x.id, t.key || '-' || x.number as identifier, t.id as team_id, t.key as team_key
-         from touched x join teams t on t.id = x.team_id
-        order by t.key, x.number`,
-    );
+    const movedIds = new Set(await copyLabelLinks(em, source.id, target.id, held));
+    const issues = await dropLabelLinks(em, source.id, held);
     const events: ActivityInput[] = issues.map((i) => ({
       workspaceId: scope.workspace.id,
       issueId: i.id,

@@ -155,8 +155,7 @@ export async function updateProject(
         ...(await reassignIssues(
           scope,
           em,
-          "project",
-          q`i.project_id = ${project.id} and not (i.team_id = any(${teamIds}::uuid[]))`,
+          { field: "project", from: project.id, outsideTeams: teamIds },
           { from: { id: project.id, name: project.name }, to: null },
         )),
       );

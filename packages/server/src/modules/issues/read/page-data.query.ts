@@ -7,7 +7,7 @@ import type { WorkspaceScope } from "../../../http/handler.js";
 import { NotFound } from "../../../http/problem.js";
 import type { StateType } from "../../../rules/state-types.js";
 import { memberSeesTeamSql, visibleTeamCondition } from "../../../rules/visibility.js";
-import { type CommentOut, commentsJsonSql } from "../../comments/comment.service.js";
+import { type CommentOut, commentsJsonSql } from "../../comments/comment.query.js";
 import { issueKeyQuery } from "../../shared/resolve.query.js";
 import type { IssueOut } from "../issue-shape.js";
 import {

@@ -5,7 +5,7 @@ import { AUTH_EPOCH_SQL, confirmCaller } from "../../../http/auth.js";
 import type { WorkspaceScope } from "../../../http/handler.js";
 import { NotFound } from "../../../http/problem.js";
 import { visibleTeamCondition } from "../../../rules/visibility.js";
-import { commentsJsonSql } from "../../comments/comment.service.js";
+import { commentsJsonSql } from "../../comments/comment.query.js";
 import { issueKeyQuery } from "../../shared/resolve.query.js";
 import { type IssueRow, issueColumns, issueFromRow } from "../issue-shape.js";
 import { relationsJsonSql } from "../write/relation.query.js";
