@@ -1,13 +1,17 @@
+import type { EntityManager } from "@mikro-orm/postgresql";
 import { type components, initiativeStatusValues } from "@tracker/sdk/schema";
-import { sql } from "../../db/sql.js";
+import { sql, sqlOne } from "../../db/sql.js";
+import { q, raw } from "../../db/sql-fragment.js";
 import { dateSql } from "../../db/sql-time.js";
 import { AUTH_EPOCH_SQL, confirmCaller } from "../../http/auth.js";
 import type { WorkspaceScope } from "../../http/handler.js";
+import { NotFound } from "../../http/problem.js";
 import { UNCOUNTED_PROJECT_STATUSES_SQL } from "../../rules/state-types.js";
 import { visibleInitiativeCondition, visibleProjectCondition } from "../../rules/visibility.js";
 import * as planning from "../planning/planning-list.js";
 import { healthSql, percentSql } from "../planning/progress.js";
 import { projectMetricsSql } from "../projects/project.query.js";
+import { isUuid } from "../shared/resolve.query.js";
 
 type Schemas = components["schemas"];
 export type InitiativeOut = Schemas["Initiative"];
@@ -143,4 +147,80 @@ export async function queryInitiatives(
     })),
     nextOffset,
   };
+}
+
+// ---- One initiative ------------------------------------------------------------------------------
+
+/** An initiative the caller may see, by id or name (case-insensitive); anything else is 404. */
+export async function findInitiative(scope: WorkspaceScope, ref: string, em: EntityManager = scope.em) {
+  const vis = visibleInitiativeCondition(scope, "i");
+  const row = await sqlOne<{ id: string; name: string; lead_id: string | null }>(
+    em,
+    q`select i.id, i.name, i.lead_id from initiatives i
+      where i.workspace_id = ${scope.workspace.id} and ${isUuid(ref) ? q`i.id = ${ref}` : q`lower(i.name) = lower(${ref})`} and ${vis}`,
+  );
+  if (!row) throw new NotFound(`No initiative "${ref}" in this workspace.`);
+  return row;
+}
+
+/** What moving an initiative copies of it. */
+export interface InitiativeToMove {
+  id: string;
+  name: string;
+  description: string | null;
+  status: string;
+  lead_id: string | null;
+  start_date: string | null;
+  target_date: string | null;
+}
+
+/** The initiative, locked, while it is still in the workspace. */
+export function lockInitiative(em: EntityManager, id: string, workspaceId: string) {
+  return sqlOne<InitiativeToMove>(
+    em,
+    q`select id, name, description, status, lead_id, ${raw(dateSql("start_date"))} as start_date,
+            ${raw(dateSql("target_date"))} as target_date
+       from initiatives where id = ${id} and workspace_id = ${workspaceId} for update`,
+  );
+}
+
+/** A copy of the initiative in another workspace, led by its lead when they are a member there. */
+export async function copyInitiative(
+  em: EntityManager,
+  original: InitiativeToMove,
+  newId: string,
+  workspaceId: string,
+): Promise<void> {
+  await sql(
+    em,
+    q`insert into initiatives (id, workspace_id, name, description, status, lead_id, start_date, target_date,
+                              created_at, updated_at)
+     values (${newId}, ${workspaceId}, ${original.name}, ${original.description}, ${original.status},
+             (select m.user_id from memberships m where m.workspace_id = ${workspaceId} and m.user_id = ${original.lead_id}),
+             ${original.start_date}, ${original.target_date}, now(), now())`,
+  );
+}
+
+/** The initiative's projects, locked, by name. */
+export function lockProjectsOf(em: EntityManager, initiativeId: string) {
+  return sql<{ id: string }>(
+    em,
+    q`select id from projects where initiative_id = ${initiativeId} order by lower(name), id for update`,
+  );
+}
+
+export async function setProjectsInitiative(
+  em: EntityManager,
+  projects: { id: string }[],
+  initiativeId: string,
+): Promise<void> {
+  if (!projects.length) return;
+  await sql(
+    em,
+    q`update projects set initiative_id = ${initiativeId} where id = any(${projects.map((p) => p.id)}::uuid[])`,
+  );
+}
+
+export async function cancelInitiative(em: EntityManager, id: string): Promise<void> {
+  await sql(em, q`update initiatives set status = 'canceled', updated_at = now() where id = ${id}`);
 }

@@ -1,22 +1,27 @@
 import { randomUUID } from "node:crypto";
 import { type EntityManager, LockMode } from "@mikro-orm/postgresql";
 import type { components } from "@tracker/sdk/schema";
-import { sql, sqlOne } from "../../db/sql.js";
-import { q, raw } from "../../db/sql-fragment.js";
-import { dateSql } from "../../db/sql-time.js";
 import { recordChanges } from "../../events/record-change.query.js";
 import type { WorkspaceScope } from "../../http/handler.js";
 import { Conflict, fieldPath, guardUnique, Invalid, NotFound } from "../../http/problem.js";
-import { visibleInitiativeCondition } from "../../rules/visibility.js";
 import {
   moveProjectToWorkspace,
   resolveTargetTeam,
-  resolveTargetWorkspace,
   type WorkspaceMoveReport,
-} from "../projects/project-move.service.js";
-import { isUuid, resolveUser } from "../shared/resolve.query.js";
+} from "../projects/project-move.query.js";
+import { resolveTargetWorkspace } from "../projects/project-move.service.js";
+import { resolveUser } from "../shared/resolve.query.js";
 import { type IInitiative, Initiative } from "./initiative.entity.js";
-import { type InitiativeOut, queryInitiatives } from "./initiative.query.js";
+import {
+  cancelInitiative,
+  copyInitiative,
+  findInitiative,
+  type InitiativeOut,
+  lockInitiative,
+  lockProjectsOf,
+  queryInitiatives,
+  setProjectsInitiative,
+} from "./initiative.query.js";
 
 type Schemas = components["schemas"];
 type InitiativeRecord = Schemas["InitiativeRecord"];
@@ -29,18 +34,6 @@ const guardName = <T>(name: string, where: string, work: () => Promise<T>) =>
     [NAME_UNIQUE]: () =>
       new Conflict("conflict", `An initiative named "${name}" already exists in ${where}.`),
   });
-
-/** An initiative the caller may see, by id or name (case-insensitive); anything else is 404. */
-export async function findInitiative(scope: WorkspaceScope, ref: string, em: EntityManager = scope.em) {
-  const vis = visibleInitiativeCondition(scope, "i");
-  const row = await sqlOne<{ id: string; name: string; lead_id: string | null }>(
-    em,
-    q`select i.id, i.name, i.lead_id from initiatives i
-      where i.workspace_id = ${scope.workspace.id} and ${isUuid(ref) ? q`i.id = ${ref}` : q`lower(i.name) = lower(${ref})`} and ${vis}`,
-  );
-  if (!row) throw new NotFound(`No initiative "${ref}" in this workspace.`);
-  return row;
-}
 
 /** A resolved initiative's entity; 404 when it went meanwhile (moved to another workspace). */
 async function loadInitiative(em: EntityManager, id: string, ref: string, lockMode?: LockMode) {
@@ -142,36 +135,13 @@ export async function moveInitiative(
   }
   return scope.em.transactional(async (em) => {
     const team = await resolveTargetTeam(scope, em, target, body.team);
-    const original = await sqlOne<{
-      id: string;
-      name: string;
-      description: string | null;
-      status: string;
-      lead_id: string | null;
-      start_date: string | null;
-      target_date: string | null;
-    }>(
-      em,
-      q`select id, name, description, status, lead_id, ${raw(dateSql("start_date"))} as start_date,
-              ${raw(dateSql("target_date"))} as target_date
-         from initiatives where id = ${initiative.id} and workspace_id = ${scope.workspace.id} for update`,
-    );
+    const original = await lockInitiative(em, initiative.id, scope.workspace.id);
     if (!original) throw new NotFound("The initiative is no longer in this workspace.");
     const newId = randomUUID();
     await guardName(original.name, `the workspace "${target.name}"`, () =>
-      sql(
-        em,
-        q`insert into initiatives (id, workspace_id, name, description, status, lead_id, start_date, target_date,
-                                  created_at, updated_at)
-         values (${newId}, ${target.id}, ${original.name}, ${original.description}, ${original.status},
-                 (select m.user_id from memberships m where m.workspace_id = ${target.id} and m.user_id = ${original.lead_id}),
-                 ${original.start_date}, ${original.target_date}, now(), now())`,
-      ),
+      copyInitiative(em, original, newId, target.id),
     );
-    const projects = await sql<{ id: string }>(
-      em,
-      q`select id from projects where initiative_id = ${original.id} order by lower(name), id for update`,
-    );
+    const projects = await lockProjectsOf(em, original.id);
     const reports: WorkspaceMoveReport[] = [];
     for (const p of projects) {
       reports.push(
@@ -184,16 +154,8 @@ export async function moveInitiative(
         }),
       );
     }
-    if (projects.length) {
-      await sql(
-        em,
-        q`update projects set initiative_id = ${newId} where id = any(${projects.map((p) => p.id)}::uuid[])`,
-      );
-    }
-    await sql(
-      em,
-      q`update initiatives set status = 'canceled', updated_at = now() where id = ${original.id}`,
-    );
+    await setProjectsInitiative(em, projects, newId);
+    await cancelInitiative(em, original.id);
     await recordChanges(em, scope.workspace.id, [
       { entity: "initiative", action: "updated", id: original.id },
     ]);

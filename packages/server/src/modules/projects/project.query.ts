@@ -1,7 +1,7 @@
 import { type components, projectStatusValues } from "@tracker/sdk/schema";
-import { genericPlanWhenOnly, sql } from "../../db/sql.js";
-import { q, type SqlFragment } from "../../db/sql-fragment.js";
-import { dateFromJson, isoFromJson, jsonTimeSql } from "../../db/sql-time.js";
+import { genericPlanWhenOnly, sql, sqlOne } from "../../db/sql.js";
+import { q, raw, type SqlFragment } from "../../db/sql-fragment.js";
+import { dateFromJson, dateSql, isoFromJson, jsonTimeSql } from "../../db/sql-time.js";
 import { AUTH_EPOCH_SQL, confirmCaller } from "../../http/auth.js";
 import type { WorkspaceScope } from "../../http/handler.js";
 import { NotFound } from "../../http/problem.js";
@@ -13,7 +13,7 @@ import {
 } from "../../rules/visibility.js";
 import * as planning from "../planning/planning-list.js";
 import { healthSql, percentSql } from "../planning/progress.js";
-import { resolveInitiative, resolveProject } from "../shared/resolve.query.js";
+import { isUuid, resolveInitiative, resolveProject } from "../shared/resolve.query.js";
 import { namesAt, type WorkspaceNames } from "../shared/workspace-names.js";
 
 type Schemas = components["schemas"];
@@ -309,4 +309,65 @@ export async function projectById(scope: WorkspaceScope, id: string): Promise<Pr
   // Gone since it was resolved: moved to another workspace by a concurrent request.
   if (!projects[0]) throw new NotFound(`No project "${id}" in this workspace.`);
   return projects[0];
+}
+
+// ---- One project ------------------------------------------------------------------------------
+
+export interface ProjectRecord {
+  id: string;
+  name: string;
+  status: string;
+  lead_id: string | null;
+  start_date: string | null;
+  target_date: string | null;
+  /** True when one of its teams is a personal space. */
+  personal: boolean;
+}
+
+/** A project the caller may see, by id or name (case-insensitive); anything else is 404. */
+export async function findProject(scope: WorkspaceScope, ref: string, em = scope.em): Promise<ProjectRecord> {
+  const vis = visibleProjectCondition(scope, "p");
+  const row = await sqlOne<ProjectRecord>(
+    em,
+    q`select p.id, p.name, p.status, p.lead_id, ${raw(dateSql("p.start_date"))} as start_date,
+            ${raw(dateSql("p.target_date"))} as target_date,
+            exists (select 1 from project_teams xpt join teams xt on xt.id = xpt.team_id
+                     where xpt.project_id = p.id and xt.personal) as personal
+       from projects p
+      where p.workspace_id = ${scope.workspace.id} and ${isUuid(ref) ? q`p.id = ${ref}` : q`lower(p.name) = lower(${ref})`} and ${vis}`,
+  );
+  if (!row) throw new NotFound(`No project "${ref}" in this workspace.`);
+  return row;
+}
+
+export async function projectPageData(scope: WorkspaceScope, ref: string) {
+  const project = await findProject(scope, ref);
+  const row = await sqlOne<{ description: string | null }>(
+    scope.em,
+    q`select description from projects where id = ${project.id}`,
+  );
+  return { project: { id: project.id, description: row?.description ?? null } };
+}
+
+// ---- Members ------------------------------------------------------------------------------------
+
+export async function listProjectMembers(scope: WorkspaceScope, ref: string) {
+  const project = await findProject(scope, ref);
+  return sql<{ id: string; name: string; email: string }>(
+    scope.em,
+    q`select u.id, u.name, u.email
+       from project_members pm join users u on u.id = pm.user_id
+      where pm.project_id = ${project.id}
+      order by lower(u.name), u.id`,
+  );
+}
+
+/** Whether the caller belongs to one of the project's teams (`project.manageMembers`). */
+export async function callerInTeams(scope: WorkspaceScope, project: ProjectRecord): Promise<boolean> {
+  const inTeam = await sqlOne(
+    scope.em,
+    q`select 1 from project_teams pt join team_members tm on tm.team_id = pt.team_id
+      where pt.project_id = ${project.id} and tm.user_id = ${scope.caller.userId}`,
+  );
+  return inTeam !== undefined;
 }

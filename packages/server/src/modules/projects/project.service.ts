@@ -1,25 +1,20 @@
 import { type EntityManager, LockMode } from "@mikro-orm/postgresql";
 import type { components } from "@tracker/sdk/schema";
 import { holdInWorkspace } from "../../db/locks.js";
-import { sql, sqlOne } from "../../db/sql.js";
-import { q, raw } from "../../db/sql-fragment.js";
-import { dateSql } from "../../db/sql-time.js";
 import { type Change, recordChanges } from "../../events/record-change.query.js";
 import type { WorkspaceScope } from "../../http/handler.js";
 import { Conflict, fieldPath, guardUnique, Invalid, NotFound } from "../../http/problem.js";
 import { authorize } from "../../rules/permissions.js";
-import { visibleProjectCondition } from "../../rules/visibility.js";
 import { reassignIssues } from "../planning/reassign-issues.query.js";
 import {
   findById,
-  isUuid,
   resolveInitiative,
   resolveTeam,
   resolveUser,
   type TeamRow,
 } from "../shared/resolve.query.js";
 import { Project, ProjectMember, ProjectTeam } from "./project.entity.js";
-import { type ProjectOut, projectById } from "./project.query.js";
+import { callerInTeams, findProject, type ProjectOut, projectById } from "./project.query.js";
 
 type ProjectCreate = components["schemas"]["ProjectCreate"];
 type ProjectUpdate = components["schemas"]["ProjectUpdate"];
@@ -32,33 +27,6 @@ export const guardProjectName = <T>(name: string, where: string, work: () => Pro
     [PROJECT_NAME_UNIQUE]: () =>
       new Conflict("conflict", `A project named "${name}" already exists in ${where}.`),
   });
-
-export interface ProjectRecord {
-  id: string;
-  name: string;
-  status: string;
-  lead_id: string | null;
-  start_date: string | null;
-  target_date: string | null;
-  /** True when one of its teams is a personal space. */
-  personal: boolean;
-}
-
-/** A project the caller may see, by id or name (case-insensitive); anything else is 404. */
-export async function findProject(scope: WorkspaceScope, ref: string, em = scope.em): Promise<ProjectRecord> {
-  const vis = visibleProjectCondition(scope, "p");
-  const row = await sqlOne<ProjectRecord>(
-    em,
-    q`select p.id, p.name, p.status, p.lead_id, ${raw(dateSql("p.start_date"))} as start_date,
-            ${raw(dateSql("p.target_date"))} as target_date,
-            exists (select 1 from project_teams xpt join teams xt on xt.id = xpt.team_id
-                     where xpt.project_id = p.id and xt.personal) as personal
-       from projects p
-      where p.workspace_id = ${scope.workspace.id} and ${isUuid(ref) ? q`p.id = ${ref}` : q`lower(p.name) = lower(${ref})`} and ${vis}`,
-  );
-  if (!row) throw new NotFound(`No project "${ref}" in this workspace.`);
-  return row;
-}
 
 function checkDates(start: string | null | undefined, target: string | null | undefined) {
   if (start && target && start > target) {
@@ -165,37 +133,7 @@ export async function updateProject(
   return projectById(scope, project.id);
 }
 
-export async function projectPageData(scope: WorkspaceScope, ref: string) {
-  const project = await findProject(scope, ref);
-  const row = await sqlOne<{ description: string | null }>(
-    scope.em,
-    q`select description from projects where id = ${project.id}`,
-  );
-  return { project: { id: project.id, description: row?.description ?? null } };
-}
-
 // ---- Members ------------------------------------------------------------------------------------
-
-export async function listProjectMembers(scope: WorkspaceScope, ref: string) {
-  const project = await findProject(scope, ref);
-  return sql<{ id: string; name: string; email: string }>(
-    scope.em,
-    q`select u.id, u.name, u.email
-       from project_members pm join users u on u.id = pm.user_id
-      where pm.project_id = ${project.id}
-      order by lower(u.name), u.id`,
-  );
-}
-
-/** Whether the caller belongs to one of the project's teams (`project.manageMembers`). */
-async function callerInTeams(scope: WorkspaceScope, project: ProjectRecord): Promise<boolean> {
-  const inTeam = await sqlOne(
-    scope.em,
-    q`select 1 from project_teams pt join team_members tm on tm.team_id = pt.team_id
-      where pt.project_id = ${project.id} and tm.user_id = ${scope.caller.userId}`,
-  );
-  return inTeam !== undefined;
-}
 
 /**
  * Key-share-locks a resolved project and checks it is still in the workspace: a move to another workspace
