@@ -2,16 +2,21 @@ import { randomUUID } from "node:crypto";
 import { type EntityManager, LockMode } from "@mikro-orm/postgresql";
 import type { components } from "@tracker/sdk/schema";
 import { holdInWorkspace } from "../../db/locks.js";
-import { sql, sqlOne } from "../../db/sql.js";
-import { q, raw } from "../../db/sql-fragment.js";
 import { type Change, recordChanges } from "../../events/record-change.query.js";
 import type { WorkspaceScope } from "../../http/handler.js";
 import { Conflict, fieldPath, guardUnique, Invalid, NotFound } from "../../http/problem.js";
 import { authorize } from "../../rules/permissions.js";
-import { visibleTeamCondition } from "../../rules/visibility.js";
 import { findById, isUuid, resolveTeam, resolveUser, type TeamRow } from "../shared/resolve.query.js";
 import { DEFAULT_STATES, Team, TeamMember, WorkflowRule, WorkflowState } from "./team.entity.js";
-import { type TeamFields, teamOut } from "./team.serialize.js";
+import {
+  deleteSoleProjects,
+  lockTeamProjects,
+  projectIncludesTeam,
+  redirectTeamIdentifiers,
+  teamIssues,
+  upsertWorkflowRule,
+} from "./team.query.js";
+import { teamOut } from "./team.serialize.js";
 
 type Schemas = components["schemas"];
 type EstimateScale = Schemas["EstimateScale"];
@@ -85,39 +90,6 @@ async function insertTeamWithStates(
   return { team, states };
 }
 
-/** Columns of the Team shape, with the states in position order aggregated in the same query. */
-const TEAM_COLUMNS = `t.id, t.key, t.name, t.personal, t.cycles_enabled as "cyclesEnabled",
-  t.cycle_length_weeks as "cycleLengthWeeks", t.estimate_scale as "estimateScale",
-  (select coalesce(json_agg(json_build_object('id', s.id, 'name', s.name, 'type', s.type)
-                            order by s.position, s.name), '[]'::json)
-     from workflow_states s where s.team_id = t.id) as states`;
-
-/** The teams the caller has joined, personal space first, then by name. */
-export async function listJoinedTeams(scope: WorkspaceScope) {
-  const vis = visibleTeamCondition(scope);
-  const rows = await sql<TeamFields & { states: Schemas["StateRef"][] }>(
-    scope.em,
-    q`select ${raw(TEAM_COLUMNS)}
-       from teams t join team_members tm on tm.team_id = t.id and tm.user_id = ${scope.caller.userId}
-      where t.workspace_id = ${scope.workspace.id} and ${vis}
-      order by t.personal desc, lower(t.name), t.key`,
-  );
-  return rows.map((row) => teamOut(row, row.states));
-}
-
-/** Every team the caller may see, with `joined`. */
-export async function listVisibleTeams(scope: WorkspaceScope) {
-  const vis = visibleTeamCondition(scope);
-  return sql<{ id: string; key: string; name: string; joined: boolean }>(
-    scope.em,
-    q`select t.id, t.key, t.name,
-            exists (select 1 from team_members tm where tm.team_id = t.id and tm.user_id = ${scope.caller.userId}) as joined
-       from teams t
-      where t.workspace_id = ${scope.workspace.id} and ${vis}
-      order by lower(t.name), t.key`,
-  );
-}
-
 export async function createTeam(scope: WorkspaceScope, input: components["schemas"]["TeamCreate"]) {
   const personal = input.personal ?? false;
   const name = input.name.trim();
@@ -185,17 +157,8 @@ export async function updateTeam(
     if (newKey !== oldKey) {
       // Old identifiers keep resolving. A newer redirect for the same old identifier replaces an older one:
       // the old key's current issue is what that identifier showed until now.
-      await sql(
-        em,
-        q`insert into issue_redirects (id, workspace_id, team_key, number, issue_id, created_at)
-         select gen_random_uuid(), ${ws}, ${oldKey}, i.number, i.id, now() from issues i where i.team_id = ${team.id}
-         on conflict (workspace_id, team_key, number)
-         do update set issue_id = excluded.issue_id, created_at = excluded.created_at`,
-      );
-      const issues = await sql<{ id: string; number: number }>(
-        em,
-        q`select id, number from issues where team_id = ${team.id} order by number`,
-      );
+      await redirectTeamIdentifiers(em, ws, team.id, oldKey);
+      const issues = await teamIssues(em, team.id);
       for (const i of issues) {
         changes.push({
           entity: "issue",
@@ -218,25 +181,13 @@ export async function deleteTeam(scope: WorkspaceScope, ref: string, deleteProje
   return scope.em.transactional(async (em) => {
     await lockTeam(em, team.id);
     // Lock the team's projects too, so a concurrent change of their teams cannot make a "sole" project shared.
-    const projects = await sql<{ id: string; sole: boolean }>(
-      em,
-      q`select p.id,
-              not exists (select 1 from project_teams o where o.project_id = p.id and o.team_id <> ${team.id}) as sole
-         from projects p join project_teams pt on pt.project_id = p.id and pt.team_id = ${team.id}
-        order by p.id
-          for update of p`,
-    );
+    const projects = await lockTeamProjects(em, team.id);
     const sole = projects.filter((p) => p.sole).map((p) => p.id);
     const shared = projects.filter((p) => !p.sole).map((p) => p.id);
-    const issues = await sql<{ id: string; number: number }>(
-      em,
-      q`select id, number from issues where team_id = ${team.id} order by number`,
-    );
+    const issues = await teamIssues(em, team.id);
     const changes: Change[] = [];
     if (deleteProjects && sole.length) {
-      // Rules of other teams limited to a deleted project go with it: they would never fire again.
-      await sql(em, q`delete from workflow_rules where project_id = any(${sole}::uuid[])`);
-      await sql(em, q`delete from projects where id = any(${sole}::uuid[])`);
+      await deleteSoleProjects(em, sole);
       for (const id of sole) changes.push({ entity: "project", action: "deleted", id });
     }
     const detached = deleteProjects ? shared : [...sole, ...shared];
@@ -296,24 +247,6 @@ export async function joinTeam(scope: WorkspaceScope, ref: string) {
   await scope.em.transactional((em) => addToTeam(em, scope.workspace.id, team, scope.caller.userId));
 }
 
-export async function listTeamMembers(scope: WorkspaceScope, ref: string) {
-  const team = await resolveTeam(scope, ref);
-  const members = await sql<{ id: string; name: string; email: string }>(
-    scope.em,
-    q`select u.id, u.name, u.email
-         from team_members tm join users u on u.id = tm.user_id
-         join memberships m on m.user_id = u.id and m.workspace_id = ${scope.workspace.id}
-        where tm.team_id = ${team.id}
-        order by lower(u.name), u.id`,
-  );
-  const workspaceMembers = await sql<{ id: string; name: string; email: string }>(
-    scope.em,
-    q`select u.id, u.name, u.email from memberships m join users u on u.id = m.user_id
-        where m.workspace_id = ${scope.workspace.id} order by lower(u.name), u.id`,
-  );
-  return { members, workspaceMembers };
-}
-
 export async function addTeamMember(scope: WorkspaceScope, ref: string, userRef: string) {
   const team = await resolveTeam(scope, ref);
   await authorizeTeamManager(scope, team);
@@ -343,34 +276,6 @@ export async function removeTeamMember(scope: WorkspaceScope, ref: string, userR
   });
 }
 
-/** The contract's WorkflowRule shape, as columns of `workflow_rules r`. */
-const RULE_COLUMNS = `r.id, r.trigger, r.project_id as "projectId", r.target_state_id as "targetStateId"`;
-
-export async function listWorkflows(scope: WorkspaceScope, ref: string) {
-  const team = await resolveTeam(scope, ref);
-  const workflows = await sql<Schemas["WorkflowRule"]>(
-    scope.em,
-    q`select ${raw(RULE_COLUMNS)} from workflow_rules r
-        where r.team_id = ${team.id} order by r.trigger, r.project_id nulls first, r.created_at, r.id`,
-  );
-  const states = await sql<{
-    id: string;
-    name: string;
-    type: components["schemas"]["StateType"];
-    color: string;
-    position: number;
-  }>(
-    scope.em,
-    q`select id, name, type, color, position from workflow_states where team_id = ${team.id} order by position, name`,
-  );
-  const projects = await sql<{ id: string; name: string }>(
-    scope.em,
-    q`select p.id, p.name from projects p join project_teams pt on pt.project_id = p.id
-        where pt.team_id = ${team.id} order by lower(p.name), p.id`,
-  );
-  return { workflows, states, projects };
-}
-
 export async function upsertWorkflow(
   scope: WorkspaceScope,
   ref: string,
@@ -394,12 +299,7 @@ export async function upsertWorkflow(
       const held =
         isUuid(projectId) &&
         (await holdInWorkspace(em, "projects", scope.workspace.id, [projectId], "share")).has(projectId);
-      const project =
-        held &&
-        (await sqlOne(
-          em,
-          q`select 1 from project_teams where project_id = ${projectId} and team_id = ${team.id}`,
-        ));
+      const project = held && (await projectIncludesTeam(em, projectId, team.id));
       if (!project) {
         throw new Invalid(`projectId is not a project of ${team.key}.`, [
           { path: fieldPath("body", "projectId"), message: `not a project that includes ${team.key}` },
@@ -407,14 +307,7 @@ export async function upsertWorkflow(
       }
     }
     // The unique index on (team, trigger, project) treats nulls as equal, so the team-wide rule upserts too.
-    const row = await sqlOne<Schemas["WorkflowRule"] & { created: boolean }>(
-      em,
-      q`insert into workflow_rules as r (id, team_id, trigger, project_id, target_state_id, created_at)
-       values (${randomUUID()}, ${team.id}, ${input.trigger}, ${projectId}, ${input.targetStateId}, now())
-       on conflict (team_id, trigger, project_id) do update set target_state_id = excluded.target_state_id
-       returning ${raw(RULE_COLUMNS)}, (xmax = 0) as created`,
-    );
-    if (!row) throw new Error("upsert returned no row");
+    const row = await upsertWorkflowRule(em, team.id, { ...input, projectId });
     await recordChanges(em, scope.workspace.id, [
       {
         entity: "workflow",
