@@ -2,6 +2,7 @@ import Router from "@koa/router";
 import type { MikroORM } from "@mikro-orm/postgresql";
 import type Koa from "koa";
 import type { Config } from "../config.js";
+import { databaseAnswers } from "../db/orm.js";
 import type { Logger } from "../logger.js";
 import type { Contract } from "./contract.js";
 import { renderDocs } from "./docs.js";
@@ -129,12 +130,6 @@ async function health(
 ): Promise<{ status: "ok" | "degraded" | "draining"; database: "up" | "down" | "recovering" }> {
   if (lifecycle.embeddedDatabase?.() === "recovering")
     return { status: lifecycle.draining ? "draining" : "degraded", database: "recovering" };
-  let up = false;
-  try {
-    await orm.em.getConnection().execute("select 1");
-    up = true;
-  } catch {
-    up = false;
-  }
+  const up = await databaseAnswers(orm);
   return { status: lifecycle.draining ? "draining" : up ? "ok" : "degraded", database: up ? "up" : "down" };
 }

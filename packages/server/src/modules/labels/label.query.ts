@@ -43,7 +43,7 @@ export interface AffectedIssue {
  * left for another workspace since (with its project, relabelled there) is not among them once the lock is
  * held: a merge or delete then neither labels it, records activity for it here, nor announces it on this
  * workspace's stream. Called with the label rows already locked; an issue write takes its issue first and
- * then labels, so the two can deadlock, and the loser is run again (`http/app.ts`).
+ * then labels, so the two can deadlock, and the loser is run again (`http/run-handler.ts`).
  */
 export async function lockIssuesCarrying(
   em: EntityManager,
