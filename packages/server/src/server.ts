@@ -15,7 +15,7 @@ import { allHandlers } from "./handlers.js";
 import { createApp, type Lifecycle } from "./http/app.js";
 import { answerClientErrors } from "./http/client-errors.js";
 import { Contract } from "./http/contract.js";
-import { pruneIdempotentRequests } from "./http/idempotency.js";
+import { pruneIdempotentRequests } from "./http/idempotency.query.js";
 import type { Logger } from "./logger.js";
 import { pruneSearchRecent } from "./modules/issues/list/search-recent.query.js";
 import { schedulePrunes } from "./prune-schedule.js";

@@ -148,6 +148,3 @@ export function idempotent(orm: MikroORM): OperationStep {
     }
   };
 }
-
-/** Where the server's prune schedule finds it. */
-export { pruneIdempotentRequests } from "./idempotency.query.js";
