@@ -67,46 +67,44 @@ describe("authentication", () => {
   });
 
   it("refuses every implemented operation without a valid key, and changes nothing", async () => {
-    const before = await databaseFingerprint(srv);
-    for (const op of operations().filter((o) => o.authenticated)) {
-      const cases: [string, Record<string, string>][] = [
+    await expectRefused(
+      operations().filter((o) => o.authenticated),
+      [
         ["no key", {}],
         ["unknown key", { authorization: "Bearer trk_doesnotexist000000000000000000" }],
         ["not a bearer token", { authorization: "Basic dXNlcjpwYXNz" }],
         ["deleted key", { authorization: `Bearer ${ctx.deletedToken}` }],
-      ];
-      for (const [what, headers] of cases) {
-        const res = await call(op, headers);
-        expect({ op: op.operationId, what, ...res }).toEqual({
-          op: op.operationId,
-          what,
-          status: 401,
-          code: "unauthenticated",
-        });
-      }
-    }
-    expect(await databaseFingerprint(srv)).toBe(before);
+      ],
+      { status: 401, code: "unauthenticated" },
+    );
   });
 
   it("refuses a workspace key naming another workspace on every workspace operation", async () => {
-    const before = await databaseFingerprint(srv);
-    for (const op of operations().filter((o) => o.workspaceScoped)) {
-      const cases: [string, Record<string, string>][] = [
+    await expectRefused(
+      operations().filter((o) => o.workspaceScoped),
+      [
         [
           "workspace key, other workspace",
           { authorization: `Bearer ${ctx.pinnedToken}`, "x-service-workspace": ctx.otherWorkspaceSlug },
         ],
-      ];
-      for (const [what, headers] of cases) {
-        const res = await call(op, headers);
-        expect({ op: op.operationId, what, ...res }).toEqual({
-          op: op.operationId,
-          what,
-          status: 403,
-          code: "workspace_forbidden",
-        });
-      }
-    }
-    expect(await databaseFingerprint(srv)).toBe(before);
+      ],
+      { status: 403, code: "workspace_forbidden" },
+    );
   });
 });
+
+/** Calls each operation with each kind of caller: every call gets `refusal`, and nothing changes. */
+async function expectRefused(
+  ops: OperationSpec[],
+  callers: [string, Record<string, string>][],
+  refusal: { status: number; code: string },
+): Promise<void> {
+  const before = await databaseFingerprint(srv);
+  for (const op of ops) {
+    for (const [what, headers] of callers) {
+      const res = await call(op, headers);
+      expect({ op: op.operationId, what, ...res }).toEqual({ op: op.operationId, what, ...refusal });
+    }
+  }
+  expect(await databaseFingerprint(srv)).toBe(before);
+}

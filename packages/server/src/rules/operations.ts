@@ -23,6 +23,17 @@ export interface OperationRule {
 }
 
 const bodyScope = (input: Input) => (input.body as { scope?: string } | undefined)?.scope;
+/** Each variant's input, by the body's or the query's `scope`. */
+const accountScope = (input: Input) => bodyScope(input) === "account";
+const workspaceScope = (input: Input) => bodyScope(input) === "workspace";
+const workspaceScopeQuery = (input: Input) => input.query.scope === "workspace";
+/** An operation whose input, when `applies`, asks another action. */
+const withVariant = (
+  action: Action,
+  when: string,
+  variant: Action,
+  applies: (input: Input) => boolean,
+): OperationRule => ({ action, variant: { when, action: variant, applies } });
 
 export const OPERATION_RULES: Record<OperationId, OperationRule> = {
   getHealth: { action: "server.health" },
@@ -39,14 +50,7 @@ export const OPERATION_RULES: Record<OperationId, OperationRule> = {
   removeMember: { action: "member.remove" },
   listUsers: { action: "user.list" },
   listApiKeys: { action: "apiKey.list" },
-  createApiKey: {
-    action: "apiKey.manage",
-    variant: {
-      when: "scope=account",
-      action: "apiKey.createAccountKey",
-      applies: (input) => bodyScope(input) === "account",
-    },
-  },
+  createApiKey: withVariant("apiKey.manage", "scope=account", "apiKey.createAccountKey", accountScope),
   deleteApiKey: { action: "apiKey.manage" },
   listTeams: { action: "team.read" },
   createTeam: { action: "team.create" },
@@ -94,14 +98,7 @@ export const OPERATION_RULES: Record<OperationId, OperationRule> = {
   createCycle: { action: "cycle.write" },
   updateCycle: { action: "cycle.write" },
   deleteCycle: { action: "cycle.write" },
-  listLabels: {
-    action: "label.read",
-    variant: {
-      when: "counts=1",
-      action: "label.counts",
-      applies: (input) => input.query.counts === "1",
-    },
-  },
+  listLabels: withVariant("label.read", "counts=1", "label.counts", (input) => input.query.counts === "1"),
   createLabel: { action: "label.write" },
   updateLabel: { action: "label.write" },
   deleteLabel: { action: "label.write" },
@@ -119,22 +116,8 @@ export const OPERATION_RULES: Record<OperationId, OperationRule> = {
   updateView: { action: "view.own" },
   deleteView: { action: "view.own" },
   listViewDefaults: { action: "view.list" },
-  putViewDefault: {
-    action: "view.own",
-    variant: {
-      when: "scope=workspace",
-      action: "view.workspaceDefault",
-      applies: (input) => bodyScope(input) === "workspace",
-    },
-  },
-  deleteViewDefault: {
-    action: "view.own",
-    variant: {
-      when: "scope=workspace",
-      action: "view.workspaceDefault",
-      applies: (input) => input.query.scope === "workspace",
-    },
-  },
+  putViewDefault: withVariant("view.own", "scope=workspace", "view.workspaceDefault", workspaceScope),
+  deleteViewDefault: withVariant("view.own", "scope=workspace", "view.workspaceDefault", workspaceScopeQuery),
   getDigest: { action: "digest.read" },
   streamEvents: { action: "events.read" },
   reseedDev: { action: "dev.reseed" },

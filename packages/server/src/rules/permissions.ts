@@ -76,6 +76,40 @@ const NOT_GUESTS = ["admin", "member"] as const;
 const ADMINS = ["admin"] as const;
 /** Allowed to anyone the rule reaches: nothing to refuse, so no detail. */
 const OPEN = { refusal: "forbidden", detail: "" } as const;
+/** An action of the workspace's administration: admins only, 403 `admin_required` for anyone else. */
+const adminOnly = (detail: string) =>
+  rule({ kind: "admin", roles: ADMINS, refusal: "admin_required", detail });
+/** A change guests may not make: 403 `forbidden` for them. */
+const notGuests = (detail: string) =>
+  rule({ kind: "write", roles: NOT_GUESTS, refusal: "forbidden", detail });
+/**
+ * Admins (or `roles`) always, and some others on some subjects (`also`), on what the caller sees; refused
+ * with `refusal` (`forbidden` unless said).
+ */
+const adminsAnd = <S>(
+  also: readonly Exception<S>[],
+  detail: string,
+  more: { refusal?: "admin_required"; roles?: readonly MemberRole[] } = {},
+) =>
+  rule<S>({
+    kind: "write",
+    roles: more.roles ?? ADMINS,
+    seen: true,
+    also,
+    refusal: more.refusal ?? "forbidden",
+    detail,
+  });
+const author = {
+  who: "its author",
+  holds: (a: Actor, c: { authorId: string | null }) => c.authorId === a.caller.userId,
+};
+const creator = {
+  who: "its creator",
+  holds: (a: Actor, d: { creatorId: string | null }) => d.creatorId === a.caller.userId,
+};
+/** Allowed to every role; `seen`: on what the caller sees. */
+const everyone = (kind: Kind, seen?: "seen") =>
+  rule({ kind, roles: EVERY_ROLE, ...(seen ? { seen: true as const } : {}), ...OPEN });
 
 /**
  * Every action. Reads and writes whose only limit is what the caller sees are `EVERY_ROLE` and `seen`: the
@@ -94,39 +128,19 @@ export const RULES = {
   }),
   /** The workspace named must be one the key reaches: else 403 `workspace_forbidden`, as for any operation. */
   "workspace.activate": rule({ kind: "write", roles: "anyone", ...OPEN }),
-  "workspace.read": rule({ kind: "read", roles: EVERY_ROLE, ...OPEN }),
-  "workspace.update": rule({
-    kind: "admin",
-    roles: ADMINS,
-    refusal: "admin_required",
-    detail: "Only workspace admins may change the workspace.",
-  }),
+  "workspace.read": everyone("read"),
+  "workspace.update": adminOnly("Only workspace admins may change the workspace."),
   /** Moving a project or initiative into a workspace: asked of the caller's role there. */
-  "workspace.moveInto": rule({
-    kind: "admin",
-    roles: ADMINS,
-    refusal: "admin_required",
-    detail: "Only admins of the target workspace may move things into it.",
-  }),
+  "workspace.moveInto": adminOnly("Only admins of the target workspace may move things into it."),
   "invite.list": rule({
     kind: "read",
     roles: NOT_GUESTS,
     refusal: "forbidden",
     detail: "Guests may not see the workspace's invites.",
   }),
-  "invite.manage": rule({
-    kind: "admin",
-    roles: ADMINS,
-    refusal: "admin_required",
-    detail: "Only workspace admins may invite people or revoke invites.",
-  }),
-  "user.list": rule({ kind: "read", roles: EVERY_ROLE, ...OPEN }),
-  "member.update": rule({
-    kind: "admin",
-    roles: ADMINS,
-    refusal: "admin_required",
-    detail: "Only workspace admins may change member roles.",
-  }),
+  "invite.manage": adminOnly("Only workspace admins may invite people or revoke invites."),
+  "user.list": everyone("read"),
+  "member.update": adminOnly("Only workspace admins may change member roles."),
   "member.remove": rule<{ userId: string }>({
     kind: "write",
     roles: ADMINS,
@@ -135,8 +149,8 @@ export const RULES = {
     detail: "Only workspace admins may remove other members.",
   }),
   /** An API key is its owner's own: every key lists, makes and deletes only its owner's keys. */
-  "apiKey.list": rule({ kind: "read", roles: EVERY_ROLE, ...OPEN }),
-  "apiKey.manage": rule({ kind: "write", roles: EVERY_ROLE, ...OPEN }),
+  "apiKey.list": everyone("read"),
+  "apiKey.manage": everyone("write"),
   "apiKey.createAccountKey": rule({
     kind: "write",
     roles: EVERY_ROLE,
@@ -144,162 +158,67 @@ export const RULES = {
     refusal: "forbidden",
     detail: "A workspace key cannot create an account key; use an account key.",
   }),
-  "team.read": rule({ kind: "read", roles: EVERY_ROLE, seen: true, ...OPEN }),
-  "team.create": rule({
-    kind: "write",
-    roles: NOT_GUESTS,
-    refusal: "forbidden",
-    detail: "Guests may not create teams.",
-  }),
-  "team.update": rule<{ personal: boolean; ownerId: string | null }>({
-    kind: "write",
-    roles: ADMINS,
-    seen: true,
-    also: [
+  "team.read": everyone("read", "seen"),
+  "team.create": notGuests("Guests may not create teams."),
+  "team.update": adminsAnd<{ personal: boolean; ownerId: string | null }>(
+    [
       {
         who: "the owner of a personal space",
         holds: (a, team) => team.personal && team.ownerId === a.caller.userId,
       },
     ],
-    refusal: "admin_required",
-    detail: "Only workspace admins may change a team (the owner may change their personal space).",
-  }),
-  "team.delete": rule({
-    kind: "admin",
-    roles: ADMINS,
-    refusal: "admin_required",
-    detail: "Only workspace admins may delete a team.",
-  }),
+    "Only workspace admins may change a team (the owner may change their personal space).",
+    { refusal: "admin_required" },
+  ),
+  "team.delete": adminOnly("Only workspace admins may delete a team."),
   /** Guests see only their own teams, so joining another is 404 to them. */
-  "team.join": rule({ kind: "write", roles: EVERY_ROLE, seen: true, ...OPEN }),
+  "team.join": everyone("write", "seen"),
   /** A team's members and workflow rules. */
-  "team.manage": rule<{ callerInTeam: boolean }>({
-    kind: "write",
-    roles: ADMINS,
-    seen: true,
-    also: [{ who: "members of the team", roles: ["member"], holds: (_, team) => team.callerInTeam }],
-    refusal: "forbidden",
-    detail: "Only workspace admins and members of the team may manage its members and workflow rules.",
-  }),
-  "team.removeMember": rule<{ userId: string }>({
-    kind: "write",
-    roles: ADMINS,
-    seen: true,
-    also: [themself],
-    refusal: "forbidden",
-    detail: "Only workspace admins may remove other people from a team.",
-  }),
-  "issue.read": rule({ kind: "read", roles: EVERY_ROLE, seen: true, ...OPEN }),
-  "issue.write": rule({ kind: "write", roles: EVERY_ROLE, seen: true, ...OPEN }),
-  "comment.update": rule<{ authorId: string | null }>({
-    kind: "write",
-    roles: [],
-    seen: true,
-    also: [{ who: "its author", holds: (a, c) => c.authorId === a.caller.userId }],
-    refusal: "forbidden",
-    detail: "Only the author of a comment may edit it.",
-  }),
-  "comment.delete": rule<{ authorId: string | null }>({
-    kind: "write",
-    roles: ADMINS,
-    seen: true,
-    also: [{ who: "its author", holds: (a, c) => c.authorId === a.caller.userId }],
-    refusal: "forbidden",
-    detail: "Only the comment's author or a workspace admin may delete it.",
-  }),
-  "project.read": rule({ kind: "read", roles: EVERY_ROLE, seen: true, ...OPEN }),
+  "team.manage": adminsAnd<{ callerInTeam: boolean }>(
+    [{ who: "members of the team", roles: ["member"], holds: (_, team) => team.callerInTeam }],
+    "Only workspace admins and members of the team may manage its members and workflow rules.",
+  ),
+  "team.removeMember": adminsAnd<{ userId: string }>(
+    [themself],
+    "Only workspace admins may remove other people from a team.",
+  ),
+  "issue.read": everyone("read", "seen"),
+  "issue.write": everyone("write", "seen"),
+  "comment.update": adminsAnd([author], "Only the author of a comment may edit it.", { roles: [] }),
+  "comment.delete": adminsAnd([author], "Only the comment's author or a workspace admin may delete it."),
+  "project.read": everyone("read", "seen"),
   /** Guests reach only their teams, so they create and change projects of those alone. */
-  "project.write": rule({ kind: "write", roles: EVERY_ROLE, seen: true, ...OPEN }),
-  "project.move": rule({
-    kind: "admin",
-    roles: ADMINS,
-    refusal: "admin_required",
-    detail: "Only workspace admins may move projects.",
-  }),
-  "project.manageMembers": rule<{ leadId: string | null; callerInTeams: boolean }>({
-    kind: "write",
-    roles: ADMINS,
-    seen: true,
-    also: [lead, membersOfItsTeams],
-    refusal: "forbidden",
-    detail: "Only admins, the project's lead and members of its teams may change its members.",
-  }),
-  "project.removeMember": rule<{ userId: string; leadId: string | null; callerInTeams: boolean }>({
-    kind: "write",
-    roles: ADMINS,
-    seen: true,
-    also: [themself, lead, membersOfItsTeams],
-    refusal: "forbidden",
-    detail: "Only admins, the project's lead and members of its teams may change its members.",
-  }),
-  "initiative.read": rule({ kind: "read", roles: EVERY_ROLE, seen: true, ...OPEN }),
-  "initiative.write": rule({
-    kind: "write",
-    roles: NOT_GUESTS,
-    refusal: "forbidden",
-    detail: "Guests may not create or change initiatives.",
-  }),
-  "initiative.move": rule({
-    kind: "admin",
-    roles: ADMINS,
-    refusal: "admin_required",
-    detail: "Only workspace admins may move initiatives.",
-  }),
-  "cycle.read": rule({ kind: "read", roles: EVERY_ROLE, seen: true, ...OPEN }),
-  "cycle.write": rule({
-    kind: "write",
-    roles: NOT_GUESTS,
-    refusal: "forbidden",
-    detail: "Guests may not create, change or delete cycles.",
-  }),
-  "label.read": rule({ kind: "read", roles: EVERY_ROLE, ...OPEN }),
+  "project.write": everyone("write", "seen"),
+  "project.move": adminOnly("Only workspace admins may move projects."),
+  "project.manageMembers": adminsAnd<{ leadId: string | null; callerInTeams: boolean }>(
+    [lead, membersOfItsTeams],
+    "Only admins, the project's lead and members of its teams may change its members.",
+  ),
+  "project.removeMember": adminsAnd<{ userId: string; leadId: string | null; callerInTeams: boolean }>(
+    [themself, lead, membersOfItsTeams],
+    "Only admins, the project's lead and members of its teams may change its members.",
+  ),
+  "initiative.read": everyone("read", "seen"),
+  "initiative.write": notGuests("Guests may not create or change initiatives."),
+  "initiative.move": adminOnly("Only workspace admins may move initiatives."),
+  "cycle.read": everyone("read", "seen"),
+  "cycle.write": notGuests("Guests may not create, change or delete cycles."),
+  "label.read": everyone("read"),
   /** Usage counts across every team, personal spaces included. */
-  "label.counts": rule({
-    kind: "admin",
-    roles: ADMINS,
-    refusal: "admin_required",
-    detail: "Only workspace admins may see label counts.",
-  }),
-  "label.write": rule({
-    kind: "write",
-    roles: NOT_GUESTS,
-    refusal: "forbidden",
-    detail: "Guests may not create, change, merge or delete labels.",
-  }),
-  "document.read": rule({ kind: "read", roles: EVERY_ROLE, seen: true, ...OPEN }),
-  "document.write": rule({ kind: "write", roles: EVERY_ROLE, seen: true, ...OPEN }),
-  "document.delete": rule<{ creatorId: string | null }>({
-    kind: "write",
-    roles: ADMINS,
-    seen: true,
-    also: [{ who: "its creator", holds: (a, d) => d.creatorId === a.caller.userId }],
-    refusal: "forbidden",
-    detail: "Only the document's creator or a workspace admin may delete it.",
-  }),
-  "update.read": rule({ kind: "read", roles: EVERY_ROLE, seen: true, ...OPEN }),
-  "update.create": rule({
-    kind: "write",
-    roles: NOT_GUESTS,
-    refusal: "forbidden",
-    detail: "Guests may not post status updates.",
-  }),
+  "label.counts": adminOnly("Only workspace admins may see label counts."),
+  "label.write": notGuests("Guests may not create, change, merge or delete labels."),
+  "document.read": everyone("read", "seen"),
+  "document.write": everyone("write", "seen"),
+  "document.delete": adminsAnd([creator], "Only the document's creator or a workspace admin may delete it."),
+  "update.read": everyone("read", "seen"),
+  "update.create": notGuests("Guests may not post status updates."),
   /** Saved views and view defaults are their owner's own (the workspace's defaults are everyone's to read). */
-  "view.list": rule({ kind: "read", roles: EVERY_ROLE, ...OPEN }),
-  "view.own": rule({ kind: "write", roles: EVERY_ROLE, ...OPEN }),
-  "view.workspaceDefault": rule({
-    kind: "admin",
-    roles: ADMINS,
-    refusal: "admin_required",
-    detail: "Only workspace admins may set or remove workspace view defaults.",
-  }),
-  "digest.read": rule({ kind: "read", roles: EVERY_ROLE, seen: true, ...OPEN }),
-  "events.read": rule({ kind: "read", roles: EVERY_ROLE, seen: true, ...OPEN }),
-  "dev.reseed": rule({
-    kind: "admin",
-    roles: ADMINS,
-    refusal: "admin_required",
-    detail: "Only workspace admins may reseed demo data.",
-  }),
+  "view.list": everyone("read"),
+  "view.own": everyone("write"),
+  "view.workspaceDefault": adminOnly("Only workspace admins may set or remove workspace view defaults."),
+  "digest.read": everyone("read", "seen"),
+  "events.read": everyone("read", "seen"),
+  "dev.reseed": adminOnly("Only workspace admins may reseed demo data."),
 };
 
 export type Action = keyof typeof RULES;

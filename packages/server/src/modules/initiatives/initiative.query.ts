@@ -5,13 +5,12 @@ import { q, raw } from "../../db/sql-fragment.js";
 import { dateSql } from "../../db/sql-time.js";
 import { AUTH_EPOCH_SQL, confirmCaller } from "../../http/auth.js";
 import type { WorkspaceScope } from "../../http/handler.js";
-import { NotFound } from "../../http/problem.js";
 import { UNCOUNTED_PROJECT_STATUSES_SQL } from "../../rules/state-types.js";
 import { visibleInitiativeCondition, visibleProjectCondition } from "../../rules/visibility.js";
 import * as planning from "../planning/planning-list.js";
 import { healthSql, percentSql } from "../planning/progress.js";
 import { projectMetricsSql } from "../projects/project.query.js";
-import { isUuid } from "../shared/resolve.query.js";
+import { isUuid, rowOr404 } from "../shared/resolve.query.js";
 
 type Schemas = components["schemas"];
 export type InitiativeOut = Schemas["Initiative"];
@@ -152,15 +151,14 @@ export async function queryInitiatives(
 // ---- One initiative ------------------------------------------------------------------------------
 
 /** An initiative the caller may see, by id or name (case-insensitive); anything else is 404. */
-export async function findInitiative(scope: WorkspaceScope, ref: string, em: EntityManager = scope.em) {
-  const vis = visibleInitiativeCondition(scope, "i");
-  const row = await sqlOne<{ id: string; name: string; lead_id: string | null }>(
+export function findInitiative(scope: WorkspaceScope, ref: string, em: EntityManager = scope.em) {
+  return rowOr404<{ id: string; name: string; lead_id: string | null }>(
     em,
     q`select i.id, i.name, i.lead_id from initiatives i
-      where i.workspace_id = ${scope.workspace.id} and ${isUuid(ref) ? q`i.id = ${ref}` : q`lower(i.name) = lower(${ref})`} and ${vis}`,
+      where i.workspace_id = ${scope.workspace.id} and ${isUuid(ref) ? q`i.id = ${ref}` : q`lower(i.name) = lower(${ref})`}
+        and ${visibleInitiativeCondition(scope, "i")}`,
+    `No initiative "${ref}" in this workspace.`,
   );
-  if (!row) throw new NotFound(`No initiative "${ref}" in this workspace.`);
-  return row;
 }
 
 /** What moving an initiative copies of it. */

@@ -105,12 +105,7 @@ export async function moveProjectToWorkspace(
     q`select id, name, initiative_id, lead_id from projects where id = ${o.projectId} and workspace_id = ${source.id} for update`,
   );
   if (!project) throw new NotFound("The project is no longer in this workspace.");
-  const issueIds = (
-    await sql<{ id: string }>(
-      em,
-      q`select id from issues where project_id = ${project.id} order by id for update`,
-    )
-  ).map((r) => r.id);
+  const issueIds = await lockProjectIssues(em, project.id);
 
   // Labels first: the target gets every label the issues carry, by name, before the links are remapped.
   const labelsCreated = issueIds.length
@@ -322,12 +317,7 @@ export async function rehomeProject(
     q`select id, name from projects where id = ${projectId} and workspace_id = ${scope.workspace.id} for update`,
   );
   if (!project) throw new NotFound("The project is no longer in this workspace.");
-  const issueIds = (
-    await sql<{ id: string }>(
-      em,
-      q`select id from issues where project_id = ${project.id} order by id for update`,
-    )
-  ).map((r) => r.id);
+  const issueIds = await lockProjectIssues(em, project.id);
   const relocated = await relocateIssues(em, {
     issueIds,
     team,
@@ -353,4 +343,13 @@ export async function rehomeProject(
     identifiers: relocated.issues.map((i) => ({ from: i.from.identifier, to: i.to.identifier })),
     cleared: { cycles: relocated.issues.filter((i) => i.droppedCycle).length },
   };
+}
+
+/** The project's issues, locked in id order. */
+async function lockProjectIssues(em: EntityManager, projectId: string): Promise<string[]> {
+  const rows = await sql<{ id: string }>(
+    em,
+    q`select id from issues where project_id = ${projectId} order by id for update`,
+  );
+  return rows.map((r) => r.id);
 }

@@ -13,7 +13,7 @@ import {
 } from "../../rules/visibility.js";
 import * as planning from "../planning/planning-list.js";
 import { healthSql, percentSql } from "../planning/progress.js";
-import { isUuid, resolveInitiative, resolveProject } from "../shared/resolve.query.js";
+import { isUuid, resolveInitiative, resolveProject, rowOr404 } from "../shared/resolve.query.js";
 import { namesAt, type WorkspaceNames } from "../shared/workspace-names.js";
 
 type Schemas = components["schemas"];
@@ -327,7 +327,7 @@ export interface ProjectRecord {
 /** A project the caller may see, by id or name (case-insensitive); anything else is 404. */
 export async function findProject(scope: WorkspaceScope, ref: string, em = scope.em): Promise<ProjectRecord> {
   const vis = visibleProjectCondition(scope, "p");
-  const row = await sqlOne<ProjectRecord>(
+  return rowOr404<ProjectRecord>(
     em,
     q`select p.id, p.name, p.status, p.lead_id, ${raw(dateSql("p.start_date"))} as start_date,
             ${raw(dateSql("p.target_date"))} as target_date,
@@ -335,9 +335,8 @@ export async function findProject(scope: WorkspaceScope, ref: string, em = scope
                      where xpt.project_id = p.id and xt.personal) as personal
        from projects p
       where p.workspace_id = ${scope.workspace.id} and ${isUuid(ref) ? q`p.id = ${ref}` : q`lower(p.name) = lower(${ref})`} and ${vis}`,
+    `No project "${ref}" in this workspace.`,
   );
-  if (!row) throw new NotFound(`No project "${ref}" in this workspace.`);
-  return row;
 }
 
 export async function projectPageData(scope: WorkspaceScope, ref: string) {

@@ -1,3 +1,4 @@
+import type { EntityManager } from "@mikro-orm/postgresql";
 import { sql, sqlOne } from "../../db/sql.js";
 import { q, raw, type SqlFragment } from "../../db/sql-fragment.js";
 import type { WorkspaceScope } from "../../http/handler.js";
@@ -45,17 +46,23 @@ export interface TeamRow {
 export const TEAM_ROW_COLUMNS =
   "t.id, t.key, t.name, t.personal, t.owner_id, t.cycles_enabled, t.cycle_length_weeks, t.estimate_scale";
 
+/** The statement's row, or 404 `not_found` with `detail` when it returns none. */
+export async function rowOr404<T>(em: EntityManager, statement: SqlFragment, detail: string): Promise<T> {
+  const row = await sqlOne<T>(em, statement);
+  if (!row) throw new NotFound(detail);
+  return row;
+}
+
 /** A team by key (case-sensitive, keys are uppercase) or id. */
-export async function resolveTeam(scope: WorkspaceScope, ref: string): Promise<TeamRow> {
-  const vis = visibleTeamCondition(scope);
-  const team = await sqlOne<TeamRow>(
+export function resolveTeam(scope: WorkspaceScope, ref: string): Promise<TeamRow> {
+  return rowOr404<TeamRow>(
     scope.em,
     q`select ${raw(TEAM_ROW_COLUMNS)}
        from teams t
-      where t.workspace_id = ${scope.workspace.id} and ${isUuid(ref) ? q`t.id = ${ref}` : q`t.key = ${ref}`} and ${vis}`,
+      where t.workspace_id = ${scope.workspace.id} and ${isUuid(ref) ? q`t.id = ${ref}` : q`t.key = ${ref}`}
+        and ${visibleTeamCondition(scope)}`,
+    `No team "${ref}" in this workspace.`,
   );
-  if (!team) throw new NotFound(`No team "${ref}" in this workspace.`);
-  return team;
 }
 
 export interface UserRef {
@@ -67,13 +74,12 @@ export interface UserRef {
 /** A member of the workspace by email, id or `me`. */
 export async function resolveUser(scope: WorkspaceScope, ref: string): Promise<UserRef> {
   if (ref === "me") return { id: scope.caller.userId, name: scope.caller.name, email: scope.caller.email };
-  const user = await sqlOne<UserRef>(
+  return rowOr404<UserRef>(
     scope.em,
     q`select u.id, u.name, u.email from users u join memberships m on m.user_id = u.id and m.workspace_id = ${scope.workspace.id}
       where ${isUuid(ref) ? q`u.id = ${ref}` : q`u.email = lower(${ref})`}`,
+    `No member "${ref}" in this workspace.`,
   );
-  if (!user) throw new NotFound(`No member "${ref}" in this workspace.`);
-  return user;
 }
 
 export interface IssueKey {
@@ -207,12 +213,11 @@ async function resolveNamed(
   noun: string,
   ref: string,
 ): Promise<NamedRow> {
-  const row = await sqlOne<NamedRow>(
+  return rowOr404<NamedRow>(
     scope.em,
     q`select id, name from ${raw(table)} where workspace_id = ${scope.workspace.id} and ${isUuid(ref) ? q`id = ${ref}` : q`lower(name) = lower(${ref})`}`,
+    `No ${noun} "${ref}" in this workspace.`,
   );
-  if (!row) throw new NotFound(`No ${noun} "${ref}" in this workspace.`);
-  return row;
 }
 
 /** A project of the workspace by id or name (case-insensitive). */

@@ -130,24 +130,28 @@ function planProject(plan: UpdatePlan): void {
   if (input.project === undefined) return;
   const project: NamedRow | null =
     input.project === null ? null : refs.checkProject(cur.newProject, input.project, cur.team.key);
-  if ((project?.id ?? null) === (cur.project?.id ?? null)) return;
-  set(plan, "project_id", project?.id ?? null);
-  plan.changes.project = {
-    from: cur.project ? { id: cur.project.id, name: cur.project.name } : null,
-    to: project ? { id: project.id, name: project.name } : null,
-  };
+  const brief = (p: NamedRow | null) => (p ? { id: p.id, name: p.name } : null);
+  planReference(plan, "project", brief(cur.project), brief(project));
 }
 
 function planCycle(plan: UpdatePlan): void {
   const { cur, input } = plan;
   if (input.cycle === undefined) return;
   const cycle = input.cycle === null ? null : refs.checkCycle(cur.newCycle, input.cycle);
-  if ((cycle?.id ?? null) === (cur.cycle?.id ?? null)) return;
-  set(plan, "cycle_id", cycle?.id ?? null);
-  plan.changes.cycle = {
-    from: cur.cycle ? { id: cur.cycle.id, number: cur.cycle.number } : null,
-    to: cycle ? { id: cycle.id, number: cycle.number } : null,
-  };
+  const brief = (c: { id: string; number: number } | null) => (c ? { id: c.id, number: c.number } : null);
+  planReference(plan, "cycle", brief(cur.cycle), brief(cycle));
+}
+
+/** A new project or cycle (or none): its column set and the change `issue_updated` records, when it differs. */
+function planReference<T extends { id: string }>(
+  plan: UpdatePlan,
+  field: "project" | "cycle",
+  from: T | null,
+  to: T | null,
+): void {
+  if ((to?.id ?? null) === (from?.id ?? null)) return;
+  set(plan, `${field}_id`, to?.id ?? null);
+  plan.changes[field] = { from, to };
 }
 
 /** A new parent must be visible and neither the issue itself nor one of its sub-issues. */
