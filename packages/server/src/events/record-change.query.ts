@@ -34,6 +34,23 @@ export function issueRowChange(row: {
   };
 }
 
+/** An issue's change, from its key (identifier and team). */
+export const issueChange = (
+  issue: { id: string; identifier: string; teamKey: string; teamId: string },
+  action: ChangeAction,
+): Change => ({
+  entity: "issue",
+  action,
+  id: issue.id,
+  identifier: issue.identifier,
+  teamKey: issue.teamKey,
+  teamId: issue.teamId,
+});
+
+/** Labels a write created by naming them. */
+export const labelsCreated = (ids: string[]): Change[] =>
+  ids.map((id) => ({ entity: "label", action: "created", id }));
+
 export const CHANGE_CHANNEL = "tracker_changes";
 /**
  * The channel that tells every instance someone's access changed outside a workspace's change log:

@@ -9,6 +9,9 @@ import { dateSql, isoSql } from "../../db/sql-time.js";
  * agree for the same issues.
  */
 export type IssueOut = components["schemas"]["Issue"];
+/** What `POST /issues` (and each item of a batch) and `PATCH /issues/{identifier}` take. */
+export type IssueCreateInput = components["schemas"]["IssueCreate"];
+export type IssueUpdateInput = components["schemas"]["IssueUpdate"];
 type StateType = components["schemas"]["StateType"];
 type Priority = components["schemas"]["Priority"];
 

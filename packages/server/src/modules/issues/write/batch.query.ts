@@ -17,9 +17,9 @@ import {
   TEAM_ROW_COLUMNS,
   type TeamRow,
 } from "../../shared/resolve.query.js";
+import type { IssueCreateInput } from "../issue-shape.js";
 import { type IssueRow, issueColumns } from "../issue-shape.js";
 import * as issueRefs from "./refs.query.js";
-import type { IssueCreateInput } from "./write.js";
 
 /**
  * The statements of `POST /issues/batch` (batch.service.ts checks the items between them): the items'

@@ -2,6 +2,7 @@ import { inTransaction } from "../../../db/transaction.js";
 import type { WorkspaceScope } from "../../../http/handler.js";
 import { type FieldError, HttpProblem, Invalid, NotFound } from "../../../http/problem.js";
 import { ISSUE_IDENTIFIER, type IssueKey, isUuid } from "../../shared/resolve.query.js";
+import type { IssueCreateInput } from "../issue-shape.js";
 import { type IssueOut, issueFromRow } from "../issue-shape.js";
 import {
   type BatchItem,
@@ -13,7 +14,7 @@ import {
 } from "./batch.query.js";
 import { createIssue } from "./create.service.js";
 import * as issueRefs from "./refs.query.js";
-import { type IssueCreateInput, plannedLabels } from "./write.js";
+import { plannedLabels } from "./refs.query.js";
 
 /**
  * `POST /issues/batch` (`createIssues` in the contract): every item created as `POST /issues` creates one

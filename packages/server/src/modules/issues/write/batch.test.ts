@@ -3,8 +3,7 @@ import { driftedLabelIds, driftedProjectCounts } from "../../../test/derived-cou
 import { startTestServer, type TestServer } from "../../../test/harness.js";
 import { brokenInvariants } from "../../../test/invariants.js";
 import { addCycle, addProject } from "../issue-fixtures.js";
-import type { IssueOut as Issue } from "../issue-shape.js";
-import type { IssueCreateInput } from "./write.js";
+import type { IssueOut as Issue, IssueCreateInput } from "../issue-shape.js";
 
 let srv: TestServer;
 beforeAll(async () => {

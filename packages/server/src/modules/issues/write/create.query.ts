@@ -1,12 +1,13 @@
 import { randomUUID } from "node:crypto";
 import { sqlOne } from "../../../db/sql.js";
-import { q, raw } from "../../../db/sql-fragment.js";
-import { changeEventsSql, changeValues } from "../../../events/record-change.query.js";
+import { EMPTY, q, raw } from "../../../db/sql-fragment.js";
+import { changeEventsSql, changeValues, labelsCreated } from "../../../events/record-change.query.js";
 import type { WorkspaceScope } from "../../../http/handler.js";
 import { isFinished } from "../../../rules/state-types.js";
 import { visibleTeamCondition } from "../../../rules/visibility.js";
 import { activityInsertSql } from "../../activity/activity.query.js";
 import { issueKeyQuery, isUuid, TEAM_ROW_COLUMNS, type TeamRow } from "../../shared/resolve.query.js";
+import type { IssueCreateInput } from "../issue-shape.js";
 import { type IssueOut, type IssueRow, issueColumns } from "../issue-shape.js";
 import {
   labelColumns,
@@ -17,7 +18,6 @@ import {
   shareLockProject,
   stateColumns,
 } from "./refs.query.js";
-import { EMPTY, type IssueCreateInput, labelChanges } from "./write.js";
 
 /**
  * The statements of `POST /issues` (create.service.ts checks what they read): one resolving every
@@ -110,7 +110,7 @@ export async function insertIssue(
     q`select 'issue'::text, 'created'::text, ${issueId}::text, ${`${team.key}-`}::text || ins.number,
              ${team.key}::text, ${team.id}::text
         from ins
-      ${c.createdLabels.length ? q`union all ${changeValues(labelChanges(c.createdLabels))}` : EMPTY}`,
+      ${c.createdLabels.length ? q`union all ${changeValues(labelsCreated(c.createdLabels))}` : EMPTY}`,
   );
   return (await sqlOne<IssueRow>(
     tx.em,

@@ -1,10 +1,17 @@
 import { inTransaction } from "../../../db/transaction.js";
 import type { WorkspaceScope } from "../../../http/handler.js";
 import { NotFound } from "../../../http/problem.js";
+import type { IssueCreateInput } from "../issue-shape.js";
 import { type IssueOut, issueFromRow } from "../issue-shape.js";
 import { insertIssue, resolveCreateRefs } from "./create.query.js";
-import { checkAssignee, checkCycle, checkProject, checkState, labelsOf } from "./refs.query.js";
-import { type IssueCreateInput, plannedLabels } from "./write.js";
+import {
+  checkAssignee,
+  checkCycle,
+  checkProject,
+  checkState,
+  labelsOf,
+  plannedLabels,
+} from "./refs.query.js";
 
 /**
  * `POST /issues`: creates an issue numbered next in its team. Four round trips: BEGIN, one statement

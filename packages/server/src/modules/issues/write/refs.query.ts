@@ -325,6 +325,23 @@ export function labelSpellings(names: string[]): Map<string, string> {
 }
 
 /**
+ * Labels named by a write, validated up front (a blank name is 400) but refused only after the other
+ * references, in the order the contract checks them.
+ */
+export function plannedLabels(names: string[] | undefined): {
+  wanted?: Map<string, string>;
+  error?: unknown;
+} {
+  if (!names?.length) return {};
+  try {
+    const wanted = labelSpellings(names);
+    return wanted.size ? { wanted } : {};
+  } catch (error) {
+    return { error };
+  }
+}
+
+/**
  * The CTE `label_ins` creating the workspace labels of `wanted` that do not exist yet, with the default
  * colour. Concurrent requests creating the same new label both succeed: the unique index on
  * (workspace_id, lower(name)) arbitrates via ON CONFLICT. `after` names a CTE computed in full before any

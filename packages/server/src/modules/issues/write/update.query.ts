@@ -1,6 +1,11 @@
 import { sqlOne } from "../../../db/sql.js";
-import { joinSql, q, raw, type SqlFragment } from "../../../db/sql-fragment.js";
-import { changeEventsSql, changeValues } from "../../../events/record-change.query.js";
+import { EMPTY, joinSql, q, raw, type SqlFragment } from "../../../db/sql-fragment.js";
+import {
+  changeEventsSql,
+  changeValues,
+  issueChange,
+  labelsCreated,
+} from "../../../events/record-change.query.js";
 import type { WorkspaceScope } from "../../../http/handler.js";
 import {
   type ActivityInput,
@@ -9,9 +14,9 @@ import {
   type IssueUpdatedField,
 } from "../../activity/activity.query.js";
 import { type IssueKey, issueKeyQuery } from "../../shared/resolve.query.js";
+import type { IssueUpdateInput } from "../issue-shape.js";
 import { type IssueRow, issueColumns } from "../issue-shape.js";
 import * as refs from "./refs.query.js";
-import { EMPTY, type IssueUpdateInput, issueChange, labelChanges } from "./write.js";
 
 /** Values a plan sets as SQL itself: the statement's time, and null. */
 export const SQL_NOW = raw("now()");
@@ -107,7 +112,7 @@ export async function writeUpdate(plan: UpdatePlan): Promise<IssueRow> {
   const recorded = changeEventsSql(
     "chg",
     tx.workspace.id,
-    changeValues([issueChange(plan.key, "updated"), ...labelChanges(plan.createdLabels)]),
+    changeValues([issueChange(plan.key, "updated"), ...labelsCreated(plan.createdLabels)]),
   );
   const sets = [
     ...plan.sets.map(

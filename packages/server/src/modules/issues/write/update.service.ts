@@ -1,14 +1,15 @@
 import { inTransaction } from "../../../db/transaction.js";
-import { recordChanges } from "../../../events/record-change.query.js";
+import { labelsCreated, recordChanges } from "../../../events/record-change.query.js";
 import type { WorkspaceScope } from "../../../http/handler.js";
 import { Invalid, NotFound } from "../../../http/problem.js";
 import { isFinished, type StateType } from "../../../rules/state-types.js";
 import type { ActivityInput, StateBrief, UserBrief } from "../../activity/activity.query.js";
 import { issueKeyQuery, type NamedRow } from "../../shared/resolve.query.js";
+import type { IssueUpdateInput } from "../issue-shape.js";
 import { type IssueOut, issueFromRow } from "../issue-shape.js";
 import * as refs from "./refs.query.js";
+import { plannedLabels } from "./refs.query.js";
 import { lockAndResolve, SQL_NOW, SQL_NULL, type UpdatePlan, writeUpdate } from "./update.query.js";
-import { type IssueUpdateInput, labelChanges, plannedLabels } from "./write.js";
 
 /**
  * Partial update in one transaction (the issue row locked). Records `state_changed`, `assignee_changed`,
@@ -52,7 +53,7 @@ export async function updateIssue(
       event(plan, { type: "issue_updated", payload: { changes: plan.changes } });
     if (plan.sets.length === 0 && plan.labelIds === null) {
       // Nothing about the issue changed; labels named for the first time still exist now.
-      await recordChanges(tx.em, tx.workspace.id, labelChanges(plan.createdLabels));
+      await recordChanges(tx.em, tx.workspace.id, labelsCreated(plan.createdLabels));
       return issueFromRow(cur);
     }
     return issueFromRow(await writeUpdate(plan));
