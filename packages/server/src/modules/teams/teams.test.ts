@@ -80,7 +80,7 @@ async function insertProject(wsId: string, name: string, teamIds: string[]) {
   return id;
 }
 
-/** Resolves an identifier the way every issue endpoint does (shared/resolve.ts), as an admin of the workspace. */
+/** Resolves an identifier the way every issue endpoint does (shared/resolve.query.ts), as an admin of the workspace. */
 function resolveAs(wsId: string, userId: string, identifier: string) {
   const scope = {
     em: srv.running.orm.em.fork() as EntityManager,

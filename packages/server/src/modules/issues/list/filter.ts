@@ -263,7 +263,7 @@ export async function compileIssueFilter(
     ]);
 
   // References are compiled to subqueries, not looked up first: a list costs one round trip. The
-  // subqueries match exactly what the resolvers of shared/resolve.ts match, and `check` runs those
+  // subqueries match exactly what the resolvers of shared/resolve.query.ts match, and `check` runs those
   // resolvers (for their 404/400) only when the page comes back empty: a reference that names nothing
   // can only give an empty page.
   const checks: (() => Promise<unknown>)[] = [];

@@ -21,7 +21,7 @@ import {
  * of the write's one resolving statement instead of one query each. Each `…Column`
  * builder reads them relative to a team (an SQL alias `t` of a teams row, or its id expression), and the
  * matching `check…` turns the column into the row or throws the error the contract gives, with the same
- * messages as the single resolvers of shared/resolve.ts. Callers run the checks in the contract's order.
+ * messages as the single resolvers of shared/resolve.query.ts. Callers run the checks in the contract's order.
  */
 
 type CycleSelector = components["schemas"]["CycleSelector"];
