@@ -3,7 +3,7 @@ import { tokenHashOf } from "./auth.js";
 import { authenticateHash } from "./auth.query.js";
 import type { CallerCache } from "./caller-cache.js";
 import { WORKSPACE_HEADER } from "./contract.js";
-import { type OperationStep, restartCall } from "./operation-call.js";
+import { type OperationCall, type OperationStep, restartCall } from "./operation-call.js";
 import type { RateLimiter } from "./rate-limit.js";
 
 /**
@@ -23,18 +23,36 @@ export function authenticate(deps: {
   limiter: RateLimiter;
 }): OperationStep {
   const { orm, callers, limiter } = deps;
-  return async (call, next) => {
+  return (call, next) => {
     if (!call.op.authenticated) return next();
     const tokenHash = tokenHashOf(call.ctx.get("authorization") || undefined);
     const confirms = call.entry?.confirmsCaller === true;
     const cached = confirms ? callers.get(tokenHash) : undefined;
-    if (!cached) {
-      const read = await authenticateHash(call.scope.em, tokenHash);
-      call.scope.caller = read.caller;
-      if (confirms) callers.set(tokenHash, read.caller, read.epoch);
-      limiter.take(read.caller.keyId);
-      return next();
-    }
+    if (!cached) return readCaller(call, next, tokenHash, confirms);
+    return confirmedOrAgain(call, next, tokenHash, cached);
+  };
+
+  /** The caller read with the key, as for every operation that does not confirm it in band. */
+  async function readCaller(
+    call: OperationCall,
+    next: () => Promise<void>,
+    tokenHash: string,
+    confirms: boolean,
+  ): Promise<void> {
+    const read = await authenticateHash(call.scope.em, tokenHash);
+    call.scope.caller = read.caller;
+    if (confirms) callers.set(tokenHash, read.caller, read.epoch);
+    limiter.take(read.caller.keyId);
+    return next();
+  }
+
+  /** A cached caller: the rest, then answered afresh unless one of its statements confirmed the caller. */
+  async function confirmedOrAgain(
+    call: OperationCall,
+    next: () => Promise<void>,
+    tokenHash: string,
+    cached: NonNullable<ReturnType<CallerCache["get"]>>,
+  ): Promise<void> {
     call.scope.caller = cached.caller;
     const check = { epoch: cached.epoch, confirmed: false, changed: false };
     call.scope.callerCheck = check;
@@ -57,5 +75,5 @@ export function authenticate(deps: {
     call.scope.caller = read.caller;
     callers.set(tokenHash, read.caller, read.epoch);
     await next();
-  };
+  }
 }

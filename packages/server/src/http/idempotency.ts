@@ -4,7 +4,7 @@ import type { Context } from "koa";
 import { type OperationSpec, WORKSPACE_HEADER } from "./contract.js";
 import { JsonText } from "./handler.js";
 import { claimKey, recordAnswer } from "./idempotency.query.js";
-import type { OperationStep } from "./operation-call.js";
+import type { OperationCall, OperationStep } from "./operation-call.js";
 import { HttpProblem, Invalid } from "./problem.js";
 import { retryingConflicts } from "./run-handler.js";
 
@@ -109,10 +109,20 @@ export class AnsweredMeanwhile extends Error {}
  * marked as replayed. Without the header, or for operations that take none, the rest runs as it is.
  */
 export function idempotent(orm: MikroORM): OperationStep {
-  return async (call, next) => {
+  return (call, next) => {
+    const key = takesIdempotencyKey(call.op) ? idempotencyKeyOf(call.ctx) : undefined;
+    if (!key || !call.scope.caller) return next();
+    return inOneTransaction(call, next, key);
+  };
+
+  /** The rest of the request in one transaction with the stored answer, or that answer replayed. */
+  async function inOneTransaction(
+    call: OperationCall,
+    next: () => Promise<void>,
+    key: string,
+  ): Promise<void> {
     const { ctx, scope } = call;
-    const key = takesIdempotencyKey(call.op) ? idempotencyKeyOf(ctx) : undefined;
-    if (!key || !scope.caller) return next();
+    if (!scope.caller) return;
     const apiKeyId = scope.caller.keyId;
     const fingerprint = requestFingerprint(ctx, scope.workspace?.id, ctx.request.body);
     for (let pass = 1; ; pass++) {
@@ -146,5 +156,5 @@ export function idempotent(orm: MikroORM): OperationStep {
         throw err;
       }
     }
-  };
+  }
 }

@@ -11,7 +11,7 @@ import { Invalid, NotFound, NotImplemented } from "./problem.js";
  * is not judged at all, nor one that exists only in development mode (404 elsewhere).
  */
 export function validate(config: Config): OperationStep {
-  return async (call, next) => {
+  return (call, next) => {
     const { ctx, op, entry, query } = call;
     // Not built yet: say so before judging the input, which the operation may not even read.
     if (!entry) throw new NotImplemented(op.operationId);
@@ -49,6 +49,6 @@ export function validate(config: Config): OperationStep {
         throw refuse(new Invalid("Invalid request body.", fieldErrors("body", op.validateBody.errors)));
     }
     call.input = { body, params, query };
-    await next();
+    return next();
   };
 }

@@ -7,7 +7,7 @@ import { Forbidden, Invalid, WorkspaceRequired } from "./problem.js";
  * The step that resolves the workspace an operation acts in, for the operations the contract scopes to
  * one (they take `X-Service-Workspace`), and says it in the response's `X-Service-Workspace` header.
  */
-export const workspace: OperationStep = async (call, next) => {
+export const workspace: OperationStep = (call, next) => {
   const caller = call.scope.caller;
   if (call.op.workspaceScoped && caller) {
     const q = call.query.workspace;
@@ -19,7 +19,7 @@ export const workspace: OperationStep = async (call, next) => {
     call.scope.workspace = resolved;
     call.ctx.set(WORKSPACE_HEADER, resolved.slug);
   }
-  await next();
+  return next();
 };
 
 function matches(ws: { id: string; slug: string; name: string }, ref: string): boolean {
