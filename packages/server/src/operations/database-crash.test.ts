@@ -145,6 +145,10 @@ describe("the embedded database killed under load", { timeout: 180_000 }, () => 
     // The restarted database is as tied to the server as the first: a SIGKILLed server leaves none behind.
     server.child.kill("SIGKILL");
     await server.exited;
-    await until(() => postgresProcessesFor(dataDir) === 0, "no postgres left after the server's SIGKILL", 10_000);
+    await until(
+      () => postgresProcessesFor(dataDir) === 0,
+      "no postgres left after the server's SIGKILL",
+      10_000,
+    );
   });
 });
