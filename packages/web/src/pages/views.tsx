@@ -4,11 +4,21 @@ import { ErrorNote } from "../components/widgets.js";
 import { Link } from "../router.js";
 import { describeError } from "../session.js";
 import { store, useData } from "../store.js";
+import { GROUPINGS, type Grouping, withDisplay } from "./display.js";
 import { searchFromQuery } from "./filters.js";
 
-/** Where a saved issue view opens: its team's board or list, with its filters in the URL. */
+/** Where a saved issue view opens: its team's board or list, with its filters and grouping in the URL. */
 export function viewPath(ws: string, view: Schemas["View"]): string {
-  const search = searchFromQuery({ ...view.filters, ...(view.sort ? { sort: view.sort } : {}) });
+  const grouping = (GROUPINGS as readonly string[]).includes(view.grouping)
+    ? (view.grouping as Grouping)
+    : "none";
+  const search = withDisplay(
+    searchFromQuery({ ...view.filters, ...(view.sort ? { sort: view.sort } : {}) }),
+    {
+      grouping: view.display === "board" ? "none" : grouping,
+      shown: ["state", "priority", "assignee", "labels", "due"],
+    },
+  );
   if (!view.team) return `/${ws}/issues${search}`;
   return `/${ws}/team/${view.team}/${view.display === "board" ? "board" : "list"}${search}`;
 }
