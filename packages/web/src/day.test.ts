@@ -306,6 +306,76 @@ describe("9. small things a daily user trips on", () => {
   });
 });
 
+describe("keyboard and palette", () => {
+  test("`?` lists every shortcut; `s` on an issue changes its state; the palette assigns and copies", async () => {
+    await page.goto(session.at("/issue/ENG-3"));
+    await expect.poll(() => page.locator(".issue-side").count()).toBe(1);
+    await page.locator("main h1").click();
+    await page.keyboard.press("?");
+    const help = page.getByRole("dialog", { name: "Keyboard shortcuts" });
+    const text = await help.textContent();
+    for (const what of [
+      "Create an issue",
+      "Command palette",
+      "state",
+      "assignee",
+      "priority",
+      "labels",
+      "Edit",
+    ])
+      expect(text).toContain(what);
+    await page.keyboard.press("Escape");
+
+    await page.keyboard.press("s");
+    await page.keyboard.type("revi");
+    await page.keyboard.press("Enter");
+    await expect.poll(async () => (await tracker.issues.get("ENG-3")).state.name).toBe("In Review");
+
+    await page.keyboard.press("Control+k");
+    await page.keyboard.type("assign eng-3 to me");
+    await page.getByRole("option", { name: /Assign ENG-3 to me/ }).click();
+    await expect.poll(async () => (await tracker.issues.get("ENG-3")).assignee?.name).toBe("Ada Lovelace");
+
+    await page.keyboard.press("Control+k");
+    await page.keyboard.type("branch");
+    await page.getByRole("option", { name: /Copy branch name/ }).click();
+    await expect
+      .poll(() => page.getByRole("status").allTextContents())
+      .toContainEqual(expect.stringMatching(/Copied eng-3-ship-dark-mode/));
+
+    // On the board, `p` changes the priority of the focused card.
+    await page.goto(session.at("/team/ENG/board"));
+    const card = column("In Review").getByRole("link", { name: /ENG-3 / });
+    await card.focus();
+    await page.keyboard.press("p");
+    await page.getByRole("option", { name: "Urgent" }).click();
+    await expect.poll(async () => (await tracker.issues.get("ENG-3")).priority).toBe(1);
+  });
+});
+
+describe("display", () => {
+  test("the list groups by assignee, shows the properties chosen, and a view saves it", async () => {
+    await page.goto(session.at("/team/ENG/list"));
+    await page.getByRole("button", { name: "Display" }).click();
+    await page.getByLabel("Grouping").selectOption({ label: "Assignee" });
+    await page.getByRole("checkbox", { name: "Project" }).check();
+    await page.getByRole("checkbox", { name: "Labels" }).uncheck();
+    await expect
+      .poll(() => new URL(page.url()).search)
+      .toBe("?group=assignee&show=state,priority,assignee,project,due");
+    const groups = page.locator("tr.group-head");
+    await expect.poll(() => groups.allTextContents()).toContainEqual(expect.stringMatching(/^Ada Lovelace/));
+    expect(await groups.allTextContents()).toContainEqual(expect.stringMatching(/^Unassigned/));
+    expect(await page.getByRole("columnheader", { name: "Project" }).count()).toBe(1);
+    expect(await page.getByRole("columnheader", { name: "Labels" }).count()).toBe(0);
+    await page.getByLabel("Save as a view").fill("By person");
+    await page.getByRole("button", { name: "Save view" }).click();
+    await expect
+      .poll(async () => (await tracker.views.list()).find((v) => v.name === "By person"))
+      .toMatchObject({ display: "list", grouping: "assignee", team: expect.anything() });
+  });
+});
+
 describe("7. phone, 390 px", () => {
   test("a menu instead of the sidebar, one column at a time, and a stacked issue page", async () => {
     const phone = await session.browser.context.newPage();

@@ -29,13 +29,18 @@ export function branchName(issue: Pick<Issue, "identifier" | "title">): string {
 }
 
 async function copy(text: string): Promise<void> {
-  if (navigator.clipboard && window.isSecureContext) return navigator.clipboard.writeText(text);
+  try {
+    if (navigator.clipboard && window.isSecureContext) return await navigator.clipboard.writeText(text);
+  } catch {
+    // Refused (no permission, page not focused): the older way below still works from a click.
+  }
   const area = document.createElement("textarea");
   area.value = text;
   document.body.append(area);
   area.select();
-  document.execCommand("copy");
+  const done = document.execCommand("copy");
   area.remove();
+  if (!done) throw new Error("the browser refused to copy");
 }
 
 const PRIORITY_ORDER = [1, 2, 3, 4, 0];
