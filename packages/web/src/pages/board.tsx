@@ -1,6 +1,15 @@
 import { useVirtualizer } from "@tanstack/react-virtual";
 import type { Schemas } from "@tracker/sdk";
-import { type DragEvent, type KeyboardEvent, memo, useCallback, useEffect, useRef, useState } from "react";
+import {
+  type DragEvent,
+  type KeyboardEvent,
+  memo,
+  useCallback,
+  useEffect,
+  useMemo,
+  useRef,
+  useState,
+} from "react";
 import { type Issue, type Team, useApp } from "../app-context.js";
 import { LoadMore } from "../components/load-more.js";
 import {
@@ -91,6 +100,9 @@ export function BoardPage({ teamKey, display }: { teamKey: string | undefined; d
 
 function Board({ team, listKey, query }: { team: Team; listKey: string; query: IssueQuery }) {
   const { tracker, notify } = useApp();
+  // Label colours for the cards' dots; the board does not wait for them.
+  const labels = useData("labels", () => tracker.labels.list());
+  const colors = useMemo(() => new Map(labels.data?.map((l) => [l.name, l.color])), [labels.data]);
   const [over, setOver] = useState<string | null>(null);
   const [focusId, setFocusId] = useState<string | null>(null);
   const [announcement, setAnnouncement] = useState("");
@@ -148,6 +160,7 @@ function Board({ team, listKey, query }: { team: Team; listKey: string; query: I
               state={state}
               listKey={list.key}
               query={list.query}
+              colors={colors}
               over={over === state.id}
               focusId={focusId}
               onCardKey={onCardKey}
@@ -177,6 +190,7 @@ function Column({
   state,
   listKey,
   query,
+  colors,
   over,
   focusId,
   onCardKey,
@@ -188,6 +202,7 @@ function Column({
   state: Schemas["StateRef"];
   listKey: string;
   query: IssueQuery;
+  colors: Map<string, string>;
   over: boolean;
   focusId: string | null;
   onCardKey(event: KeyboardEvent, issue: Issue): void;
@@ -272,6 +287,7 @@ function Column({
                   issue={issue}
                   ws={ws}
                   stateName={state.name}
+                  colors={colors}
                   onKey={onCardKey}
                   onBlur={onCardBlur}
                   onIntent={onIntent}
@@ -306,6 +322,7 @@ const Card = memo(function Card({
   issue,
   ws,
   stateName,
+  colors,
   onKey,
   onBlur,
   onIntent,
@@ -313,6 +330,7 @@ const Card = memo(function Card({
   issue: Issue;
   ws: string;
   stateName: string;
+  colors: Map<string, string>;
   onKey(event: KeyboardEvent, issue: Issue): void;
   onBlur(issue: Issue): void;
   onIntent(issue: Issue): void;
@@ -351,7 +369,7 @@ const Card = memo(function Card({
         )}
         {issue.labels.map((l) => (
           <span key={l} className="badge label">
-            <LabelDot color={undefined} />
+            <LabelDot color={colors.get(l)} />
             {l}
           </span>
         ))}
