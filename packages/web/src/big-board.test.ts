@@ -50,7 +50,14 @@ describe("a 2,100-issue column", () => {
         { timeout: 60_000, intervals: [100] },
       )
       .toBe(`All ${COUNT} loaded`);
-    await expect.poll(() => todo.getByRole("link", { name: /Imported 999 ?,/ }).count()).toBe(1);
+    await expect
+      .poll(async () => {
+        await scroller.evaluate((el) => {
+          el.scrollTop = el.scrollHeight;
+        });
+        return todo.getByRole("link", { name: /Imported 999 ?,/ }).count();
+      })
+      .toBe(1);
     expect(await todo.locator(".column-count").textContent()).toBe(String(COUNT));
     // Back to the top: the first cards are rendered again.
     await scroller.evaluate((el) => {

@@ -373,6 +373,12 @@ describe("display", () => {
     await expect
       .poll(async () => (await tracker.views.list()).find((v) => v.name === "By person"))
       .toMatchObject({ display: "list", grouping: "assignee", team: expect.anything() });
+    // Opened from the saved views, it comes back as it was saved, properties included.
+    await page.goto(session.at("/views"));
+    await page.getByRole("link", { name: "By person" }).click();
+    await expect
+      .poll(() => new URL(page.url()).search)
+      .toBe("?group=assignee&show=state,priority,assignee,project,due");
   });
 });
 

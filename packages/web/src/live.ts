@@ -24,7 +24,7 @@ const STALE_BY_ENTITY: Partial<Record<ChangeEvent["entity"], (change: ChangeEven
   label: () => ["labels"],
   document: (c) => ["documents:", `document:${c.id}`],
   update: () => ["updates:"],
-  view: () => ["views"],
+  view: () => ["views", "view-defaults"],
   team: () => ["teams"],
   workflow: () => ["teams"],
   member: () => ["users", "project:"],

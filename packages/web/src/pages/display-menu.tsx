@@ -10,8 +10,10 @@ import {
   GROUPING_NAMES,
   GROUPINGS,
   type Grouping,
+  hiddenOf,
   PROPERTIES,
   PROPERTY_NAMES,
+  viewDefaultKey,
   withDisplay,
 } from "./display.js";
 import { type IssueQuery, searchFromQuery } from "./filters.js";
@@ -57,7 +59,7 @@ export function DisplayMenu({
     if (!name.trim()) return;
     try {
       const { sort, ...rest } = filters;
-      await tracker.views.create({
+      const view = await tracker.views.create({
         name: name.trim(),
         kind: "issues",
         team: teamKey ?? null,
@@ -66,7 +68,8 @@ export function DisplayMenu({
         filters: rest,
         sort: sort ?? null,
       });
-      store.invalidate(["views"]);
+      await tracker.viewDefaults.put({ viewKey: viewDefaultKey(view.id), hidden: hiddenOf(options.shown) });
+      store.invalidate(["views", "view-defaults"]);
       notify(`Saved the view “${name.trim()}”.`);
       setName("");
     } catch (error) {

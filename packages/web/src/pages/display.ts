@@ -40,6 +40,17 @@ export const PROPERTY_NAMES: Record<Property, string> = {
 /** Shown unless the person hides them: what the list showed before it could be changed. */
 const SHOWN_BY_DEFAULT: Property[] = ["state", "priority", "assignee", "labels", "due"];
 
+/**
+ * A saved view's properties shown travel as the view default of its own key (`view:<id>`): the
+ * contract's `View` has no field for them, its `ViewDefault.hidden` names what a view hides.
+ */
+export const viewDefaultKey = (viewId: string) => `view:${viewId}`;
+
+export const hiddenOf = (shown: Property[]) => PROPERTIES.filter((p) => !shown.includes(p));
+
+export const shownFrom = (hidden: string[] | undefined): Property[] =>
+  hidden ? PROPERTIES.filter((p) => !hidden.includes(p)) : SHOWN_BY_DEFAULT;
+
 export interface DisplayOptions {
   grouping: Grouping;
   shown: Property[];
