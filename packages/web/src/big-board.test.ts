@@ -47,7 +47,7 @@ describe("a 2,100-issue column", () => {
           expect(await cards()).toBeLessThan(60);
           return todo.locator(".column-foot").textContent();
         },
-        { timeout: 60_000, intervals: [100] },
+        { timeout: 60_000, interval: 100 },
       )
       .toBe(`All ${COUNT} loaded`);
     await expect
