@@ -24,6 +24,9 @@ function enqueue<T>(issueId: string, job: () => Promise<T>): Promise<T> {
   return next;
 }
 
+/** Each issue as the server last answered a save of it: what a later refused save rolls back to. */
+const confirmed = new Map<string, Issue>();
+
 /** The `updatedAt` of the newest version of each issue this page saved: its own change coming back live is known. */
 const savedVersions = new Map<string, number>();
 
@@ -54,6 +57,7 @@ export function previewInLists(issueId: string, preview: (issue: Issue) => Issue
 /** The server's answer put everywhere it is shown: every list, the issue read, the issue's page data. */
 export function settleIssue(saved: Issue): void {
   savedVersions.set(saved.id, Date.parse(saved.updatedAt));
+  confirmed.set(saved.id, saved);
   applyIssue(saved);
   store.set(`issue:${saved.identifier}`, () => saved);
   store.set(`page:${saved.identifier}`, (data) => pageWith(data as PageData, saved));
@@ -104,7 +108,13 @@ export function updateIssue(
       settleIssue(saved);
       return saved;
     } catch (error) {
-      // Put back what the server holds (as last seen), wherever the preview changed it.
+      // Put back what the server holds: its answer to an earlier save in this queue if there was one,
+      // else the copies as they were before this edit.
+      const last = confirmed.get(issue.id);
+      if (last) {
+        applyIssue(last);
+        throw error;
+      }
       for (const [key, copy] of before)
         store.set(key, (data) => {
           const pages = data as { items: Issue[] };

@@ -48,7 +48,13 @@ export interface GfmProps {
  */
 export default function GfmMarkdown({ text, ws, onToggleTask }: GfmProps) {
   let task = 0;
+  // A heading in the text sits under the page's own (h1) and its sections (h2): `#` is an h3.
   const components: Components = {
+    h1: ({ children }) => <h3>{children}</h3>,
+    h2: ({ children }) => <h4>{children}</h4>,
+    h3: ({ children }) => <h5>{children}</h5>,
+    h4: ({ children }) => <h6>{children}</h6>,
+    h5: ({ children }) => <h6>{children}</h6>,
     a: ({ href, children }) =>
       href?.startsWith("/") ? (
         <Link to={href}>{children}</Link>
