@@ -6,6 +6,7 @@ import { CreateIssueDialog } from "./components/create-issue.js";
 import { cachedIssueById, Palette, type PaletteMode } from "./components/palette.js";
 import { ShortcutsDialog } from "./components/shortcuts.js";
 import { Avatar, ErrorNote } from "./components/widgets.js";
+import { previewChange, updateIssue } from "./issue-edit.js";
 import { followEvents, type LiveStatus } from "./live.js";
 import { BoardPage } from "./pages/board.js";
 import { CyclePage } from "./pages/cycle.js";
@@ -17,7 +18,7 @@ import { ProjectsPage } from "./pages/projects.js";
 import { SignInPage, WorkspacePicker } from "./pages/sign-in.js";
 import { ViewsPage } from "./pages/views.js";
 import { Link, navigate, useLocation } from "./router.js";
-import { signOut, storedKey, storedWorkspace, storeWorkspace, trackerFor } from "./session.js";
+import { describeError, signOut, storedKey, storedWorkspace, storeWorkspace, trackerFor } from "./session.js";
 import { store, useData } from "./store.js";
 
 /** The whole page: sign-in without a key, the workspace picker at `/`, the signed-in app below `/<ws>`. */
@@ -95,6 +96,16 @@ function SignedIn({ apiKey, ws, onSignOut }: { apiKey: string; ws: string; onSig
     create: () => setCreating((open) => open ?? defaultsFromPath(window.location.pathname)),
     palette: (mode = "root") => setPalette({ mode, identifier: issueInHand() }),
     shortcuts: () => setShortcutsOpen(true),
+    assignToMe: () => {
+      const identifier = issueInHand();
+      const issue = identifier ? knownIssue(identifier) : undefined;
+      if (!issue || !me) return;
+      const change = { assignee: me.id };
+      updateIssue(tracker, issue, change, (i) => previewChange(i, change)).then(
+        () => notify(`${issue.identifier} is assigned to you.`),
+        (error) => notify(`${issue.identifier} not saved: ${describeError(error)}`, "error"),
+      );
+    },
   });
 
   const signOutNow = () => {
@@ -221,6 +232,21 @@ function SignedIn({ apiKey, ws, onSignOut }: { apiKey: string; ws: string; onSig
   );
 }
 
+/** The id and identifier of an issue the page has read (its page, or a list that shows it). */
+function knownIssue(identifier: string): { id: string; identifier: string } | undefined {
+  const page = store.get(`page:${identifier}`)?.data as
+    | { issue: { id: string; identifier: string } }
+    | undefined;
+  if (page) return page.issue;
+  for (const key of store.keys(["issues:"])) {
+    const items = (store.get(key)?.data as { items?: { id: string; identifier: string }[] } | undefined)
+      ?.items;
+    const found = items?.find((i) => i.identifier === identifier);
+    if (found) return found;
+  }
+  return undefined;
+}
+
 /**
  * The issue a shortcut or a palette action applies to: the one whose page is shown, else the card or
  * row that has the focus.
@@ -337,7 +363,12 @@ const PICKER_KEYS: Record<string, PaletteMode> = { s: "state", a: "assignee", p:
  * of the issue shown or focused, `e` edits it, `j`/`k` move through cards and rows (anything marked
  * `data-nav-item`), `?` lists the keys. Letters are ignored while typing or while a dialog is open.
  */
-function useShortcuts(handlers: { create(): void; palette(mode?: PaletteMode): void; shortcuts(): void }) {
+function useShortcuts(handlers: {
+  create(): void;
+  palette(mode?: PaletteMode): void;
+  shortcuts(): void;
+  assignToMe(): void;
+}) {
   const latest = useRef(handlers);
   latest.current = handlers;
   useEffect(() => {
@@ -355,6 +386,9 @@ function useShortcuts(handlers: { create(): void; palette(mode?: PaletteMode): v
       if (key === "c") {
         event.preventDefault();
         actions.create();
+      } else if (key === "i") {
+        event.preventDefault();
+        actions.assignToMe();
       } else if (key === "?") {
         event.preventDefault();
         actions.shortcuts();

@@ -350,6 +350,11 @@ describe("keyboard and palette", () => {
     await page.keyboard.press("p");
     await page.getByRole("option", { name: "Urgent" }).click();
     await expect.poll(async () => (await tracker.issues.get("ENG-3")).priority).toBe(1);
+    // `i` assigns the focused card to me.
+    const other = column("Todo").getByRole("link", { name: /ENG-1 / });
+    await other.focus();
+    await page.keyboard.press("i");
+    await expect.poll(async () => (await tracker.issues.get("ENG-1")).assignee?.name).toBe("Ada Lovelace");
   });
 });
 

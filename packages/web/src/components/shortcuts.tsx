@@ -8,6 +8,7 @@ export const SHORTCUTS: [keys: string[], what: string][] = [
   [["A"], "Change the assignee"],
   [["P"], "Change the priority"],
   [["L"], "Change the labels"],
+  [["I"], "Assign it to me"],
   [["E"], "Edit the title (on an issue), or open the focused issue"],
   [["J"], "Next card or row"],
   [["K"], "Previous card or row"],
