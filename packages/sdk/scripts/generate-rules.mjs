@@ -74,7 +74,7 @@ for (const [name, raw] of Object.entries(contract.components.schemas)) {
 }
 
 const queries = {};
-const operations = {};
+const bodies = {};
 for (const methods of Object.values(contract.paths)) {
   const shared = methods.parameters ?? [];
   for (const [method, op] of Object.entries(methods)) {
@@ -83,7 +83,10 @@ for (const methods of Object.values(contract.paths)) {
     for (const param of [...shared, ...(op.parameters ?? [])].map(resolve))
       if (param.in === "query") query[param.name] = rule(param.schema);
     queries[op.operationId] = query;
-    operations[op.operationId] = true;
+    const body = op.requestBody?.content?.["application/json"]?.schema;
+    const props = body && resolve(body).properties;
+    if (props)
+      bodies[op.operationId] = Object.fromEntries(Object.entries(props).map(([k, v]) => [k, rule(v)]));
   }
 }
 
@@ -114,6 +117,12 @@ export const SCHEMA_RULES = ${json(schemas)} as const;
 
 /** The rules of every operation's query parameters, by operationId. \`QUERY_RULES.listIssues.q.maxLength\`. */
 export const QUERY_RULES = ${json(queries)} as const;
+
+/**
+ * The rules of every operation's JSON request body properties, by operationId, inline bodies included:
+ * \`BODY_RULES.createIssues.issues.maxItems\`.
+ */
+export const BODY_RULES = ${json(bodies)} as const;
 
 /**
  * The filter parameters of each paged list, in the contract's order: the list's query less \`workspace\`,

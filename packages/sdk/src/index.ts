@@ -9,7 +9,7 @@ export {
   readListFilters,
   writeListFilters,
 } from "./filters.js";
-export { LIST_OPERATIONS, QUERY_RULES, SCHEMA_RULES } from "./generated/rules.js";
+export { BODY_RULES, LIST_OPERATIONS, QUERY_RULES, SCHEMA_RULES } from "./generated/rules.js";
 export type { components, operations, paths } from "./generated/schema.js";
 export type { CallOptions, Page, RawClient } from "./http.js";
 export type { BodyOf, OperationId, QueryOf, ResponseOf, Schemas } from "./operation-types.js";
