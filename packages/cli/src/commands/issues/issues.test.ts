@@ -1,5 +1,7 @@
+import { createTracker } from "@tracker/sdk";
 import { describe, expect, it } from "vitest";
 import { json, rows, useSession } from "../../test/binary.js";
+import { terminal } from "../../test/terminal.js";
 
 // `tracker issues …` and `tracker comments …`: the built binary against a real server.
 const s = useSession();
@@ -251,5 +253,49 @@ describe("tracker issues (real server, real binary)", () => {
     const badField = await s.run(["issues", "list", "--json", "identifier,colour"]);
     expect(badField.code).toBe(2);
     expect(badField.stderr).toContain('unknown JSON field "colour"; available: id, identifier, title');
+  });
+});
+
+describe("tracker issues list", () => {
+  it("lists open issues unless --state says closed or all, as gh does, in a terminal", async () => {
+    const sdk = createTracker({ baseUrl: s.server.url, apiKey: s.token, workspace: "" });
+    await sdk.teams.create({ key: "OPN", name: "Open work" });
+    await sdk.issues.create({ team: "OPN", title: "Still open" });
+    await sdk.issues.create({ team: "OPN", title: "Shipped it", state: "Done" });
+    await sdk.issues.create({ team: "OPN", title: "Dropped it", state: "Canceled" });
+    const titles = async (args: string[]) => {
+      const run = terminal(s, ["issues", "list", "--team", "OPN", ...args], { COLUMNS: "120" });
+      expect(await run.exited).toBe(0);
+      return ["Still open", "Shipped it", "Dropped it"].filter((t) => run.plain().includes(t));
+    };
+    expect(await titles([])).toEqual(["Still open"]);
+    expect(await titles(["--state", "closed"])).toEqual(["Shipped it", "Dropped it"]);
+    expect(await titles(["--state", "all"])).toEqual(["Still open", "Shipped it", "Dropped it"]);
+    expect(await titles(["--state", "Done"])).toEqual(["Shipped it"]);
+    expect(await titles(["--state-type", "canceled"])).toEqual(["Dropped it"]);
+    // A completion window asks for finished issues by itself.
+    expect(await titles(["--completed-after", "2020-01-01"])).toEqual(["Shipped it", "Dropped it"]);
+  });
+});
+
+describe("tracker issues create --editor, comments add --editor", () => {
+  it("writes the description and a comment in $EDITOR on a terminal, and refuses --editor when piped", async () => {
+    const editor = `sh -c 'printf "Written in the editor\\n" > "$1"' sh`;
+    const run = terminal(s, ["issues", "create", "--team", "ENG", "--title", "Edited", "--editor"], {
+      EDITOR: editor,
+    });
+    expect(await run.exited).toBe(0);
+    const identifier = /Created (ENG-\d+)/.exec(run.plain())?.[1];
+    const sdk = createTracker({ baseUrl: s.server.url, apiKey: s.token, workspace: "" });
+    expect((await sdk.issues.get(identifier!)).description).toBe("Written in the editor");
+    expect(await terminal(s, ["comments", "add", identifier!, "-e"], { EDITOR: editor }).exited).toBe(0);
+    expect((await sdk.issues.get(identifier!)).comments.map((c) => c.body)).toEqual([
+      "Written in the editor",
+    ]);
+    const piped = await s.run(["issues", "create", "--team", "ENG", "--title", "x", "--editor"], {
+      env: { EDITOR: editor },
+    });
+    expect(piped).toMatchObject({ code: 2 });
+    expect(piped.stderr).toContain("--editor needs a terminal");
   });
 });

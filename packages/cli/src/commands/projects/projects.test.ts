@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { json, rows, useSession } from "../../test/binary.js";
+import { terminal } from "../../test/terminal.js";
 
 // Projects, initiatives, cycles and status updates: the built binary against a real server.
 const s = useSession();
@@ -33,7 +34,7 @@ describe("tracker projects and initiatives (real server, real binary)", () => {
     await s.run(["issues", "close", "ENG-1"]);
 
     const tsv = await s.run(["projects", "list"]);
-    expect(rows(tsv)).toEqual([["Launch", "backlog", "on_track", "50", "Ada Lovelace", "2099-12-31", "ENG"]]);
+    expect(rows(tsv)).toEqual([["Launch", "backlog", "on_track", "50", s.user.email, "2099-12-31", "ENG"]]);
     const table = await s.run(["projects", "list"], { env: tty });
     expect(table.stdout).toMatch(/^NAME\s+STATUS\s+HEALTH\s+PROGRESS\s+LEAD\s+TARGET\s+TEAMS\n/);
     expect(table.stdout).toContain("▰▰▰▰▰▱▱▱▱▱ 50% (1/2)");
@@ -194,5 +195,27 @@ describe("tracker cycles and updates (real server, real binary)", () => {
       stderr:
         "give exactly one of --team, --project, --initiative\nRun 'tracker updates list --help' for usage.\n",
     });
+  });
+});
+
+describe("tracker projects list", () => {
+  it("prints the lead's email when piped, as the README promises, and the name on a terminal", async () => {
+    const created = await s.run([
+      "projects",
+      "create",
+      "--name",
+      "Leadership",
+      "--team",
+      "ENG",
+      "--lead",
+      "me",
+    ]);
+    expect(created.code).toBe(0);
+    const piped = await s.run(["projects", "list"]);
+    const row = rows(piped).find((r) => r[0] === "Leadership");
+    expect(row?.[4]).toBe(s.user.email);
+    const table = terminal(s, ["projects", "list"], { COLUMNS: "160" });
+    expect(await table.exited).toBe(0);
+    expect(table.plain()).toMatch(/Leadership .*Ada Lovelace/);
   });
 });

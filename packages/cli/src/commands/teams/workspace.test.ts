@@ -257,7 +257,7 @@ describe("tracker keys, invites, workspaces, inbox and api (real server, real bi
     });
     expect(asGrace.stdout).toBe("Grace Hopper\n");
     await s.run(["invites", "create", "--email", "linus@example.com"]);
-    expect((await s.run(["invites", "delete", "linus@example.com"])).stderr).toBe(
+    expect((await s.run(["invites", "delete", "linus@example.com", "--yes"])).stderr).toBe(
       "Revoked the invite for linus@example.com\n",
     );
     expect((await s.run(["invites", "list"])).stdout).toBe("");
