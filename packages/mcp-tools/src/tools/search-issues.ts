@@ -1,5 +1,5 @@
 import type { CallOptions, QueryOf, Tracker } from "@tracker/sdk";
-import { ISSUE_SORTS, ISSUE_SPECIAL_FILTERS, STATE_TYPES } from "@tracker/sdk";
+import { ISSUE_SORTS, ISSUE_SPECIAL_FILTERS, readListFilters, STATE_TYPES } from "@tracker/sdk";
 import { z } from "zod";
 import { query as contractQuery, text } from "../contract.js";
 import { cursorInput, decodeCursor, pageFooter, pageOf, pageOutput } from "../cursor.js";
@@ -51,19 +51,6 @@ const input = {
 
 type Input = InputOf<typeof input>;
 
-// The list query parameters a saved view of kind `issues` may hold in `filters` (the contract's createView).
-const VIEW_FILTER_KEYS = [
-  "team",
-  "state",
-  "stateType",
-  "assignee",
-  "project",
-  "cycle",
-  "label",
-  "q",
-  "special",
-];
-
 async function viewQuery(tracker: Tracker, name: string, read: CallOptions): Promise<IssueQuery> {
   const views = await tracker.views.list(read);
   const view = views.find((v) => v.name.toLowerCase() === name.toLowerCase());
@@ -71,11 +58,11 @@ async function viewQuery(tracker: Tracker, name: string, read: CallOptions): Pro
     const names = views.filter((v) => v.kind === "issues").map((v) => v.name);
     throw new ToolRefusal(`No saved issue view named "${name}". Your issue views: ${nameList(names)}.`);
   }
-  const query: Record<string, unknown> = {};
-  for (const key of VIEW_FILTER_KEYS) if (view.filters[key] !== undefined) query[key] = view.filters[key];
+  // A view holds its list query's filters: the SDK's LIST_FILTERS, generated from the contract.
+  const query: IssueQuery = readListFilters("issues", view.filters);
   if (view.team && query.team === undefined) query.team = view.team;
-  if (view.sort) query.sort = view.sort;
-  return query as IssueQuery;
+  if (view.sort) query.sort = view.sort as IssueQuery["sort"];
+  return query;
 }
 
 /** The API query for the input: a saved view's filters first, the explicit filters over them. */
