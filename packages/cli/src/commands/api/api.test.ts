@@ -57,3 +57,17 @@ describe("tracker api", () => {
     expect(missing.stderr).toMatch(/^not_found: /);
   });
 });
+
+describe("tracker api with fields or a JSON body", () => {
+  it("makes raw API calls with fields or a JSON body from stdin", async () => {
+    const created = await s.run(["api", "POST", "/labels", "--input", "-", "--jq", ".label.name"], {
+      input: '{"name":"from-api"}',
+    });
+    expect(created).toMatchObject({ code: 0, stdout: "from-api\n" });
+    const listed = await s.run(["api", "GET", "/issues", "-F", "limit=1", "--jq", ".issues | length"]);
+    expect(listed.stdout).toBe("1\n");
+    const missing = await s.run(["api", "GET", "/issues/ENG-999"]);
+    expect(missing.code).toBe(1);
+    expect(missing.stderr).toMatch(/^not_found: /);
+  });
+});

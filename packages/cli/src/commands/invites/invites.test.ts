@@ -1,6 +1,6 @@
 import { createTracker } from "@tracker/sdk";
 import { describe, expect, it } from "vitest";
-import { useSession } from "../../test/binary.js";
+import { rows, useSession } from "../../test/binary.js";
 import { terminal } from "../../test/terminal.js";
 
 // `tracker invites`: the built binary against a real server.
@@ -23,5 +23,36 @@ describe("tracker invites delete", () => {
     expect(piped).toMatchObject({ code: 2 });
     expect(piped.stderr).toContain("--yes is required to delete the invite for lee@acme.test");
     expect((await s.run(["invites", "delete", "lee@acme.test", "-y"])).code).toBe(0);
+  });
+});
+
+describe("tracker invites create and accept", () => {
+  it("invites someone, who accepts the link and is logged in by it", async () => {
+    const link = (
+      await s.run(["invites", "create", "--email", "grace@example.com", "--role", "member"])
+    ).stdout.trim();
+    expect(link).toMatch(/\/invite\/[^/]+$/);
+    expect(rows(await s.run(["invites", "list"])).map((r) => r.slice(0, 2))).toEqual([
+      ["grace@example.com", "member"],
+    ]);
+    const graceHome = `${s.configHome}/grace`;
+    const accepted = await s.run(
+      ["invites", "accept", link.replace(/^https?:\/\/[^/]+/, s.server.url), "--name", "Grace Hopper"],
+      {
+        env: { TRACKER_API_KEY: undefined, TRACKER_URL: undefined, XDG_CONFIG_HOME: graceHome },
+      },
+    );
+    expect(accepted.stderr).toBe(
+      `Joined ${s.workspace.name} as grace@example.com; logged in to ${s.server.url}.\n`,
+    );
+    const asGrace = await s.run(["users", "list", "--jq", ".[] | select(.isMe) | .name"], {
+      env: { TRACKER_API_KEY: undefined, TRACKER_URL: undefined, XDG_CONFIG_HOME: graceHome },
+    });
+    expect(asGrace.stdout).toBe("Grace Hopper\n");
+    await s.run(["invites", "create", "--email", "linus@example.com"]);
+    expect((await s.run(["invites", "delete", "linus@example.com", "--yes"])).stderr).toBe(
+      "Revoked the invite for linus@example.com\n",
+    );
+    expect((await s.run(["invites", "list"])).stdout).toBe("");
   });
 });
