@@ -35,8 +35,13 @@ export interface TrackerOptions extends RequestHooks {
    * `Request`, so the global `fetch` and a plain `(request) => Promise<Response>` both fit.
    */
   fetch?: ((request: Request) => Promise<Response>) | undefined;
-  /** How many times a failed call may be retried (see the README's retry policy). Default 4. */
+  /** How many times a failed call may be retried (see the README's retry policy). Default 2. */
   maxRetries?: number | undefined;
+  /**
+   * How long in all, in ms, a call may wait on a server that answers 503 `service_unavailable` with
+   * `Retry-After` (its database restarting, or the instance draining), beyond `maxRetries`. Default 30 000.
+   */
+  maxUnavailableWaitMs?: number | undefined;
   /** Time limit of each attempt in ms, unless a call sets its own; 0 turns it off. Default 30 000. */
   timeoutMs?: number | undefined;
   /**
@@ -115,7 +120,10 @@ export function createTracker(options: TrackerOptions = {}): Tracker {
 
   const retrying = retryingFetch({
     fetch: (request) => baseFetch(request),
-    maxRetries: options.maxRetries ?? 4,
+    maxRetries: options.maxRetries ?? 2,
+    ...(options.maxUnavailableWaitMs === undefined
+      ? {}
+      : { maxUnavailableWaitMs: options.maxUnavailableWaitMs }),
     timeoutMs: options.timeoutMs ?? DEFAULT_TIMEOUT_MS,
     hooks: { onRequest: options.onRequest, onResponse: options.onResponse, onError: options.onError },
   });
