@@ -88,7 +88,7 @@ function header(req: IncomingMessage, name: string): string | undefined {
 
 /**
  * The tools a session offers: the deployment's choice, or the one its initialize request makes with
- * `X-MCP-Toolsets` / `X-MCP-Tools` (as github-mcp-server takes them). `X-MCP-Readonly: true` narrows to
+ * `X-MCP-Toolsets` / `X-MCP-Tools`. `X-MCP-Readonly: true` narrows to
  * reads; no header widens past the deployment's `--read-only` or `--exclude-tools`. A bad name throws.
  */
 export function sessionSelection(req: IncomingMessage, options: TrackerServerOptions): TrackerServerOptions {

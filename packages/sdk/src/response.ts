@@ -15,7 +15,7 @@ export interface RateLimitInfo {
 
 /**
  * What the server said about one call besides its body: on every answer, not only on errors. Read it
- * with `responseOf(result)` (or the result's non-enumerable `lastResponse`, as stripe-node names it),
+ * with `responseOf(result)` (or the result's non-enumerable `lastResponse`),
  * `tracker.lastResponse`, or an `onResponse` hook.
  */
 export interface ResponseInfo {

@@ -2,11 +2,11 @@ import { describe, expect, it } from "vitest";
 import { json, rows, useSession } from "../../test/binary.js";
 import { terminal } from "../../test/terminal.js";
 
-// Projects, initiatives, cycles and status updates: the built binary against a real server.
+// `tracker projects`: the built binary against a real server.
 const s = useSession();
 const tty = { TRACKER_FORCE_TTY: "1", NO_COLOR: "1", COLUMNS: "120" };
 
-describe("tracker projects and initiatives (real server, real binary)", () => {
+describe("tracker projects create, list, view, edit and move (real server, real binary)", () => {
   it("creates, lists, views, edits and moves projects", async () => {
     const created = await s.run(
       [
@@ -76,8 +76,6 @@ describe("tracker projects and initiatives (real server, real binary)", () => {
     expect(taken.stderr).toMatch(/^conflict: /);
   });
 });
-
-describe("tracker cycles and updates (real server, real binary)", () => {});
 
 describe("tracker projects list", () => {
   it("prints the lead's email when piped, as the README promises, and the name on a terminal", async () => {
