@@ -1,3 +1,5 @@
+import type { MemberRole } from "./roles.js";
+import { roleAllows } from "./roles.js";
 import type { ToolDefinition } from "./tool.js";
 import { commentIssueTool } from "./tools/comment-issue.js";
 import { createCycleTool } from "./tools/create-cycle.js";
@@ -8,6 +10,7 @@ import { getDocumentTool } from "./tools/get-document.js";
 import { getInitiativeTool } from "./tools/get-initiative.js";
 import { getIssueTool } from "./tools/get-issue.js";
 import { getProjectTool } from "./tools/get-project.js";
+import { inviteMemberTool } from "./tools/invite-member.js";
 import { listCyclesTool } from "./tools/list-cycles.js";
 import { listInitiativesTool } from "./tools/list-initiatives.js";
 import { listLabelsTool } from "./tools/list-labels.js";
@@ -17,12 +20,14 @@ import { listStatusUpdatesTool } from "./tools/list-status-updates.js";
 import { listTeamsTool } from "./tools/list-teams.js";
 import { listViewsTool } from "./tools/list-views.js";
 import { manageLabelsTool } from "./tools/manage-labels.js";
+import { manageTeamMembersTool } from "./tools/manage-team-members.js";
 import { moveIssuesTool } from "./tools/move-issues.js";
 import { postStatusUpdateTool } from "./tools/post-status-update.js";
 import { relateIssuesTool } from "./tools/relate-issues.js";
 import { saveDocumentTool } from "./tools/save-document.js";
 import { saveInitiativeTool } from "./tools/save-initiative.js";
 import { saveProjectTool } from "./tools/save-project.js";
+import { saveViewTool } from "./tools/save-view.js";
 import { searchDocumentsTool } from "./tools/search-documents.js";
 import { searchIssuesTool } from "./tools/search-issues.js";
 import { updateIssuesTool } from "./tools/update-issues.js";
@@ -30,6 +35,8 @@ import { whoamiTool } from "./tools/whoami.js";
 
 export interface Toolset {
   description: string;
+  /** A few words for the server's instructions, where every byte is paid on every session. */
+  short: string;
   tools: ToolDefinition[];
 }
 
@@ -40,6 +47,7 @@ export interface Toolset {
 export const TOOLSETS = {
   issues: {
     description: "Search, read, create, update, comment on, relate, link and move issues",
+    short: "issues",
     tools: [
       searchIssuesTool,
       getIssueTool,
@@ -52,11 +60,21 @@ export const TOOLSETS = {
   },
   context: {
     description:
-      "Teams and their states, members, labels, saved views, who you are, and what happened on your issues",
-    tools: [listTeamsTool, listMembersTool, listLabelsTool, listViewsTool, whoamiTool, getDigestTool],
+      "Teams and their states, members, labels, saved views (and saving one), who you are, what happened on your issues",
+    short: "teams, members, labels, saved views",
+    tools: [
+      listTeamsTool,
+      listMembersTool,
+      listLabelsTool,
+      listViewsTool,
+      saveViewTool,
+      whoamiTool,
+      getDigestTool,
+    ],
   },
   planning: {
     description: "Projects, initiatives, cycles, status updates, and filing a plan's issues in one call",
+    short: "projects, initiatives, cycles, status updates",
     tools: [
       createIssuesTool,
       listProjectsTool,
@@ -73,10 +91,17 @@ export const TOOLSETS = {
   },
   docs: {
     description: "Search, read, create and update documents",
+    short: "documents",
     tools: [searchDocumentsTool, getDocumentTool, saveDocumentTool],
+  },
+  people: {
+    description: "Invite people to the workspace, add them to teams or take them off",
+    short: "invites, team membership",
+    tools: [inviteMemberTool, manageTeamMembersTool],
   },
   admin: {
     description: "Workspace-wide changes: create, rename and merge labels",
+    short: "label create, rename, merge",
     tools: [manageLabelsTool],
   },
 } satisfies Record<string, Toolset>;
@@ -102,8 +127,21 @@ export interface ToolSelection {
   toolsets?: ToolsetName[] | undefined;
   /** Single tools to offer on top of the toolsets. */
   tools?: string[] | undefined;
+  /** Tools never to offer, whatever else names them. */
+  excludeTools?: string[] | undefined;
   /** Offer only tools that change nothing. */
   readOnly?: boolean | undefined;
+  /** The key's role in its workspace, when known: tools it may not call are not offered. */
+  role?: MemberRole | undefined;
+}
+
+/** Whether a tool may be offered at all under the selection's read-only switch, exclusions and role. */
+export function allowedTool(tool: ToolDefinition, selection: ToolSelection): boolean {
+  return (
+    (!selection.readOnly || tool.readOnly) &&
+    !selection.excludeTools?.includes(tool.name) &&
+    roleAllows(selection.role, tool.role)
+  );
 }
 
 /**
@@ -115,7 +153,7 @@ export function selectTools(selection: ToolSelection): ToolDefinition[] {
   const named = new Set(selection.tools ?? []);
   return ALL_TOOLS.filter((tool) => {
     const wanted = named.has(tool.name) || sets.includes(toolsetOf(tool.name)!);
-    return wanted && (!selection.readOnly || tool.readOnly);
+    return wanted && allowedTool(tool, selection);
   });
 }
 

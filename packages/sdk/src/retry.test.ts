@@ -44,6 +44,34 @@ describe("retries", () => {
     expect(fake.requests).toHaveLength(1);
   });
 
+  it("waits out a server whose database restarts (503 service_unavailable with Retry-After) beyond maxRetries, with one key", async () => {
+    const unavailable = () => problem(503, "service_unavailable", {}, { "retry-after": "0" });
+    const issue = { identifier: "ENG-1" };
+    const fake = fakeFetch(unavailable(), unavailable(), unavailable(), unavailable(), json({ issue }, 201));
+    const tracker = createTracker({ baseUrl, apiKey: "trk_x", fetch: fake.fetch, maxRetries: 1 });
+
+    await expect(tracker.issues.create({ team: "ENG", title: "Once" })).resolves.toMatchObject(issue);
+    expect(fake.requests).toHaveLength(5);
+    const keys = new Set(fake.requests.map((r) => r.headers.get("idempotency-key")));
+    expect(keys.size).toBe(1);
+  });
+
+  it("gives up on a server that stays unavailable once maxUnavailableWaitMs is spent", async () => {
+    const unavailable = () => problem(503, "service_unavailable", {}, { "retry-after": "1" });
+    const fake = fakeFetch(...Array.from({ length: 10 }, unavailable));
+    const tracker = createTracker({
+      baseUrl,
+      apiKey: "trk_x",
+      fetch: fake.fetch,
+      maxRetries: 0,
+      maxUnavailableWaitMs: 2_000,
+    });
+
+    await expect(tracker.users.list()).rejects.toMatchObject({ status: 503, code: "service_unavailable" });
+    // Two waits of one second fit the budget: three attempts in all.
+    expect(fake.requests).toHaveLength(3);
+  });
+
   it("does not retry a POST without an API key whose connection was reset mid-request", async () => {
     const fake = fakeFetch(connectionReset(), json({}));
     const tracker = createTracker({ baseUrl, apiKey: "", fetch: fake.fetch });

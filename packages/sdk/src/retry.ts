@@ -1,4 +1,5 @@
 import { TrackerNetworkError, TrackerTimeoutError } from "./errors.js";
+import { describeResponse, type RequestHooks, recordStats } from "./response.js";
 import { randomUUID } from "./uuid.js";
 
 export interface RetryOptions {
@@ -10,8 +11,15 @@ export interface RetryOptions {
   baseDelayMs?: number;
   /** Upper bound of one backoff step in ms. */
   maxDelayMs?: number;
+  /**
+   * How long in all, in ms, a call may wait on 503 `service_unavailable` answers that carry `Retry-After`
+   * (the server's database is restarting, or the instance drains), beyond `maxRetries`. Default 30 000.
+   */
+  maxUnavailableWaitMs?: number;
   /** Injectable for tests. */
   sleep?: (ms: number, signal: AbortSignal | undefined) => Promise<void>;
+  /** Called around every attempt, for logging and tracing. */
+  hooks?: RequestHooks | undefined;
 }
 
 /** What one call may set for all of its attempts. */
@@ -26,6 +34,8 @@ export interface CallSettings {
 export const MAX_RETRY_AFTER_MS = 60_000;
 /** The default time limit of one attempt, in ms. */
 export const DEFAULT_TIMEOUT_MS = 30_000;
+/** The default time a call waits in all on a server that says it is briefly unavailable, in ms. */
+export const DEFAULT_MAX_UNAVAILABLE_WAIT_MS = 30_000;
 
 const IDEMPOTENT = new Set(["GET", "HEAD", "OPTIONS", "PUT", "DELETE"]);
 // The writes the contract makes safe to resend with an `Idempotency-Key` ("Idempotent writes").
@@ -140,7 +150,10 @@ function isEventStream(response: Response): boolean {
  * - 502/503/504, network failures and attempts over the time limit: retried when resending is safe (GET,
  *   PUT, DELETE, or an authenticated POST/PATCH, which carries a key), after `Retry-After` or exponential
  *   backoff with jitter;
- * - a connection that was refused outright is retried for every method (nothing was sent).
+ * - a connection that was refused outright is retried for every method (nothing was sent);
+ * - 503 `service_unavailable` with `Retry-After` (the contract's "Availability": the server's database is
+ *   restarting, or the instance drains) is retried when resending is safe, after `Retry-After`, without
+ *   counting against `maxRetries` while the waits for it stay within `maxUnavailableWaitMs`.
  * Each attempt has `timeoutMs` to deliver its whole answer (an event stream: its headers). Network
  * failures surface as `TrackerNetworkError`, a last attempt over time as `TrackerTimeoutError`, and an
  * abort through the request's signal as the signal's reason.
@@ -177,8 +190,12 @@ export function retryingFetch(
     }
   }
 
+  const hooks = options.hooks ?? {};
+
   return async (request, call = {}) => {
     const method = request.method.toUpperCase();
+    const url = request.url;
+    let throttled = 0;
     const timeoutMs = call.timeoutMs ?? options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
     if (KEYED.has(method)) {
       const key = call.idempotencyKey ?? request.headers.get("idempotency-key") ?? randomUUID();
@@ -188,19 +205,25 @@ export function retryingFetch(
     const safe = IDEMPOTENT.has(method) || (KEYED.has(method) && request.headers.has("authorization"));
     const { signal } = request;
 
+    const unavailableBudget = options.maxUnavailableWaitMs ?? DEFAULT_MAX_UNAVAILABLE_WAIT_MS;
+    let unavailableWaited = 0;
+    let retries = 0;
     for (let attempt = 0; ; attempt++) {
       if (signal.aborted) throw signal.reason;
-      const canRetry = attempt < options.maxRetries;
+      const canRetry = retries < options.maxRetries;
       // Each attempt sends a clone: a body can be read once, and the original stays intact for the next try.
-      const sent = canRetry ? request.clone() : request;
+      const sent = request.clone();
+      await hooks.onRequest?.({ method, url, headers: sent.headers, attempt: attempt + 1 });
+      const started = Date.now();
       let response: Response;
       try {
         response = await attemptOnce(sent, timeoutMs);
       } catch (error) {
+        await hooks.onError?.({ method, url, attempt: attempt + 1, durationMs: Date.now() - started, error });
         if (signal.aborted) throw signal.reason;
         if (error instanceof AttemptTimedOut) {
           if (canRetry && safe) {
-            await wait(backoff(attempt), signal);
+            await wait(backoff(retries++), signal);
             continue;
           }
           throw new TrackerTimeoutError({
@@ -212,7 +235,7 @@ export function retryingFetch(
         }
         const neverSent = NEVER_SENT.has(errorCode(error) ?? "");
         if (canRetry && (safe || neverSent)) {
-          await wait(backoff(attempt), signal);
+          await wait(backoff(retries++), signal);
           continue;
         }
         const reason = error instanceof Error ? (errorCode(error) ?? error.message) : String(error);
@@ -221,13 +244,35 @@ export function retryingFetch(
           { cause: error },
         );
       }
+      recordStats(response, { method, attempts: attempt + 1, throttled });
+      await hooks.onResponse?.({
+        ...describeResponse(response),
+        attempt: attempt + 1,
+        durationMs: Date.now() - started,
+      });
+      const retryAfter = parseRetryAfter(response.headers.get("retry-after"));
+      // The server says it will be back shortly: worth waiting for, within a budget of its own.
+      if (
+        safe &&
+        response.status === 503 &&
+        retryAfter !== undefined &&
+        unavailableWaited + retryAfter <= unavailableBudget &&
+        (await problemCode(response)) === "service_unavailable"
+      ) {
+        unavailableWaited += retryAfter;
+        await response.body?.cancel().catch(() => {});
+        await wait(retryAfter, signal);
+        continue;
+      }
       if (!canRetry) return response;
       const retryable =
         response.status === 429 ||
         (TRANSIENT.has(response.status) && safe) ||
         (response.status === 409 && (await problemCode(response)) === "idempotency_in_progress");
       if (!retryable) return response;
-      const delay = parseRetryAfter(response.headers.get("retry-after")) ?? backoff(attempt);
+      if (response.status === 429) throttled++;
+      const delay = retryAfter ?? backoff(retries);
+      retries++;
       // Free the connection of the answer we are discarding.
       await response.body?.cancel().catch(() => {});
       await wait(delay, signal);

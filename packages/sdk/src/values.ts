@@ -19,6 +19,7 @@ export {
   projectSpecialFilterValues as PROJECT_SPECIAL_FILTERS,
   projectStatusValues as PROJECT_STATUSES,
   stateTypeValues as STATE_TYPES,
+  viewKindValues as VIEW_KINDS,
 } from "./generated/schema.js";
 
 type Priority = components["schemas"]["Priority"];

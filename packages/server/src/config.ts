@@ -110,3 +110,11 @@ function nonNegativeInt(value: string | undefined, fallback: number, name: strin
   if (!Number.isInteger(n) || n < 0) throw new Error(`${name} must be a whole number, got "${value}"`);
   return n;
 }
+
+/**
+ * A file named on the command line, as the user meant it: `npm run <script> -- FILE` runs the script in
+ * the package's folder, so a relative name is taken from where npm was started (`INIT_CWD`).
+ */
+export function fileArgument(name: string, env: NodeJS.ProcessEnv = process.env): string {
+  return path.resolve(env.INIT_CWD ?? process.cwd(), name);
+}

@@ -5,7 +5,7 @@ import { afterAll, describe, expect, it } from "vitest";
 import { parse } from "yaml";
 import { contractFile } from "./config.js";
 import { freshDatabase } from "./test/databases.js";
-import { packAndInstall } from "./test/pack.js";
+import { type PackedPackage, packAndInstall, packedWorkspaces, repoRoot } from "./test/pack.js";
 import { spawnLogged } from "./test/spawn-logged.js";
 
 // The server as a package of its own: `npm pack` of it (with the web board and the SDK it serves), installed
@@ -22,7 +22,7 @@ describe("npm pack of the server (installed on its own, real PostgreSQL)", () =>
     expect(tarballs).toEqual(["tracker-sdk-0.1.0.tgz", "tracker-server-0.1.0.tgz", "tracker-web-0.1.0.tgz"]);
 
     const installed = path.join(work, "node_modules", "@tracker", "server");
-    expect(readdirSync(installed).sort()).toEqual(["dist", "package.json"]);
+    expect(readdirSync(installed).sort()).toEqual(["LICENSE", "README.md", "dist", "package.json"]);
     expect(existsSync(path.join(installed, "dist", "test"))).toBe(false);
     expect(existsSync(path.join(installed, "dist", "bench"))).toBe(false);
     const shipped = parse(readFileSync(path.join(installed, "dist", "openapi.yaml"), "utf8"));
@@ -60,5 +60,78 @@ describe("npm pack of the server (installed on its own, real PostgreSQL)", () =>
       server.kill("SIGTERM");
     }
     expect(await exited).toBe(0);
+  });
+});
+
+/**
+ * Exports that point outside the tarball on purpose: the test harness the other workspaces' tests import
+ * (`src/test/testing.ts` says so); a published server carries `dist` alone.
+ */
+const WORKSPACE_ONLY_EXPORTS: Record<string, string[]> = { "@tracker/server": ["./testing"] };
+
+/** Every file path an `exports` entry can resolve to, whatever the conditions. */
+function targetsOf(entry: unknown): string[] {
+  if (typeof entry === "string") return [entry];
+  if (entry && typeof entry === "object") return Object.values(entry).flatMap(targetsOf);
+  return [];
+}
+
+/** What is wrong with a package's tarball, for its users: one line per fault. */
+function faults(pkg: PackedPackage, license: string): string[] {
+  const found: string[] = [];
+  const has = new Set(pkg.files);
+  for (const needed of ["package.json", "README.md", "LICENSE"])
+    if (!has.has(needed)) found.push(`no ${needed}`);
+  if (has.has("LICENSE") && readFileSync(path.join(pkg.dir, "LICENSE"), "utf8") !== license)
+    found.push("LICENSE differs from the repository's");
+  if (!pkg.files.some((f) => f.startsWith("dist/"))) found.push("no dist/");
+  const { bin = {}, main, types, exports = {} } = pkg.manifest;
+  const skipped = WORKSPACE_ONLY_EXPORTS[pkg.name] ?? [];
+  const targets = [
+    ...Object.entries(bin).map(([name, file]) => [`bin ${name}`, file]),
+    ...[main, types].filter((f): f is string => !!f).map((file) => ["main", file]),
+    ...Object.entries(exports)
+      .filter(([subpath]) => !skipped.includes(subpath))
+      .flatMap(([subpath, entry]) => targetsOf(entry).map((file) => [`export ${subpath}`, file])),
+  ];
+  for (const [what, file] of targets) {
+    const inside = path.posix.normalize(file as string);
+    if (!has.has(inside)) found.push(`${what}: ${inside} is not in the tarball`);
+  }
+  for (const file of pkg.files) {
+    if (/\.test(-d)?\./.test(file)) found.push(`a test: ${file}`);
+    if (/(^|\/)(__toolsnaps__|__snapshots__|__fixtures__|fixtures|tests?)(\/|$)|\.snap$/.test(file))
+      found.push(`a snapshot or test helper: ${file}`);
+    if (!file.endsWith(".map")) continue;
+    const map = JSON.parse(readFileSync(path.join(pkg.dir, file), "utf8")) as {
+      sources: string[];
+      sourceRoot?: string;
+    };
+    for (const source of map.sources) {
+      const resolved = path.posix.join(path.posix.dirname(file), map.sourceRoot ?? "", source);
+      if (!has.has(resolved)) found.push(`${file} maps ${resolved}, which is not in the tarball`);
+    }
+  }
+  return found;
+}
+
+describe("npm pack of every package (what each tarball holds)", () => {
+  it("carries README, LICENSE, dist and what bin, main and exports name; no tests, snapshots, test helpers or orphan source maps", {
+    timeout: 120_000,
+  }, () => {
+    const packed = packedWorkspaces();
+    expect(packed.map((p) => p.name).sort()).toEqual([
+      "@tracker/cli",
+      "@tracker/examples",
+      "@tracker/mcp-tools",
+      "@tracker/sdk",
+      "@tracker/server",
+      "@tracker/web",
+    ]);
+    const license = readFileSync(path.join(repoRoot, "LICENSE"), "utf8");
+    expect(license).toContain("Copyright (c) 2026 The Tracker authors");
+    expect(Object.fromEntries(packed.map((p) => [p.name, faults(p, license)]))).toEqual(
+      Object.fromEntries(packed.map((p) => [p.name, []])),
+    );
   });
 });

@@ -1,5 +1,5 @@
 // Shared by the bench and the screenshot script: a real server with the built board, data made through
-// the SDK, and Debian's Chromium driven by playwright-core.
+// the SDK, and Chromium driven by playwright-core (the browser tests' choice: src/test/chromium.mjs).
 import { spawn } from "node:child_process";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -7,21 +7,10 @@ import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { createTracker } from "@tracker/sdk";
 import { chromium } from "playwright-core";
+import { findChromium } from "../src/test/chromium.mjs";
 
 export const WEB_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 const SERVER_MAIN = path.resolve(WEB_ROOT, "../server/dist/main.js");
-
-// The same flags as the browser tests (src/test/browser.ts).
-const CHROMIUM_ARGS = [
-  "--headless",
-  "--no-sandbox",
-  "--disable-gpu",
-  "--disable-quic",
-  "--no-first-run",
-  "--disable-background-networking",
-  "--disable-component-update",
-  "--disable-sync",
-];
 
 /**
  * The server to measure: the one at TRACKER_URL with TRACKER_API_KEY when both are set, else a fresh
@@ -79,13 +68,18 @@ export async function inBatches(items, limit, work) {
   );
 }
 
+let announced = false;
+
 /** A headless Chromium with a fresh profile (an empty cache: a cold load). */
 export async function launch() {
+  const { executablePath, args, description } = await findChromium();
+  if (!announced) console.log(`Browser: ${description}`);
+  announced = true;
   const profile = mkdtempSync(path.join(tmpdir(), "tracker-web-profile-"));
   const context = await chromium.launchPersistentContext(profile, {
-    executablePath: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium",
+    executablePath,
     headless: true,
-    args: CHROMIUM_ARGS,
+    args,
     viewport: { width: 1440, height: 900 },
   });
   return {

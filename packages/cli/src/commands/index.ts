@@ -82,14 +82,20 @@ export const commands: Record<string, () => Promise<CommandModule>> = {
   "workspaces rename": () => import("./workspaces/rename.js"),
   inbox: () => import("./inbox/inbox.js"),
   "events tail": () => import("./events/tail.js"),
+  browse: () => import("./browse/browse.js"),
   "auth login": () => import("./auth/login.js"),
   "auth status": () => import("./auth/status.js"),
   "auth logout": () => import("./auth/logout.js"),
   "auth token": () => import("./auth/token.js"),
   "server start": () => import("./server/start.js"),
   "server setup": () => import("./server/setup.js"),
+  "server backup": () => import("./server/backup.js"),
+  "server restore": () => import("./server/restore.js"),
   completion: () => import("./completion/completion.js"),
   api: () => import("./api/api.js"),
+  "alias set": () => import("./alias/set.js"),
+  "alias list": () => import("./alias/list.js"),
+  "alias delete": () => import("./alias/delete.js"),
 };
 
 /** Commands completion scripts call; not listed in help. */
@@ -121,6 +127,8 @@ export const nouns: Record<string, string> = {
   server: "Run the Tracker server on this machine",
   completion: "Shell completion for bash, zsh and fish",
   api: "Make an authenticated API request",
+  browse: "Open the web board in a browser",
+  alias: "Shortcuts for commands you type often",
 };
 
 /** The singular and short words people type, as gh accepts `issue` for `issues`. */

@@ -26,13 +26,20 @@ export async function connectClient(
 /** The built `tracker-mcp` (the tests run after `turbo run build`). */
 export const MAIN_JS = fileURLToPath(new URL("../../dist/main.js", import.meta.url));
 
-/** A real MCP client talking to the built `tracker-mcp` binary over stdio, as a desktop agent starts it. */
-export async function connectStdio(env: Record<string, string>, args: string[] = []): Promise<Client> {
-  if (!existsSync(MAIN_JS))
-    throw new Error(`${MAIN_JS} is missing: run \`npx turbo run build --filter=@tracker/mcp-tools...\``);
+/**
+ * A real MCP client talking to the built `tracker-mcp` binary over stdio, as a desktop agent starts it
+ * (`main`: another copy of it, such as one installed from the package's tarball).
+ */
+export async function connectStdio(
+  env: Record<string, string>,
+  args: string[] = [],
+  main = MAIN_JS,
+): Promise<Client> {
+  if (!existsSync(main))
+    throw new Error(`${main} is missing: run \`npx turbo run build --filter=@tracker/mcp-tools...\``);
   const transport = new StdioClientTransport({
     command: process.execPath,
-    args: [MAIN_JS, ...args],
+    args: [main, ...args],
     // Only what the test names: the developer's own TRACKER_* variables must not leak in.
     env: { ...getDefaultEnvironment(), ...env },
     stderr: "pipe",

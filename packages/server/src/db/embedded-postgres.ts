@@ -630,6 +630,28 @@ async function launch(
   );
 }
 
+/**
+ * The URL of a cluster that a live postmaster serves from `dataDir` now (another process's, such as a
+ * running server's), read from its `postmaster.pid`; undefined when none does.
+ */
+export function runningClusterUrl(dataDir: string): string | undefined {
+  let real: string;
+  try {
+    real = realpathSync(dataDir);
+  } catch {
+    return undefined;
+  }
+  if (processesUsingDir(real).length === 0) return undefined;
+  try {
+    const port = Number(readFileSync(path.join(real, "postmaster.pid"), "utf8").split("\n")[3]);
+    return Number.isInteger(port) && port > 0
+      ? `postgres://${SUPERUSER}@127.0.0.1:${port}/postgres`
+      : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
 /** Refuses a data folder that a live process still sits in (see startEmbeddedPostgres). */
 function refuseIfInUse(real: string): void {
   const holders = processesUsingDir(real);

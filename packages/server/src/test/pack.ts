@@ -1,9 +1,10 @@
 import { spawnSync } from "node:child_process";
-import { readdirSync } from "node:fs";
+import { readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 
 const packagesDir = fileURLToPath(new URL("../../../", import.meta.url));
+export const repoRoot = path.resolve(packagesDir, "..");
 
 /** Runs npm in `cwd` without its audit and funding chatter; throws with npm's output when it fails. */
 export function npm(args: string[], cwd: string): string {
@@ -27,4 +28,46 @@ export function packAndInstall(packages: string[], work: string, installArgs: st
   const tarballs = readdirSync(work).filter((f) => f.endsWith(".tgz"));
   npm(["install", "--prefer-offline", ...installArgs, ...tarballs.map((t) => path.join(work, t))], work);
   return tarballs.sort();
+}
+
+/** One workspace package's tarball as `npm pack --dry-run` lists it: its folder and the paths it holds. */
+export interface PackedPackage {
+  name: string;
+  dir: string;
+  manifest: {
+    bin?: Record<string, string>;
+    main?: string;
+    types?: string;
+    exports?: Record<string, unknown>;
+  };
+  files: string[];
+}
+
+/** What `npm pack` of every workspace (each built) would put in its tarball, without writing one. */
+export function packedWorkspaces(): PackedPackage[] {
+  const listed = JSON.parse(npm(["pack", "--dry-run", "--json", "--workspaces"], repoRoot)) as {
+    name: string;
+    files: { path: string }[];
+  }[];
+  const dirs = new Map(
+    (
+      JSON.parse(readFileSync(path.join(repoRoot, "package.json"), "utf8")) as { workspaces: string[] }
+    ).workspaces.map((w) => {
+      const dir = path.join(repoRoot, w);
+      return [
+        (JSON.parse(readFileSync(path.join(dir, "package.json"), "utf8")) as { name: string }).name,
+        dir,
+      ];
+    }),
+  );
+  return listed.map(({ name, files }) => {
+    const dir = dirs.get(name);
+    if (!dir) throw new Error(`npm packed ${name}, which is no workspace of package.json`);
+    return {
+      name,
+      dir,
+      manifest: JSON.parse(readFileSync(path.join(dir, "package.json"), "utf8")),
+      files: files.map((f) => f.path).sort(),
+    };
+  });
 }

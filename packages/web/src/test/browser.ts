@@ -4,20 +4,8 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { type BrowserContext, chromium } from "playwright-core";
-
-/** Debian's chromium package; `.ci/run` installs it. Playwright's own browser downloads are never used. */
-export const CHROMIUM_PATH = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
-
-export const CHROMIUM_ARGS = [
-  "--headless",
-  "--no-sandbox",
-  "--disable-gpu",
-  "--disable-quic",
-  "--no-first-run",
-  "--disable-background-networking",
-  "--disable-component-update",
-  "--disable-sync",
-];
+import { inject } from "vitest";
+import { findChromium } from "./chromium.mjs";
 
 export const WEB_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..");
 
@@ -72,13 +60,17 @@ export interface Chromium {
   close(): Promise<void>;
 }
 
-/** A headless Chromium with a fresh profile of its own, removed on close. */
+/**
+ * A headless Chromium with a fresh profile of its own, removed on close: the one the run's global setup
+ * chose (`global-setup.ts`; system, `CHROMIUM_PATH` or npm, see `chromium.mjs`).
+ */
 export async function launchChromium(): Promise<Chromium> {
+  const { executablePath, args } = inject("chromium") ?? (await findChromium());
   const profile = mkdtempSync(path.join(tmpdir(), "tracker-web-"));
   const context = await chromium.launchPersistentContext(profile, {
-    executablePath: CHROMIUM_PATH,
+    executablePath,
     headless: true,
-    args: CHROMIUM_ARGS,
+    args,
     viewport: { width: 1400, height: 900 },
   });
   return {

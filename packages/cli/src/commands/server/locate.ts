@@ -5,11 +5,14 @@ import path from "node:path";
 import { CommandError } from "../../command.js";
 
 /**
- * The reference server's own entry point for one of its package scripts (`start`, `setup`), as the node
+ * The reference server's own entry point for one of its package scripts (`start`, `setup`, `backup`, `restore`), as the node
  * arguments of that script with paths made absolute. Resolved only when `tracker server` runs, so the CLI
  * never loads the server otherwise.
  */
-export function serverScript(name: "start" | "setup"): { dir: string; args: string[] } {
+export function serverScript(name: "start" | "setup" | "backup" | "restore"): {
+  dir: string;
+  args: string[];
+} {
   let pkgFile: string;
   try {
     pkgFile = createRequire(import.meta.url).resolve("@tracker/server/package.json");

@@ -5,7 +5,7 @@ import { freePort, freshDatabase, spawnLogged } from "@tracker/server/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { BIN, runBinary } from "../../test/binary.js";
 
-// `tracker server setup` and `tracker server start` run the reference server's own entry points; here on a
+// `tracker server setup`, `start`, `backup` and `restore` run the reference server's own entry points; here on a
 // database of the test cluster (DATABASE_URL), as a deployment with its own PostgreSQL would.
 const home = mkdtempSync(path.join(os.tmpdir(), "tracker-cli-server-"));
 let databaseUrl: string;
@@ -64,6 +64,19 @@ describe("tracker server (real binary, real server)", () => {
         { env },
       );
       expect(JSON.parse(issue.stdout)).toEqual({ identifier: "ENG-1" });
+
+      // A backup of the running server, restored into an empty database; a second restore there is refused.
+      const file = path.join(home, "acme.backup");
+      const backup = await runBinary(["server", "backup", file], { env, timeoutMs: 60_000 });
+      expect(backup.stderr).toMatch(/^Backed up \d+ rows in \d+ tables, as of \S+, to .*acme\.backup/);
+      expect(backup.code).toBe(0);
+      const target = await freshDatabase(`cli_restore_${process.pid}`, "empty");
+      const restoreEnv = { ...env, DATABASE_URL: target };
+      const restored = await runBinary(["server", "restore", file], { env: restoreEnv, timeoutMs: 60_000 });
+      expect(restored).toMatchObject({ code: 0, stderr: expect.stringMatching(/^Restored \d+ rows/) });
+      const again = await runBinary(["server", "restore", file], { env: restoreEnv, timeoutMs: 60_000 });
+      expect(again.code).toBe(1);
+      expect(again.stderr).toMatch(/restore refused: the database is not empty/);
     } finally {
       server.kill("SIGTERM");
     }
