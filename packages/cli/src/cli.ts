@@ -1,5 +1,6 @@
 import { parseArgs } from "node:util";
 import type { Tracker } from "@tracker/sdk";
+import { expandAlias } from "./alias.js";
 import {
   type CommandModule,
   type CommandSpec,
@@ -95,6 +96,18 @@ function leadingGlobals(argv: string[]): { globals: GlobalFlags; rest: string[] 
     }
   }
   return { globals, rest: argv.slice(i) };
+}
+
+/**
+ * The words with a leading alias (`tracker alias set`) replaced by what it stands for. Commands and nouns
+ * always win, so an alias can never shadow one.
+ */
+function withAlias(words: string[], env: Record<string, string | undefined>): string[] {
+  const [first, ...args] = words;
+  if (!first || first.startsWith("-") || first in commands || first in hiddenCommands) return words;
+  if (first in nouns || first in nounAliases) return words;
+  const expansion = new ConfigStore(env).read().aliases?.[first];
+  return expansion === undefined ? words : expandAlias(expansion, args);
 }
 
 /** Levenshtein distance, for "did you mean" on a mistyped noun or verb. */
@@ -340,7 +353,8 @@ export async function runCli(argv: string[], io: CliIo): Promise<number> {
       io.stdout.write(`tracker version ${version()}\n`);
       return ExitCode.ok;
     }
-    const words = rest[0] === "help" ? rest.slice(1) : rest;
+    const typed = rest[0] === "help" ? rest.slice(1) : rest;
+    const words = withAlias(typed, io.env);
     const wantsHelp = rest[0] === "help" || globals.help === true;
     const { name, consumed, noun } = findCommand(words);
     if (!name) {
@@ -358,7 +372,11 @@ export async function runCli(argv: string[], io: CliIo): Promise<number> {
     }
     commandName = name;
     const command = await loadCommand(name);
-    const opts = parseCommandArgs(command, words.slice(consumed));
+    // The completion scripts pass the line's words as they are, flags included: they are data here.
+    const opts =
+      name === "__complete"
+        ? { words: words.slice(consumed) }
+        : parseCommandArgs(command, words.slice(consumed));
     if (wantsHelp || opts.help) {
       io.stdout.write(commandHelp(command));
       return ExitCode.ok;
@@ -377,12 +395,14 @@ export async function runCli(argv: string[], io: CliIo): Promise<number> {
     const config = new ConfigStore(io.env);
     const stored = config.read();
     const flagUrl = pick("url");
-    url = normalizeUrl(flagUrl ?? io.env.TRACKER_URL ?? stored.default ?? DEFAULT_URL);
+    // An empty variable is an unset one (`TRACKER_URL= tracker …`), as TRACKER_API_KEY already is.
+    const envUrl = io.env.TRACKER_URL || undefined;
+    url = normalizeUrl(flagUrl ?? envUrl ?? stored.default ?? DEFAULT_URL);
     const server = stored.servers[url];
     const envKey = io.env.TRACKER_API_KEY || undefined;
     const connection: Connection = {
       baseUrl: url,
-      urlSource: flagUrl ? "flag" : io.env.TRACKER_URL ? "env" : stored.default ? "config" : "default",
+      urlSource: flagUrl ? "flag" : envUrl ? "env" : stored.default ? "config" : "default",
       apiKey: envKey ?? server?.apiKey,
       keySource: envKey ? "env" : "config",
       workspace: pick("workspace") ?? (io.env.TRACKER_WORKSPACE || server?.workspace),
@@ -448,7 +468,8 @@ export async function runCli(argv: string[], io: CliIo): Promise<number> {
       makeTracker,
     };
     await command.run(opts as never, deps);
-    return ExitCode.ok;
+    // Ctrl-C ends a command that runs until stopped (events tail) quietly; it was still interrupted.
+    return io.signal?.aborted ? ExitCode.interrupted : ExitCode.ok;
   } catch (err) {
     return reportError(err, {
       ...(commandName ? { command: commandName } : {}),

@@ -16,6 +16,8 @@ export interface StoredServer {
 export interface ConfigFile {
   default?: string;
   servers: Record<string, StoredServer>;
+  /** `tracker alias set`: a word and the command line it stands for. */
+  aliases?: Record<string, string>;
 }
 
 export const DEFAULT_URL = "http://localhost:3000";

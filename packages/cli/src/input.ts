@@ -2,16 +2,22 @@ import { readFileSync } from "node:fs";
 import { type Deps, UsageError } from "./command.js";
 
 /**
- * Text given inline (`--body TEXT`) or from a file (`--body-file FILE`, `-` for standard input), as gh
- * takes it. Both at once is a usage error; neither is `undefined`.
+ * Text given inline (`--body TEXT`), from a file (`--body-file FILE`, `-` for standard input) or written
+ * in `$EDITOR` (`--editor`), as gh takes it. More than one is a usage error; none is `undefined`.
  */
 export async function textFrom(
   deps: Deps,
   inline: { flag: string; value: string | undefined },
   file: { flag: string; value: string | undefined },
+  editor?: { value: boolean | undefined; what: string; initial?: string | undefined },
 ): Promise<string | undefined> {
-  if (inline.value !== undefined && file.value !== undefined) {
-    throw new UsageError(`give --${inline.flag} or --${file.flag}, not both`);
+  const given = [inline.value !== undefined, file.value !== undefined, editor?.value === true];
+  if (given.filter(Boolean).length > 1) {
+    throw new UsageError(`give one of --${inline.flag}, --${file.flag}${editor ? " or --editor" : ""}`);
+  }
+  if (editor?.value) {
+    const { editText } = await import("./editor.js");
+    return editText(deps, editor.what, editor.initial);
   }
   if (inline.value !== undefined) return inline.value;
   if (file.value === undefined) return undefined;

@@ -1,63 +1,15 @@
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { stripVTControlCharacters } from "node:util";
 import { createTracker } from "@tracker/sdk";
-import pty from "node-pty";
 import { describe, expect, it } from "vitest";
-import { BIN, useSession } from "./test/binary.js";
+import { useSession } from "./test/binary.js";
+import { terminal as term } from "./test/terminal.js";
 
 // Prompts, driven the way a person drives them: the built binary in a real pseudo-terminal.
 const s = useSession();
 
-/**
- * After tracker exits, the shell that ran it prints this line and waits for a newline. On Linux, the
- * last kilobytes a process writes to a pseudo-terminal can be lost when the terminal's last writer
- * closes before they are read; the waiting shell keeps it open until the line shows they all were.
- */
-const EXITED = /\[tracker exited (\d+)\]/;
-const SHELL = `"$0" "$@"; code=$?; printf '\\n[tracker exited %d]\\n' "$code"; read -r _; exit "$code"`;
-
-/** Runs tracker in a pseudo-terminal; `answer` waits for a screen text, then types. */
-function terminal(args: string[], extraEnv: Record<string, string | undefined> = {}) {
-  const env: Record<string, string> = { PATH: process.env.PATH ?? "", TERM: "xterm-256color" };
-  for (const [key, value] of Object.entries(s.env(extraEnv))) if (value !== undefined) env[key] = value;
-  const term = pty.spawn("/bin/sh", ["-c", SHELL, process.execPath, BIN, ...args], {
-    cols: 100,
-    rows: 30,
-    env,
-  });
-  let screen = "";
-  let all = "";
-  let reportExit: (code: number) => void = () => {};
-  const reported = new Promise<number>((resolve) => {
-    reportExit = resolve;
-  });
-  term.onData((d) => {
-    screen += d;
-    all += d;
-    const exit = EXITED.exec(all);
-    if (exit) reportExit(Number(exit[1]));
-  });
-  const closed = new Promise<void>((resolve) => term.onExit(() => resolve()));
-  /** tracker's exit code, once everything it printed has been read. */
-  const exited = reported.then(async (code) => {
-    term.write("\n");
-    await closed;
-    return code;
-  });
-  const plain = () => stripVTControlCharacters(screen);
-  return {
-    exited,
-    plain,
-    raw: () => screen,
-    async answer(waitFor: string, keys: string) {
-      await expect.poll(plain, { timeout: 10_000 }).toContain(waitFor);
-      screen = "";
-      term.write(keys);
-    },
-  };
-}
+const terminal = (args: string[], env: Record<string, string | undefined> = {}) => term(s, args, env);
 
 describe("prompts in a terminal (real pseudo-terminal, real binary)", () => {
   it("asks for the team from a picker and for the title, then creates the issue", async () => {

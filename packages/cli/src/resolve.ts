@@ -55,3 +55,13 @@ export async function userId(deps: Deps, ref: string): Promise<string> {
   }
   return user.id;
 }
+
+/**
+ * Emails by user id, for the machine-friendly cells of piped lists (the README promises emails there;
+ * a `UserNameRef` carries only id and name). Read only when output is piped and not JSON.
+ */
+export async function emailsWhenPiped(deps: Deps, json: boolean | undefined): Promise<Map<string, string>> {
+  if (deps.isTTY || json) return new Map();
+  const users = await deps.tracker.users.list(deps.call);
+  return new Map(users.map((u) => [u.id, u.email]));
+}

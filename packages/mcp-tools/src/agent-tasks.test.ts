@@ -4,7 +4,7 @@ import { connectClient, textOf, tokens } from "./test/connect.js";
 import { useWorkspace } from "./test/workspace.js";
 import { TOOLSET_NAMES } from "./toolsets.js";
 
-// Ten tasks an agent is given, each the sequence of tool calls a model makes for it (reading each answer
+// The tasks an agent is given, each the sequence of tool calls a model makes for it (reading each answer
 // to choose the next call), checked afterwards through the SDK. Every answer's tokens (bytes / 4 of its
 // text, and of its structuredContent) are counted and printed, so a change that bloats answers shows.
 const ws = useWorkspace();
@@ -107,18 +107,32 @@ describe("agent tasks", () => {
     );
   });
 
-  task("roll ENG's cycle over", async () => {
+  task("roll ENG's cycle over once it has ended", async () => {
     await use("list_cycles", { team: "ENG" });
-    await use("create_cycle", { team: "ENG", name: "Sprint 1" });
-    await use("update_issues", { identifiers: ["ENG-3", "ENG-4", "ENG-7"], cycle: "current" });
+    // Sprint 1 ran the last two weeks and ended yesterday.
+    await use("create_cycle", {
+      team: "ENG",
+      name: "Sprint 1",
+      startsAt: `${inDays(-14)}T09:00:00Z`,
+      endsAt: `${inDays(-1)}T09:00:00Z`,
+    });
+    await use("update_issues", { identifiers: ["ENG-3", "ENG-4", "ENG-7"], cycle: 1 });
     await use("update_issues", { identifiers: ["ENG-7"], state: "Done" });
-    await use("list_cycles", { team: "ENG", current: true });
     const { text } = await use("create_cycle", { team: "ENG", name: "Sprint 2" });
 
-    expect(text).toMatch(/^Started ENG cycle 2 "Sprint 2" .*; 2 unfinished issues rolled over\.$/);
+    expect(text).toMatch(
+      /^Started ENG cycle 2 "Sprint 2" .*; 2 unfinished issues rolled over from cycle 1, which ended .*\.$/,
+    );
     const sprint2 = await ws.sdk.issues.list({ team: "ENG", cycle: 2 });
     expect(sprint2.items.map((i) => i.identifier).sort()).toEqual(["ENG-3", "ENG-4"]);
     expect((await ws.sdk.issues.get("ENG-7")).cycle?.number).toBe(1);
+
+    // Planning Sprint 3 while Sprint 2 runs leaves Sprint 2's work where it is, and says so.
+    const { text: planned } = await use("create_cycle", { team: "ENG", name: "Sprint 3" });
+    expect(planned).toMatch(
+      /^Created ENG cycle 3 "Sprint 3" .*; cycle 2 runs until .* and keeps its 2 unfinished issues/,
+    );
+    expect((await ws.sdk.issues.list({ team: "ENG", cycle: 2 })).items).toHaveLength(2);
   });
 
   task("write Launch's status update from the candidates", async () => {
@@ -230,6 +244,43 @@ describe("agent tasks", () => {
     expect(text).toMatch(/^ENG-4 → OPS-1 \(cycle dropped, project cleared\)/);
     const moved = await ws.sdk.issues.get("ENG-4");
     expect(moved).toMatchObject({ identifier: "OPS-1", team: { key: "OPS" }, cycle: null, project: null });
+  });
+
+  task("invite sam@acme.test and add them to Engineering", async () => {
+    const { data } = await use<{ invite: { url: string } }>("invite_member", { email: "sam@acme.test" });
+    // Sam opens the link the agent passed on.
+    const token = new URL(data.invite.url).pathname.split("/").pop()!;
+    await ws.as("").invites.accept({ token, name: "Sam Rivera" });
+    await use("list_teams", {});
+    const { text } = await use("manage_team_members", { team: "ENG", add: ["sam@acme.test"] });
+    expect(text).toMatch(/^Added to ENG: sam@acme\.test\.\nENG members: .*Sam Rivera <sam@acme\.test>/);
+    expect((await ws.sdk.teams.members("ENG")).map((m) => m.email)).toContain("sam@acme.test");
+    expect((await ws.sdk.users.list()).find((u) => u.email === "sam@acme.test")?.role).toBe("member");
+  });
+
+  task("make a saved view Urgent bugs", async () => {
+    await use("list_labels", {});
+    // Saved views hold the list query's filters; the contract's listIssues has no priority filter yet, so
+    // the view keeps open bugs sorted urgent first.
+    await use("save_view", {
+      name: "Urgent bugs",
+      filters: { label: ["bug"], stateType: ["backlog", "unstarted", "started"] },
+      sort: "priority",
+    });
+    const { text } = await use("search_issues", { view: "Urgent bugs" });
+    // Urgent first: the urgent bug filed in an earlier task (since moved to OPS), then ENG-1, made high in triage.
+    expect(
+      text
+        .split("\n")
+        .slice(0, 2)
+        .map((l) => l.split(" ").slice(0, 3).join(" ")),
+    ).toEqual(["OPS-2 [Backlog] P1", "ENG-1 [Backlog] P2"]);
+    const view = (await ws.sdk.views.list()).find((v) => v.name === "Urgent bugs");
+    expect(view).toMatchObject({
+      kind: "issues",
+      filters: { label: ["bug"], stateType: ["backlog", "unstarted", "started"] },
+      sort: "priority",
+    });
   });
 
   task("catch up on what others did on my issues and answer", async () => {

@@ -10,6 +10,7 @@ describe("flags and environment", () => {
     expect(config).toEqual({
       toolsets: undefined,
       tools: undefined,
+      excludeTools: undefined,
       readOnly: false,
       dynamic: false,
       timeoutMs: 30_000,
@@ -26,6 +27,7 @@ describe("flags and environment", () => {
     const env = {
       TRACKER_TOOLSETS: "planning,docs",
       TRACKER_TOOLS: "whoami",
+      TRACKER_EXCLUDE_TOOLS: "save_document",
       TRACKER_READ_ONLY: "1",
       TRACKER_DYNAMIC: "true",
       TRACKER_TIMEOUT_MS: "5000",
@@ -34,17 +36,31 @@ describe("flags and environment", () => {
     expect(readConfig([], env).config).toMatchObject({
       toolsets: ["planning", "docs"],
       tools: ["whoami"],
+      excludeTools: ["save_document"],
       readOnly: true,
       dynamic: true,
       timeoutMs: 5000,
       allowedOrigins: ["https://a.example", "https://b.example"],
     });
     const flagged = readConfig(
-      ["--toolsets", "all", "--http", "--port", "8080", "--host", "0.0.0.0", "--timeout", "1000"],
+      [
+        "--toolsets",
+        "all",
+        "--exclude-tools",
+        "manage_labels,move_issues",
+        "--http",
+        "--port",
+        "8080",
+        "--host",
+        "0.0.0.0",
+        "--timeout",
+        "1000",
+      ],
       env,
     );
     expect(flagged.config).toMatchObject({
       toolsets: TOOLSET_NAMES,
+      excludeTools: ["manage_labels", "move_issues"],
       http: true,
       port: 8080,
       host: "0.0.0.0",
@@ -54,11 +70,12 @@ describe("flags and environment", () => {
 
   it("stops at an unknown toolset, tool or flag, naming the choices", () => {
     expect(() => readConfig(["--toolsets", "issues,labels"], {})).toThrow(
-      /Unknown toolset labels; choose from: all, default, issues, context, planning, docs, admin/,
+      /Unknown toolset labels; choose from: all, default, issues, context, planning, docs, people, admin/,
     );
     expect(() => readConfig([], { TRACKER_TOOLS: "get_issues" })).toThrow(
       /Unknown tool get_issues; choose from: search_issues/,
     );
+    expect(() => readConfig(["--exclude-tools", "drop_tables"], {})).toThrow(/Unknown tool drop_tables/);
     expect(() => readConfig(["--verbose"], {})).toThrow(UsageError);
     expect(() => readConfig(["--timeout", "soon"], {})).toThrow(/--timeout must be a whole number/);
   });

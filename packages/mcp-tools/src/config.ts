@@ -6,6 +6,7 @@ import { parseTools, parseToolsets, TOOLSET_NAMES, TOOLSETS, type ToolsetName } 
 export interface Config {
   toolsets: ToolsetName[] | undefined;
   tools: string[] | undefined;
+  excludeTools: string[] | undefined;
   readOnly: boolean;
   dynamic: boolean;
   timeoutMs: number;
@@ -23,6 +24,7 @@ Options (each has an environment variable; the flag wins):
   --toolsets <list>         Toolsets to offer, comma-separated, or "all"  (TRACKER_TOOLSETS; default: issues,context)
                             ${TOOLSET_NAMES.map((n) => `${n}: ${TOOLSETS[n].description}`).join("\n                            ")}
   --tools <list>            Single tools to offer besides the toolsets     (TRACKER_TOOLS)
+  --exclude-tools <list>    Tools never to offer, whatever names them      (TRACKER_EXCLUDE_TOOLS)
   --read-only               Offer only tools that change nothing           (TRACKER_READ_ONLY=1)
   --dynamic                 Start with list_toolsets and enable_toolset    (TRACKER_DYNAMIC=1)
   --timeout <ms>            Time limit of each call to the Tracker server  (TRACKER_TIMEOUT_MS; default 30000)
@@ -35,13 +37,15 @@ Options (each has an environment variable; the flag wins):
 
 Tracker connection: TRACKER_URL (default http://localhost:3000); over stdio TRACKER_API_KEY and
 TRACKER_WORKSPACE; over HTTP each session's own \`Authorization: Bearer trk_…\` header (and optional
-\`X-Service-Workspace\`), TRACKER_WORKSPACE as the default workspace.`;
+\`X-Service-Workspace\`), TRACKER_WORKSPACE as the default workspace. Over HTTP a session's initialize
+request may choose its own tools with X-MCP-Toolsets, X-MCP-Tools and X-MCP-Readonly (never past
+--read-only or --exclude-tools). Tools the key's role may not use are not offered.`;
 
 export class UsageError extends Error {
   override name = "UsageError";
 }
 
-function flag(value: string | undefined): boolean {
+export function flag(value: string | undefined): boolean {
   return value !== undefined && /^(1|true|yes|on)$/i.test(value.trim());
 }
 
@@ -58,6 +62,7 @@ function parseFlags(argv: string[]) {
       options: {
         toolsets: { type: "string" },
         tools: { type: "string" },
+        "exclude-tools": { type: "string" },
         "read-only": { type: "boolean" },
         dynamic: { type: "boolean" },
         timeout: { type: "string" },
@@ -82,9 +87,11 @@ export function readConfig(
   const values = parseFlags(argv);
   let toolsets: ToolsetName[] | undefined;
   let tools: string[] | undefined;
+  let excludeTools: string[] | undefined;
   try {
     toolsets = parseToolsets(values.toolsets ?? env.TRACKER_TOOLSETS);
     tools = parseTools(values.tools ?? env.TRACKER_TOOLS);
+    excludeTools = parseTools(values["exclude-tools"] ?? env.TRACKER_EXCLUDE_TOOLS);
   } catch (err) {
     throw new UsageError((err as Error).message);
   }
@@ -93,6 +100,7 @@ export function readConfig(
   const config: Config = {
     toolsets,
     tools,
+    excludeTools,
     readOnly: values["read-only"] ?? flag(env.TRACKER_READ_ONLY),
     dynamic: values.dynamic ?? flag(env.TRACKER_DYNAMIC),
     timeoutMs: timeout === undefined ? DEFAULT_TIMEOUT_MS : positiveInt(timeout, "--timeout"),

@@ -5,6 +5,7 @@ import { enableToolsetTool } from "./tools/enable-toolset.js";
 import { listToolsetsTool } from "./tools/list-toolsets.js";
 import {
   ALL_TOOLS,
+  allowedTool,
   selectTools,
   TOOLSET_NAMES,
   TOOLSETS,
@@ -29,7 +30,7 @@ export function registerDynamicToolsets(
   deps: ToolDeps,
   selection: ToolSelection,
 ): ToolsetRegistry {
-  const allowed = ALL_TOOLS.filter((t) => !selection.readOnly || t.readOnly);
+  const allowed = ALL_TOOLS.filter((t) => allowedTool(t, selection));
   const startEnabled = new Set(
     selection.toolsets || selection.tools ? selectTools(selection).map((t) => t.name) : [],
   );

@@ -28,7 +28,18 @@ export const issueRow = z.object({
   assignee: z.string().nullable(),
   dueDate: z.string().nullable(),
 });
-export type IssueRow = z.output<typeof issueRow>;
+export type IssueRow = z.output<typeof issueRow> & {
+  /** Open issues blocking it, when the list looked (search_issues with special `blocked`). */
+  blockedBy?: string[];
+  /** Open issues it blocks, when the list looked (special `blocking`). */
+  blocks?: string[];
+};
+
+/** An issue row with the relations a list of blocked or blocking issues shows. */
+export const blockedIssueRow = issueRow.extend({
+  blockedBy: z.array(z.string()).optional(),
+  blocks: z.array(z.string()).optional(),
+});
 
 export function toIssueRow(issue: Issue): IssueRow {
   return {
@@ -62,7 +73,9 @@ export function handlesFor(emails: (string | null)[]): Map<string, string> {
 export function issueLine(row: IssueRow, handles?: Map<string, string>): string {
   const who = row.assignee ? `@${handles?.get(row.assignee) ?? row.assignee}` : "@-";
   const due = row.dueDate ? ` due ${row.dueDate}` : "";
-  return `${row.identifier} [${row.state}] ${priorityTag(row.priority)} ${who}${due} ${row.title}`;
+  const blockedBy = row.blockedBy?.length ? ` · blocked by ${row.blockedBy.join(", ")}` : "";
+  const blocks = row.blocks?.length ? ` · blocks ${row.blocks.join(", ")}` : "";
+  return `${row.identifier} [${row.state}] ${priorityTag(row.priority)} ${who}${due} ${row.title}${blockedBy}${blocks}`;
 }
 
 /** One line per issue, then one line resolving the handles to emails (the values `assignee` takes). */

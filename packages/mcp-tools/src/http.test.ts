@@ -27,8 +27,8 @@ afterAll(async () => {
   await http?.close();
 });
 
-async function connect(apiKey: string): Promise<Client> {
-  const client = await connectHttp(http.url, apiKey);
+async function connect(apiKey: string, headers: Record<string, string> = {}): Promise<Client> {
+  const client = await connectHttp(http.url, apiKey, headers);
   clients.push(client);
   return client;
 }
@@ -111,6 +111,53 @@ describe("tracker-mcp over Streamable HTTP", () => {
     const filedIssue = await ws.sdk.issues.get(identifier);
     expect(filedIssue.title).toBe("Filed by Bob");
     expect(http.sessions()).toBeGreaterThanOrEqual(2);
+  });
+
+  it("lets a session choose its toolsets and read-only with headers, never past the deployment's exclusions", async () => {
+    const names = async (client: Client) => (await client.listTools()).tools.map((t) => t.name);
+    const docs = await connect(ws.token, { "X-MCP-Toolsets": "docs", "X-MCP-Tools": "whoami" });
+    expect(await names(docs)).toEqual(["whoami", "search_documents", "get_document", "save_document"]);
+    const reading = await connect(ws.token, { "X-MCP-Toolsets": "issues,docs", "X-MCP-Readonly": "true" });
+    expect(await names(reading)).toEqual(["search_issues", "get_issue", "search_documents", "get_document"]);
+    const refused = await post({
+      authorization: `Bearer ${ws.token}`,
+      "x-mcp-toolsets": "issues,everything",
+    });
+    expect(refused.status).toBe(400);
+    expect(refused.text).toContain("Unknown toolset everything; choose from: all, default, issues");
+
+    const narrow = await startHttpServer({
+      port: 0,
+      host: "127.0.0.1",
+      allowedOrigins: [],
+      trackerUrl: ws.url,
+      timeoutMs: 10_000,
+      readOnly: true,
+      excludeTools: ["get_document"],
+    });
+    try {
+      const client = await connectHttp(narrow.url, ws.token, {
+        "X-MCP-Toolsets": "docs",
+        "X-MCP-Readonly": "false",
+      });
+      expect(await names(client)).toEqual(["search_documents"]);
+      await client.close();
+    } finally {
+      await narrow.close();
+    }
+  });
+
+  it("offers each key only the tools its role may call", async () => {
+    const names = async (client: Client) => (await client.listTools()).tools.map((t) => t.name);
+    expect(await names(await connect(ws.token))).toContain("invite_member");
+    const bob = await names(await connect(ws.bob.token));
+    expect(bob).not.toContain("invite_member");
+    expect(bob).toContain("manage_team_members");
+    const guest = await ws.server.addMember(ws.token, "guest", "gail@example.com");
+    const gail = await names(await connect(guest.token));
+    expect(gail).not.toContain("manage_labels");
+    expect(gail).not.toContain("create_cycle");
+    expect(gail).toContain("search_issues");
   });
 
   it("refuses a request without a key, and a key the Tracker server rejects, with 401", async () => {

@@ -4,8 +4,11 @@ import type { AddressInfo } from "node:net";
 import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import { StreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/streamableHttp.js";
 import { isInitializeRequest } from "@modelcontextprotocol/sdk/types.js";
-import { createTracker, TrackerError } from "@tracker/sdk";
+import { createTracker, type Tracker, TrackerError } from "@tracker/sdk";
+import { flag } from "./config.js";
+import type { MemberRole } from "./roles.js";
 import { createTrackerServer, type TrackerServerOptions } from "./server.js";
+import { parseTools, parseToolsets } from "./toolsets.js";
 import { VERSION } from "./version.js";
 
 export interface HttpServerOptions extends TrackerServerOptions {
@@ -78,6 +81,37 @@ async function readJson(req: IncomingMessage): Promise<unknown> {
   return text ? JSON.parse(text) : undefined;
 }
 
+function header(req: IncomingMessage, name: string): string | undefined {
+  const value = req.headers[name];
+  return Array.isArray(value) ? value.join(",") : value;
+}
+
+/**
+ * The tools a session offers: the deployment's choice, or the one its initialize request makes with
+ * `X-MCP-Toolsets` / `X-MCP-Tools`. `X-MCP-Readonly: true` narrows to
+ * reads; no header widens past the deployment's `--read-only` or `--exclude-tools`. A bad name throws.
+ */
+export function sessionSelection(req: IncomingMessage, options: TrackerServerOptions): TrackerServerOptions {
+  const toolsets = parseToolsets(header(req, "x-mcp-toolsets"));
+  const tools = parseTools(header(req, "x-mcp-tools"));
+  const chosen = toolsets !== undefined || tools !== undefined;
+  return {
+    ...options,
+    ...(chosen ? { toolsets, tools } : {}),
+    readOnly: options.readOnly || flag(header(req, "x-mcp-readonly")),
+  };
+}
+
+/** The key's role in the session's workspace (`isMe` of the users list); unknown when that cannot be read. */
+export async function roleOf(tracker: Tracker, timeoutMs: number): Promise<MemberRole | undefined> {
+  try {
+    const users = await tracker.users.list({ timeoutMs: Math.min(timeoutMs, 10_000) });
+    return users.find((u) => u.isMe)?.role;
+  } catch {
+    return undefined;
+  }
+}
+
 /**
  * Streamable HTTP at `/mcp`. Each session acts with the API key of the `Authorization` header that opened
  * it (its own SDK client), so one deployment serves a whole team with each person's rights; every later
@@ -100,10 +134,12 @@ export async function startHttpServer(options: HttpServerOptions): Promise<Runni
     }
   }
 
-  async function openSession(apiKey: string, req: IncomingMessage): Promise<Session> {
-    const workspaceHeader = req.headers["x-service-workspace"];
-    const workspace =
-      (Array.isArray(workspaceHeader) ? workspaceHeader[0] : workspaceHeader) ?? options.workspace;
+  async function openSession(
+    apiKey: string,
+    req: IncomingMessage,
+    chosen: TrackerServerOptions,
+  ): Promise<Session> {
+    const workspace = header(req, "x-service-workspace") ?? options.workspace;
     const tracker = createTracker({
       apiKey,
       ...(options.trackerUrl ? { baseUrl: options.trackerUrl } : {}),
@@ -112,7 +148,8 @@ export async function startHttpServer(options: HttpServerOptions): Promise<Runni
       timeoutMs: options.timeoutMs,
       userAgent: `tracker-mcp/${VERSION}`,
     });
-    const server = createTrackerServer({ tracker, timeoutMs: options.timeoutMs }, options);
+    const role = await roleOf(tracker, options.timeoutMs);
+    const server = createTrackerServer({ tracker, timeoutMs: options.timeoutMs }, { ...chosen, role });
     const session: Session = {
       server,
       keyHash: sha256(apiKey),
@@ -182,7 +219,13 @@ export async function startHttpServer(options: HttpServerOptions): Promise<Runni
         return rpcError(res, 401, `The Tracker server refused this API key: ${check.detail}`, {
           "www-authenticate": 'Bearer realm="tracker", error="invalid_token"',
         });
-      const session = await openSession(apiKey, req);
+      let chosen: TrackerServerOptions;
+      try {
+        chosen = sessionSelection(req, options);
+      } catch (err) {
+        return rpcError(res, 400, (err as Error).message);
+      }
+      const session = await openSession(apiKey, req, chosen);
       return session.transport.handleRequest(req, res, body);
     }
     return rpcError(res, 400, "No session: start with an initialize request (without Mcp-Session-Id).");

@@ -1,6 +1,7 @@
 // Inputs several tools share, described once so every tool says the same thing in the same few words.
 import { PRIORITY_NAMES } from "@tracker/sdk";
 import { z } from "zod";
+import { query, schema, whole } from "./contract.js";
 
 export const identifierInput = z.string().min(1).max(40).describe("Issue identifier, e.g. `ENG-123`.");
 
@@ -18,8 +19,15 @@ export const priorityInput = z
   .union([z.enum(PRIORITY_NAMES), z.number().int().min(0).max(4)])
   .describe("urgent, high, medium, low, none (or 1-4, 0).");
 
+/** A page size of a list the tool pages itself (the API answers it whole): 1-`max`, `fallback` by default. */
 export const limitInput = (max: number, fallback: number) =>
   z.number().int().min(1).max(max).default(fallback).describe(`1-${max}, default ${fallback}.`);
+
+/** A page size of a list the API pages: within the contract's `limit`; `fallback` by default. */
+export const pageLimitInput = (fallback: number) =>
+  whole(query.listIssues.limit)
+    .default(fallback)
+    .describe(`${query.listIssues.limit.minimum}-${query.listIssues.limit.maximum}, default ${fallback}.`);
 
 export const projectRefInput = z.string().min(1).max(200).describe("Project name or id.");
 
@@ -32,6 +40,7 @@ export const updateSubjectInput = {
   initiative: initiativeRefInput.optional(),
 };
 
+const [cycleNumber] = schema.IssueCreate.cycle.anyOf;
 export const cycleInput = z
-  .union([z.number().int().min(1).max(99_999), z.literal("current")])
+  .union([whole(cycleNumber), z.literal("current")])
   .describe("Cycle number of the team, or `current`.");

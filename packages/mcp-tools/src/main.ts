@@ -2,7 +2,7 @@
 import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js";
 import { createTracker } from "@tracker/sdk";
 import { readConfig, USAGE, UsageError } from "./config.js";
-import { startHttpServer } from "./http.js";
+import { roleOf, startHttpServer } from "./http.js";
 import { createTrackerServer } from "./server.js";
 import { selectTools } from "./toolsets.js";
 import { VERSION } from "./version.js";
@@ -48,7 +48,19 @@ if (config.http) {
     );
   // createTracker reads TRACKER_URL, TRACKER_API_KEY and TRACKER_WORKSPACE itself.
   const tracker = createTracker({ timeoutMs: config.timeoutMs, userAgent: `tracker-mcp/${VERSION}` });
-  const server = createTrackerServer({ tracker, timeoutMs: config.timeoutMs }, config);
+  // The key's role decides which tools it is offered; one quick look, no retries, so start-up never waits long.
+  const role = process.env.TRACKER_API_KEY
+    ? await roleOf(
+        createTracker({ timeoutMs: config.timeoutMs, maxRetries: 0, userAgent: `tracker-mcp/${VERSION}` }),
+        config.timeoutMs,
+      )
+    : undefined;
+  const server = createTrackerServer({ tracker, timeoutMs: config.timeoutMs }, { ...config, role });
   await server.connect(new StdioServerTransport());
-  console.error(`tracker-mcp: serving over stdio (tools: ${offered})`);
+  const shown = config.dynamic
+    ? offered
+    : selectTools({ ...config, role })
+        .map((t) => t.name)
+        .join(", ");
+  console.error(`tracker-mcp: serving over stdio${role ? ` as ${role}` : ""} (tools: ${shown})`);
 }

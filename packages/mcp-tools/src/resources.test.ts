@@ -2,6 +2,7 @@ import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { beforeAll, describe, expect, it } from "vitest";
 import { connectClient } from "./test/connect.js";
 import { useWorkspace } from "./test/workspace.js";
+import { TOOLSET_NAMES } from "./toolsets.js";
 
 // Resources, argument completion and prompts, as an MCP client sees them, against a real server.
 const ws = useWorkspace();
@@ -135,6 +136,25 @@ describe("prompts", () => {
     expect(text).toMatch(
       /Completed since the project started .*:\n {2}ENG-8 Ship release notes \(Ada Lovelace\)/,
     );
+  });
+
+  it("names only tools the session offers: a read-only triage asks for a plan instead of changes", async () => {
+    const full = await promptText("triage", { team: "ENG" });
+    expect(full).toMatch(/update_issues[\s\S]*comment_issue[\s\S]*relate_issues/);
+    const readOnly = await connectClient(ws.sdk, { toolsets: TOOLSET_NAMES, readOnly: true });
+    const got = await readOnly.getPrompt({ name: "triage", arguments: { team: "ENG" } });
+    const text = got.messages[0]!.content.type === "text" ? got.messages[0]!.content.text : "";
+    expect(text).toMatch(
+      /^Triage team ENG\. This session can only read, so change nothing: for each issue below, propose/,
+    );
+    const offered = (await readOnly.listTools()).tools.map((t) => t.name);
+    const named = [...text.matchAll(/\b[a-z]+_[a-z_]+\b/g)]
+      .map((m) => m[0])
+      .filter((w) => /_(issues?|update|labels?)$/.test(w));
+    expect(named.filter((tool) => !offered.includes(tool))).toEqual([]);
+    const update = await readOnly.getPrompt({ name: "project_update", arguments: { project: "Launch" } });
+    const updateText = update.messages[0]!.content.type === "text" ? update.messages[0]!.content.text : "";
+    expect(updateText).not.toContain("post_status_update");
   });
 
   it("fails with the choices when the team does not exist", async () => {

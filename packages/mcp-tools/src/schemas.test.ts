@@ -65,9 +65,11 @@ describe("annotations", () => {
       "comment_issue",
       "relate_issues",
       "move_issues",
+      "save_view",
       "save_project",
       "save_initiative",
       "save_document",
+      "manage_team_members",
       "manage_labels",
       "manage_webhooks",
     ]);

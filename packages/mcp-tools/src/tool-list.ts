@@ -21,9 +21,22 @@ function dropClosedObjects(node: unknown): void {
   }
 }
 
+// zod writes every integer's safe-integer range as its bounds: a number with no bound in the contract
+// (an estimate) would carry ±9007199254740991, which tells a model nothing.
+function dropSafeIntegerBounds(node: unknown): void {
+  if (Array.isArray(node)) for (const item of node) dropSafeIntegerBounds(item);
+  else if (node && typeof node === "object") {
+    const record = node as Record<string, unknown>;
+    if (record.maximum === Number.MAX_SAFE_INTEGER) delete record.maximum;
+    if (record.minimum === Number.MIN_SAFE_INTEGER) delete record.minimum;
+    for (const value of Object.values(record)) dropSafeIntegerBounds(value);
+  }
+}
+
 function jsonSchema(schema: unknown, io: "input" | "output"): Tool["inputSchema"] {
   const json = z.toJSONSchema(schema as z.ZodType, { target: "draft-7", io }) as Record<string, unknown>;
   delete json.$schema;
+  dropSafeIntegerBounds(json);
   if (io === "output") dropClosedObjects(json);
   return json as Tool["inputSchema"];
 }
@@ -31,7 +44,7 @@ function jsonSchema(schema: unknown, io: "input" | "output"): Tool["inputSchema"
 /**
  * Answers `tools/list` as the MCP SDK does, minus what costs every request tokens and tells a model
  * nothing: the `$schema` line of each input and output schema, the default `execution` block (absent
- * means the same) and the closed-object markers of output schemas. Every agent pays for the tool list on every turn, so bytes here are worth saving.
+ * means the same), safe-integer bounds and the closed-object markers of output schemas. Every agent pays for the tool list on every turn, so bytes here are worth saving.
  */
 export function installCompactToolList(server: McpServer): void {
   server.server.setRequestHandler(ListToolsRequestSchema, () => ({

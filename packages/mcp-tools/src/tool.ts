@@ -45,6 +45,11 @@ export interface ToolDefinition<I extends Shape = Shape, O extends Shape = Shape
   destructive: boolean;
   /** Calling again with the same arguments changes nothing more (MCP `idempotentHint`). */
   idempotent: boolean;
+  /**
+   * The least workspace role the contract lets call it: `admin` (admin only), `member` (guests refused);
+   * absent for anyone. A key whose role is lower is not offered the tool.
+   */
+  role?: "admin" | "member";
   run(input: InputOf<I>, ctx: ToolContext): Promise<ToolAnswer<InputOf<O>>>;
   /** The references the input names, for recovery hints when the call fails. */
   about?(input: InputOf<I>): FailureContext;

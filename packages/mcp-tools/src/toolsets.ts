@@ -1,3 +1,5 @@
+import type { MemberRole } from "./roles.js";
+import { roleAllows } from "./roles.js";
 import type { ToolDefinition } from "./tool.js";
 import { commentIssueTool } from "./tools/comment-issue.js";
 import { createCycleTool } from "./tools/create-cycle.js";
@@ -8,6 +10,7 @@ import { getDocumentTool } from "./tools/get-document.js";
 import { getInitiativeTool } from "./tools/get-initiative.js";
 import { getIssueTool } from "./tools/get-issue.js";
 import { getProjectTool } from "./tools/get-project.js";
+import { inviteMemberTool } from "./tools/invite-member.js";
 import { listCyclesTool } from "./tools/list-cycles.js";
 import { listInitiativesTool } from "./tools/list-initiatives.js";
 import { listLabelsTool } from "./tools/list-labels.js";
@@ -18,6 +21,7 @@ import { listTeamsTool } from "./tools/list-teams.js";
 import { listViewsTool } from "./tools/list-views.js";
 import { listWebhooksTool } from "./tools/list-webhooks.js";
 import { manageLabelsTool } from "./tools/manage-labels.js";
+import { manageTeamMembersTool } from "./tools/manage-team-members.js";
 import { manageWebhooksTool } from "./tools/manage-webhooks.js";
 import { moveIssuesTool } from "./tools/move-issues.js";
 import { postStatusUpdateTool } from "./tools/post-status-update.js";
@@ -25,6 +29,7 @@ import { relateIssuesTool } from "./tools/relate-issues.js";
 import { saveDocumentTool } from "./tools/save-document.js";
 import { saveInitiativeTool } from "./tools/save-initiative.js";
 import { saveProjectTool } from "./tools/save-project.js";
+import { saveViewTool } from "./tools/save-view.js";
 import { searchDocumentsTool } from "./tools/search-documents.js";
 import { searchIssuesTool } from "./tools/search-issues.js";
 import { updateIssuesTool } from "./tools/update-issues.js";
@@ -32,6 +37,8 @@ import { whoamiTool } from "./tools/whoami.js";
 
 export interface Toolset {
   description: string;
+  /** A few words for the server's instructions, where every byte is paid on every session. */
+  short: string;
   tools: ToolDefinition[];
 }
 
@@ -42,6 +49,7 @@ export interface Toolset {
 export const TOOLSETS = {
   issues: {
     description: "Search, read, create, update, comment on, relate, link and move issues",
+    short: "issues",
     tools: [
       searchIssuesTool,
       getIssueTool,
@@ -54,11 +62,21 @@ export const TOOLSETS = {
   },
   context: {
     description:
-      "Teams and their states, members, labels, saved views, who you are, and what happened on your issues",
-    tools: [listTeamsTool, listMembersTool, listLabelsTool, listViewsTool, whoamiTool, getDigestTool],
+      "Teams and their states, members, labels, saved views (and saving one), who you are, what happened on your issues",
+    short: "teams, members, labels, saved views",
+    tools: [
+      listTeamsTool,
+      listMembersTool,
+      listLabelsTool,
+      listViewsTool,
+      saveViewTool,
+      whoamiTool,
+      getDigestTool,
+    ],
   },
   planning: {
     description: "Projects, initiatives, cycles, status updates, and filing a plan's issues in one call",
+    short: "projects, initiatives, cycles, status updates",
     tools: [
       createIssuesTool,
       listProjectsTool,
@@ -75,11 +93,18 @@ export const TOOLSETS = {
   },
   docs: {
     description: "Search, read, create and update documents",
+    short: "documents",
     tools: [searchDocumentsTool, getDocumentTool, saveDocumentTool],
+  },
+  people: {
+    description: "Invite people to the workspace, add them to teams or take them off",
+    short: "invites, team membership",
+    tools: [inviteMemberTool, manageTeamMembersTool],
   },
   admin: {
     description:
       "Workspace-wide changes: create, rename and merge labels; outbound webhooks and their deliveries",
+    short: "label create, rename, merge; webhooks",
     tools: [manageLabelsTool, listWebhooksTool, manageWebhooksTool],
   },
 } satisfies Record<string, Toolset>;
@@ -105,8 +130,21 @@ export interface ToolSelection {
   toolsets?: ToolsetName[] | undefined;
   /** Single tools to offer on top of the toolsets. */
   tools?: string[] | undefined;
+  /** Tools never to offer, whatever else names them. */
+  excludeTools?: string[] | undefined;
   /** Offer only tools that change nothing. */
   readOnly?: boolean | undefined;
+  /** The key's role in its workspace, when known: tools it may not call are not offered. */
+  role?: MemberRole | undefined;
+}
+
+/** Whether a tool may be offered at all under the selection's read-only switch, exclusions and role. */
+export function allowedTool(tool: ToolDefinition, selection: ToolSelection): boolean {
+  return (
+    (!selection.readOnly || tool.readOnly) &&
+    !selection.excludeTools?.includes(tool.name) &&
+    roleAllows(selection.role, tool.role)
+  );
 }
 
 /**
@@ -118,7 +156,7 @@ export function selectTools(selection: ToolSelection): ToolDefinition[] {
   const named = new Set(selection.tools ?? []);
   return ALL_TOOLS.filter((tool) => {
     const wanted = named.has(tool.name) || sets.includes(toolsetOf(tool.name)!);
-    return wanted && (!selection.readOnly || tool.readOnly);
+    return wanted && allowedTool(tool, selection);
   });
 }
 

@@ -1,6 +1,7 @@
 import type { Client } from "openapi-fetch";
 import { TrackerError } from "./errors.js";
 import type { paths } from "./generated/schema.js";
+import { attachResponse, describeResponse, type ResponseInfo } from "./response.js";
 
 export type RawClient = Client<paths>;
 
@@ -16,13 +17,13 @@ export type RawClient = Client<paths>;
  */
 export interface CallOptions {
   /** Cancels the call, every attempt and any wait between them. */
-  signal?: AbortSignal;
+  signal?: AbortSignal | undefined;
   /** Time limit per attempt in ms; default the client's `timeoutMs` (30 000); 0 turns it off. */
-  timeoutMs?: number;
+  timeoutMs?: number | undefined;
   /** Extra headers for this call. */
-  headers?: Record<string, string>;
+  headers?: Record<string, string> | undefined;
   /** POST/PATCH only: the Idempotency-Key for every attempt of this call; default a fresh random UUID per call. */
-  idempotencyKey?: string;
+  idempotencyKey?: string | undefined;
 }
 
 /**
@@ -53,13 +54,18 @@ export interface Http {
 
 /**
  * Awaits an openapi-fetch call and returns its data, or throws the `TrackerError` its error body
- * describes.
+ * describes. The data, and each object or array directly in it (what a method hands back: `issue` of
+ * `{ issue }`, `teams` of `{ teams }`), carries the answer's `ResponseInfo` as `lastResponse`.
  */
 export async function unwrap<T>(
   call: Promise<{ data?: T; error?: unknown; response: Response }>,
 ): Promise<T> {
   const { data, error, response } = await call;
   if (!response.ok) throw TrackerError.fromResponse(response, error);
+  const info = describeResponse(response);
+  attachResponse(data, info);
+  if (data !== null && typeof data === "object" && !Array.isArray(data))
+    for (const value of Object.values(data)) attachResponse(value, info);
   return data as T;
 }
 
@@ -73,6 +79,13 @@ export async function done(call: Promise<{ error?: unknown; response: Response }
  * Follows `nextOffset` from `query.offset` (0 by default) until the server answers `null`, yielding each
  * item of each page.
  */
+/** Builds a page from a list's answer, marked with the answer it came from like every result. */
+export function pageOf<T>(answer: object, items: T[], nextOffset: number | null): Page<T> {
+  const info = (answer as { lastResponse?: ResponseInfo }).lastResponse;
+  const page = { items, nextOffset };
+  return info ? attachResponse(page, info) : page;
+}
+
 export async function* paginate<Q extends { offset?: number }, Item>(
   query: Q,
   fetchPage: (query: Q) => Promise<Page<Item>>,

@@ -5,11 +5,19 @@ import { describe, expect, expectTypeOf, it } from "vitest";
 import {
   type CallOptions,
   createTracker,
+  type LIST_FILTERS,
+  type ListFilters,
   type Page,
   type ProblemCode,
+  type QueryOf,
+  type ResponseInfo,
+  readListFilters,
+  responseOf,
+  SCHEMA_RULES,
   type Schemas,
   type Tracker,
   TrackerError,
+  type TrackerEvent,
   TrackerNetworkError,
   TrackerTimeoutError,
 } from "./index.js";
@@ -63,6 +71,45 @@ async function surface(tracker: Tracker): Promise<void> {
     }
     if (err instanceof TrackerTimeoutError) expectTypeOf(err.timeoutMs).toBeNumber();
   }
+
+  // Options accept an explicit undefined (exactOptionalPropertyTypes), as values read from the environment are.
+  createTracker({ apiKey: process.env.TRACKER_API_KEY, workspace: undefined, timeoutMs: undefined });
+  await tracker.users.list({ signal: undefined, headers: undefined });
+
+  // Updates resolve to what they changed.
+  expectTypeOf(await tracker.views.update("v", { name: "x" })).toEqualTypeOf<Schemas["View"]>();
+  expectTypeOf(await tracker.members.update("u", { role: "guest" })).toEqualTypeOf<Schemas["User"]>();
+  expectTypeOf(await tracker.workspaces.update({ name: "x" })).toEqualTypeOf<
+    Schemas["WorkspaceMembership"]
+  >();
+  expectTypeOf(await tracker.teams.update("ENG", { name: "x" })).toEqualTypeOf<
+    Schemas["Team"] | Schemas["TeamListing"]
+  >();
+
+  // Every answer's request id and rate-limit state.
+  expectTypeOf(responseOf(await tracker.users.list())).toEqualTypeOf<ResponseInfo | undefined>();
+  expectTypeOf(tracker.lastResponse).toEqualTypeOf<ResponseInfo | undefined>();
+  expectTypeOf<ResponseInfo["rateLimit"]["remaining"]>().toEqualTypeOf<number | null>();
+
+  // Events are a union by name: `data` has that event's shape.
+  for await (const e of tracker.events.stream()) {
+    if (e.event === "changed") expectTypeOf(e.data).toEqualTypeOf<Schemas["ChangeEvent"]>();
+    if (e.event === "connected") expectTypeOf(e.data.workspace).toBeString();
+    // @ts-expect-error not an event of the contract
+    if (e.event === "change") return;
+    expectTypeOf<TrackerEvent["event"]>().toEqualTypeOf<"connected" | "changed" | "ping" | "reset">();
+  }
+
+  // The list filters are the list queries' parameters less workspace, sort and paging: no more, no fewer.
+  type IssueFilterKeys = Exclude<keyof QueryOf<"listIssues">, "workspace" | "sort" | "limit" | "offset">;
+  expectTypeOf<(typeof LIST_FILTERS.issues)[number]>().toEqualTypeOf<IssueFilterKeys>();
+  type ProjectFilterKeys = Exclude<keyof QueryOf<"listProjects">, "workspace" | "sort" | "limit" | "offset">;
+  expectTypeOf<(typeof LIST_FILTERS.projects)[number]>().toEqualTypeOf<ProjectFilterKeys>();
+  expectTypeOf(readListFilters("issues", {})).toEqualTypeOf<ListFilters<"issues">>();
+  expectTypeOf(readListFilters("issues", {}).special).toEqualTypeOf<QueryOf<"listIssues">["special"]>();
+
+  // The contract's bounds, as literal numbers.
+  expectTypeOf(SCHEMA_RULES.IssueCreate.title.maxLength).toEqualTypeOf<255>();
 }
 
 describe("public types", () => {

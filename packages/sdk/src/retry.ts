@@ -1,4 +1,5 @@
 import { TrackerNetworkError, TrackerTimeoutError } from "./errors.js";
+import { describeResponse, type RequestHooks, recordStats } from "./response.js";
 import { randomUUID } from "./uuid.js";
 
 export interface RetryOptions {
@@ -17,6 +18,8 @@ export interface RetryOptions {
   maxUnavailableWaitMs?: number;
   /** Injectable for tests. */
   sleep?: (ms: number, signal: AbortSignal | undefined) => Promise<void>;
+  /** Called around every attempt, for logging and tracing. */
+  hooks?: RequestHooks | undefined;
 }
 
 /** What one call may set for all of its attempts. */
@@ -187,8 +190,12 @@ export function retryingFetch(
     }
   }
 
+  const hooks = options.hooks ?? {};
+
   return async (request, call = {}) => {
     const method = request.method.toUpperCase();
+    const url = request.url;
+    let throttled = 0;
     const timeoutMs = call.timeoutMs ?? options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
     if (KEYED.has(method)) {
       const key = call.idempotencyKey ?? request.headers.get("idempotency-key") ?? randomUUID();
@@ -206,10 +213,13 @@ export function retryingFetch(
       const canRetry = retries < options.maxRetries;
       // Each attempt sends a clone: a body can be read once, and the original stays intact for the next try.
       const sent = request.clone();
+      await hooks.onRequest?.({ method, url, headers: sent.headers, attempt: attempt + 1 });
+      const started = Date.now();
       let response: Response;
       try {
         response = await attemptOnce(sent, timeoutMs);
       } catch (error) {
+        await hooks.onError?.({ method, url, attempt: attempt + 1, durationMs: Date.now() - started, error });
         if (signal.aborted) throw signal.reason;
         if (error instanceof AttemptTimedOut) {
           if (canRetry && safe) {
@@ -234,6 +244,12 @@ export function retryingFetch(
           { cause: error },
         );
       }
+      recordStats(response, { method, attempts: attempt + 1, throttled });
+      await hooks.onResponse?.({
+        ...describeResponse(response),
+        attempt: attempt + 1,
+        durationMs: Date.now() - started,
+      });
       const retryAfter = parseRetryAfter(response.headers.get("retry-after"));
       // The server says it will be back shortly: worth waiting for, within a budget of its own.
       if (
@@ -254,6 +270,7 @@ export function retryingFetch(
         (TRANSIENT.has(response.status) && safe) ||
         (response.status === 409 && (await problemCode(response)) === "idempotency_in_progress");
       if (!retryable) return response;
+      if (response.status === 429) throttled++;
       const delay = retryAfter ?? backoff(retries);
       retries++;
       // Free the connection of the answer we are discarding.

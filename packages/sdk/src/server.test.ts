@@ -4,7 +4,14 @@
 
 import { startTestServer, type TestServer } from "@tracker/server/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createTracker, type Tracker, TrackerError, type TrackerOptions } from "./index.js";
+import {
+  createTracker,
+  responseOf,
+  type Tracker,
+  TrackerError,
+  type TrackerEvent,
+  type TrackerOptions,
+} from "./index.js";
 
 let server: TestServer;
 let admin: Tracker;
@@ -154,5 +161,128 @@ describe("SDK against the server: identity", () => {
     const invite = await admin.invites.create({ email: "dee@example.com" });
     await admin.invites.delete(invite.id);
     expect((await admin.invites.list()).map((i) => i.email)).not.toContain("dee@example.com");
+  });
+});
+
+describe("SDK against the server: updates answer what they changed", () => {
+  it("resolves a team, view, workspace and member update to the object as it now is", async () => {
+    await admin.teams.create({ name: "Support", key: "SUP" });
+    const team = await admin.teams.update("SUP", { key: "HELP", cyclesEnabled: true });
+    expect(team).toMatchObject({ key: "HELP", name: "Support", cyclesEnabled: true });
+    expect("states" in team && team.states.map((s) => s.name)).toContain("Backlog");
+
+    // An admin may change a team they have not joined; the API shows them only its listing.
+    await admin.teams.removeMember("HELP", "me");
+    const listed = await admin.teams.update("HELP", { name: "Help desk" });
+    expect(listed).toMatchObject({ key: "HELP", name: "Help desk", joined: false });
+
+    const view = await admin.views.create({ name: "Open", filters: { stateType: ["started"] } });
+    expect(await admin.views.update(view.id, { name: "Started", favorite: true })).toEqual({
+      ...view,
+      name: "Started",
+      favorite: true,
+    });
+
+    expect(await admin.workspaces.update({ name: "Acme SDK Again" })).toMatchObject({
+      id: workspace.id,
+      name: "Acme SDK Again",
+      role: "admin",
+    });
+
+    const member = await server.addMember(adminToken, "member", "cy@example.com");
+    expect(await admin.members.update(member.userId, { role: "guest" })).toMatchObject({
+      id: member.userId,
+      email: "cy@example.com",
+      role: "guest",
+      isMe: false,
+    });
+  });
+});
+
+describe("SDK against the server: what every answer says", () => {
+  it("marks each result with its request id, workspace and attempts, invisibly to its data", async () => {
+    const team = await admin.teams.create({ name: "Research", key: "RES" });
+    const info = responseOf(team)!;
+    expect(info).toMatchObject({
+      status: 201,
+      method: "POST",
+      workspace: workspace.slug,
+      replayed: false,
+      attempts: 1,
+      rateLimit: { limit: null, remaining: null, resetSeconds: null, throttled: 0 },
+    });
+    expect(info.requestId).toMatch(/\S/);
+    expect(Object.keys(team)).not.toContain("lastResponse");
+    expect(JSON.parse(JSON.stringify(team))).toEqual({ ...team });
+
+    // Lists, pages and whole answers are marked too; the client keeps the last one.
+    const users = await admin.users.list();
+    expect(responseOf(users)?.status).toBe(200);
+    const page = await admin.issues.list({ team: "RES" });
+    expect(responseOf(page)?.url).toContain("/api/v1/issues?team=RES");
+    expect(admin.lastResponse?.requestId).toBe(responseOf(page)?.requestId);
+
+    // A create re-sent with its key is the server's replay of the first answer.
+    const again = await admin.issues.create({ team: "RES", title: "Once" }, { idempotencyKey: "sdk-once" });
+    const replay = await admin.issues.create({ team: "RES", title: "Once" }, { idempotencyKey: "sdk-once" });
+    expect(replay.id).toBe(again.id);
+    expect(responseOf(replay)?.replayed).toBe(true);
+  });
+
+  it("calls onRequest, onResponse and onError around every attempt", async () => {
+    const seen: string[] = [];
+    const tracker = connect({
+      apiKey: adminToken,
+      onRequest: ({ method, url, headers, attempt }) => {
+        headers.set("X-Trace-Id", "trace-1");
+        seen.push(`request ${attempt} ${method} ${new URL(url).pathname}`);
+      },
+      onResponse: ({ status, requestId, attempt, durationMs }) => {
+        expect(requestId).toMatch(/\S/);
+        expect(durationMs).toBeGreaterThanOrEqual(0);
+        seen.push(`response ${attempt} ${status}`);
+      },
+    });
+    await tracker.users.list();
+    await tracker.issues.get("RES-999").catch(() => {});
+    expect(seen).toEqual([
+      "request 1 GET /api/v1/users",
+      "response 1 200",
+      "request 1 GET /api/v1/issues/RES-999",
+      "response 1 404",
+    ]);
+
+    const errors: string[] = [];
+    const unreachable = createTracker({
+      baseUrl: "http://127.0.0.1:9",
+      apiKey: "trk_x",
+      maxRetries: 1,
+      onError: ({ attempt, error }) => {
+        errors.push(`${attempt} ${error instanceof Error ? error.name : typeof error}`);
+      },
+    });
+    await expect(unreachable.users.list()).rejects.toThrow(/Could not reach/);
+    expect(errors).toEqual(["1 TypeError", "2 TypeError"]);
+  });
+});
+
+describe("SDK against the server: the event stream", () => {
+  it("yields typed events: connected with the workspace, then each change as a ChangeEvent", async () => {
+    const controller = new AbortController();
+    const events: TrackerEvent[] = [];
+    const reading = (async () => {
+      for await (const event of admin.events.stream({ signal: controller.signal })) {
+        events.push(event);
+        if (event.event === "changed" && event.data.entity === "issue") controller.abort();
+      }
+    })();
+    await expect.poll(() => events.length).toBeGreaterThan(0);
+    const issue = await admin.issues.create({ team: "RES", title: "Streamed" });
+    await reading;
+    const [connected] = events;
+    expect(connected?.event === "connected" && connected.data.workspace).toBe(workspace.slug);
+    const changed = events.find((e) => e.event === "changed");
+    expect(changed?.data).toMatchObject({ entity: "issue", action: "created", id: issue.id });
+    expect(changed?.id).toMatch(/^\d+$/);
   });
 });

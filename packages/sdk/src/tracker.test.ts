@@ -1,6 +1,6 @@
 import { readFileSync } from "node:fs";
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { createTracker } from "./index.js";
+import { createTracker, responseOf } from "./index.js";
 import { fakeFetch, json } from "./test/fake-fetch.js";
 import { SDK_VERSION } from "./version.js";
 
@@ -13,7 +13,8 @@ describe("createTracker", () => {
   });
 
   it("sends the key, the workspace and a User-Agent on every call, under /api/v1", async () => {
-    const fake = fakeFetch(json({ users: [] }), json({ ok: true }));
+    const bea = { id: "u 1", name: "Bea", email: "bea@example.com", role: "guest", isMe: false };
+    const fake = fakeFetch(json({ users: [] }), json({ ok: true }), json({ users: [bea] }));
     const tracker = createTracker({
       baseUrl: `${baseUrl}/`,
       apiKey: "trk_abc",
@@ -22,7 +23,8 @@ describe("createTracker", () => {
     });
 
     await tracker.users.list();
-    await tracker.members.update("u 1", { role: "guest" });
+    // The contract answers { ok: true }: the member is read back.
+    await expect(tracker.members.update("u 1", { role: "guest" })).resolves.toEqual(bea);
 
     for (const request of fake.requests) {
       expect(request.headers.get("authorization")).toBe("Bearer trk_abc");
@@ -32,6 +34,7 @@ describe("createTracker", () => {
     expect(fake.requests.map((r) => `${r.method} ${r.url}`)).toEqual([
       "GET http://tracker.test/api/v1/users",
       "PATCH http://tracker.test/api/v1/members/u%201",
+      "GET http://tracker.test/api/v1/users",
     ]);
     expect(await fake.requests[1]!.json()).toEqual({ role: "guest" });
   });
@@ -143,7 +146,7 @@ describe("createTracker", () => {
     expect(new URL(fake.requests[1]!.url).search).toBe("?status=started&health=at_risk,off_track");
   });
 
-  it("unwraps single-object answers and returns void for { ok: true }", async () => {
+  it("unwraps single-object answers and returns void for { ok: true }, marking each with its answer", async () => {
     const detail = { ...issue(1), comments: [] };
     const fake = fakeFetch(
       json({ issue: detail }),
@@ -152,8 +155,11 @@ describe("createTracker", () => {
     );
     const tracker = createTracker({ baseUrl, fetch: fake.fetch });
 
-    await expect(tracker.issues.get("ENG-1")).resolves.toEqual(detail);
-    await expect(tracker.teams.update("ENG", { name: "Eng" })).resolves.toBeUndefined();
+    const got = await tracker.issues.get("ENG-1");
+    expect(got).toEqual(detail);
+    expect(responseOf(got)).toMatchObject({ status: 200, requestId: "req-ok", attempts: 1 });
+    await expect(tracker.teams.join("ENG")).resolves.toBeUndefined();
+    expect(tracker.lastResponse).toMatchObject({ status: 200, method: "POST" });
     await expect(tracker.cycles.create({ team: "ENG" })).resolves.toEqual({
       cycle: { id: "c1" },
       rolledOver: 3,

@@ -20,41 +20,47 @@ import { ViewDefaultsApi } from "./resources/view-defaults.js";
 import { ViewsApi } from "./resources/views.js";
 import { WebhooksApi } from "./resources/webhooks.js";
 import { WorkspacesApi } from "./resources/workspaces.js";
+import { describeResponse, type RequestHooks, type ResponseInfo } from "./response.js";
 import { DEFAULT_TIMEOUT_MS, retryingFetch } from "./retry.js";
 import { SDK_VERSION } from "./version.js";
 
-export interface TrackerOptions {
+export interface TrackerOptions extends RequestHooks {
   /** Server origin; `/api/v1` is appended. Default: `TRACKER_URL`, else `http://localhost:3000`. */
-  baseUrl?: string;
+  baseUrl?: string | undefined;
   /** A `trk_…` API key, sent as `Authorization: Bearer`. Default: `TRACKER_API_KEY`. */
-  apiKey?: string;
+  apiKey?: string | undefined;
   /** Workspace slug, name or id, sent as `X-Service-Workspace` on every call. Default: `TRACKER_WORKSPACE`. */
-  workspace?: string;
+  workspace?: string | undefined;
   /**
    * The fetch to use (default: the global one); inject one in tests. It is always called with one
    * `Request`, so the global `fetch` and a plain `(request) => Promise<Response>` both fit.
    */
-  fetch?: (request: Request) => Promise<Response>;
+  fetch?: ((request: Request) => Promise<Response>) | undefined;
   /** How many times a failed call may be retried (see the README's retry policy). Default 2. */
-  maxRetries?: number;
+  maxRetries?: number | undefined;
   /**
    * How long in all, in ms, a call may wait on a server that answers 503 `service_unavailable` with
    * `Retry-After` (its database restarting, or the instance draining), beyond `maxRetries`. Default 30 000.
    */
-  maxUnavailableWaitMs?: number;
+  maxUnavailableWaitMs?: number | undefined;
   /** Time limit of each attempt in ms, unless a call sets its own; 0 turns it off. Default 30 000. */
-  timeoutMs?: number;
+  timeoutMs?: number | undefined;
   /**
    * Sent as `User-Agent`. Default `tracker-sdk/<version> node/<version>`; none in a browser, which sends
    * its own (the API's CORS rules do not allow the header, so a page setting it would be refused).
    */
-  userAgent?: string;
+  userAgent?: string | undefined;
 }
 
 /** A configured Tracker API client: one namespace per resource, plus `raw` for anything else. */
 export interface Tracker {
   /** The underlying openapi-fetch client, with the same headers and retries; it returns errors instead of throwing. */
   raw: RawClient;
+  /**
+   * The answer of the call that completed last (any method, error answers too): request id, status,
+   * workspace, attempts, rate-limit state. With calls running at once, prefer `responseOf(result)`.
+   */
+  readonly lastResponse: ResponseInfo | undefined;
   workspaces: WorkspacesApi;
   users: UsersApi;
   members: MembersApi;
@@ -114,14 +120,21 @@ export function createTracker(options: TrackerOptions = {}): Tracker {
   // Resolved per call, not captured, so a test can still stub the global fetch after creating the client.
   const baseFetch = options.fetch ?? ((request: Request) => globalThis.fetch(request));
 
-  const send = retryingFetch({
+  const retrying = retryingFetch({
     fetch: (request) => baseFetch(request),
     maxRetries: options.maxRetries ?? 2,
     ...(options.maxUnavailableWaitMs === undefined
       ? {}
       : { maxUnavailableWaitMs: options.maxUnavailableWaitMs }),
     timeoutMs: options.timeoutMs ?? DEFAULT_TIMEOUT_MS,
+    hooks: { onRequest: options.onRequest, onResponse: options.onResponse, onError: options.onError },
   });
+  let last: Response | undefined;
+  const send: typeof retrying = async (request, call) => {
+    const response = await retrying(request, call);
+    last = response;
+    return response;
+  };
   const raw = createClient<paths>({
     baseUrl,
     headers: {
@@ -145,6 +158,9 @@ export function createTracker(options: TrackerOptions = {}): Tracker {
 
   return {
     raw,
+    get lastResponse() {
+      return last && describeResponse(last);
+    },
     workspaces: new WorkspacesApi(http),
     users: new UsersApi(http),
     members: new MembersApi(http),

@@ -19,6 +19,7 @@ export {
   projectSpecialFilterValues as PROJECT_SPECIAL_FILTERS,
   projectStatusValues as PROJECT_STATUSES,
   stateTypeValues as STATE_TYPES,
+  viewKindValues as VIEW_KINDS,
   webhookDeliveryStatusValues as WEBHOOK_DELIVERY_STATUSES,
   workflowTriggerValues as WORKFLOW_TRIGGERS,
 } from "./generated/schema.js";

@@ -14,7 +14,8 @@ import { performance } from "node:perf_hooks";
 import { Worker } from "node:worker_threads";
 import { openOrm } from "../src/db/orm.js";
 import { sql, sqlOne } from "../src/db/sql.js";
-import { recordChanges } from "../src/events/record-change.js";
+import { q } from "../src/db/sql-fragment.js";
+import { recordChanges } from "../src/events/record-change.query.js";
 import { cpuSnapshot, cpuSpent } from "./cpu.js";
 import { BUCKETS, type ClientWorkerData, type FromClient, type ToClient } from "./events-client.js";
 
@@ -249,15 +250,14 @@ export async function runEventsCase(options: EventsCaseOptions): Promise<EventsC
     // Real writes: touch an issue (or the workspace) and record the change, as the modules do.
     const issues = await sql<{ id: string; identifier: string; team_key: string; team_id: string }>(
       orm.em.fork(),
-      `select i.id, t.key || '-' || i.number as identifier, t.key as team_key, t.id as team_id
-         from issues i join teams t on t.id = i.team_id where i.workspace_id = ? limit 500`,
-      [options.workspaceId],
+      q`select i.id, t.key || '-' || i.number as identifier, t.key as team_key, t.id as team_id
+         from issues i join teams t on t.id = i.team_id where i.workspace_id = ${options.workspaceId} limit 500`,
     );
     const write = async (n: number) => {
       const issue = issues.length > 0 ? issues[n % issues.length] : undefined;
       await orm.em.fork().transactional(async (em) => {
         if (issue) {
-          await sql(em, "update issues set updated_at = now() where id = ?", [issue.id]);
+          await sql(em, q`update issues set updated_at = now() where id = ${issue.id}`);
           await recordChanges(em, options.workspaceId, [
             {
               entity: "issue",
@@ -270,14 +270,14 @@ export async function runEventsCase(options: EventsCaseOptions): Promise<EventsC
           ]);
         } else {
           // No issues to touch (a bare workspace): a label-sized change does the same work for the stream.
-          await sql(em, "update workspaces set name = name where id = ?", [options.workspaceId]);
+          await sql(em, q`update workspaces set name = name where id = ${options.workspaceId}`);
           await recordChanges(em, options.workspaceId, [
             { entity: "label", action: "updated", id: randomUUID() },
           ]);
         }
         const row = await sqlOne<{ id: string }>(
           em,
-          "select currval(pg_get_serial_sequence('change_events', 'id'))::text as id",
+          q`select currval(pg_get_serial_sequence('change_events', 'id'))::text as id`,
         );
         const id = Number(row!.id);
         // COMMIT is sent right after this callback returns; the event may arrive before it resolves here.

@@ -2,8 +2,8 @@ import type { EntityManager } from "@mikro-orm/postgresql";
 import { issueSpecialFilterValues } from "@tracker/sdk/schema";
 import { sql } from "../src/db/sql.js";
 import type { WorkspaceScope } from "../src/http/handler.js";
-import type { IssueFilter } from "../src/modules/issues/issue-filter.js";
-import { issueListQuery, namesForFilter } from "../src/modules/issues/issue-list.service.js";
+import type { IssueFilter } from "../src/modules/issues/list/filter.js";
+import { issueListQuery, namesForFilter } from "../src/modules/issues/list/list.query.js";
 import type { Seeded } from "./seed.js";
 
 export interface PlanReport {
@@ -98,7 +98,7 @@ export async function explainListShapes(em: EntityManager, seeded: Seeded): Prom
     for (const [n, statement] of statements.entries()) {
       const median = await explainMedian(em, statement);
       ms += median.ms;
-      const answered = (await sql(em, statement.text, statement.params)).length > 0;
+      const answered = (await sql(em, { sql: statement.text, params: statement.params })).length > 0;
       plans.push(
         statements.length > 1
           ? `-- statement ${n + 1} of ${statements.length}: ${answered || n === statements.length - 1 ? "answers" : "cannot tell the page (no rows)"}\n${median.plan}`
@@ -162,11 +162,10 @@ export async function explainMedian(
 ): Promise<{ ms: number; plan: string }> {
   const runs: { ms: number; plan: string }[] = [];
   for (let i = 0; i < 3; i++) {
-    const rows = await sql<{ "QUERY PLAN": string }>(
-      em,
-      `explain (analyze, buffers) ${query.text}`,
-      query.params,
-    );
+    const rows = await sql<{ "QUERY PLAN": string }>(em, {
+      sql: `explain (analyze, buffers) ${query.text}`,
+      params: query.params,
+    });
     const plan = rows.map((r) => r["QUERY PLAN"]).join("\n");
     runs.push({ ms: Number(/Execution Time: ([\d.]+) ms/.exec(plan)?.[1] ?? Number.NaN), plan });
   }

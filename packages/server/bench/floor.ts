@@ -28,10 +28,12 @@ import { fileURLToPath } from "node:url";
 import pg from "pg";
 import { closeGenericPlanPool } from "../src/db/sql.js";
 import { allHandlers } from "../src/handlers.js";
-import { authenticate, type Caller, resolveWorkspace, type WorkspaceAccess } from "../src/http/auth.js";
+import type { Caller, WorkspaceAccess } from "../src/http/auth.js";
+import { authenticate } from "../src/http/auth.query.js";
 import { Contract, type OperationSpec, WORKSPACE_HEADER } from "../src/http/contract.js";
 import { JsonText, type RequestScope } from "../src/http/handler.js";
 import { HttpProblem } from "../src/http/problem.js";
+import { resolveWorkspace } from "../src/http/workspace.js";
 
 const API = "/api/v1";
 const databaseUrl = process.env.DATABASE_URL;

@@ -218,7 +218,8 @@ export async function explainPlanning(em: EntityManager, seeded: PlanningSeeded)
   const sections: string[] = [];
   const table: string[] = ["| shape | execution ms |", "|---|---:|"];
   for (const shape of PROJECT_SHAPES) {
-    const median = await explainMedian(em, await projectListQuery(scope, shape.query));
+    const query = await projectListQuery(scope, shape.query);
+    const median = await explainMedian(em, { text: query.sql, params: query.params });
     table.push(`| ${shape.name} | ${median.ms.toFixed(2)} |`);
     sections.push(
       `## ${shape.name}`,

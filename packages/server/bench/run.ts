@@ -19,7 +19,7 @@ import autocannon from "autocannon";
 import pg from "pg";
 import { type EmbeddedPostgres, startEmbeddedPostgres } from "../src/db/embedded-postgres.js";
 import { openOrm } from "../src/db/orm.js";
-import { SEARCH_RECENT_ROWS } from "../src/modules/issues/search-recent.js";
+import { SEARCH_RECENT_ROWS } from "../src/modules/issues/list/search-recent.query.js";
 import { type CpuShare, cpuSnapshot, cpuSpent } from "./cpu.js";
 import {
   EVENTS_CASE,

@@ -2,7 +2,7 @@ import type { EntityManager } from "@mikro-orm/postgresql";
 import pg from "pg";
 import { FILL_LABEL_POSTINGS } from "../src/db/functions/issue-label-postings.js";
 import { bootstrapWorkspace } from "../src/modules/dev/bootstrap.js";
-import { SEARCH_RECENT_ROWS } from "../src/modules/issues/search-recent.js";
+import { SEARCH_RECENT_ROWS } from "../src/modules/issues/list/search-recent.query.js";
 import { insertTeam } from "../src/modules/teams/team.service.js";
 
 export interface BenchSizes {

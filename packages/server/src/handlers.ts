@@ -10,8 +10,6 @@ import { documentHandlers } from "./modules/documents/document.routes.js";
 import { initiativeHandlers } from "./modules/initiatives/initiative.routes.js";
 import { inviteHandlers } from "./modules/invites/invite.routes.js";
 import { issueHandlers } from "./modules/issues/issue.routes.js";
-import { issueBatchHandlers } from "./modules/issues/issue-batch.routes.js";
-import { issueListHandlers } from "./modules/issues/issue-list.routes.js";
 import { labelHandlers } from "./modules/labels/label.routes.js";
 import { memberHandlers } from "./modules/members/member.routes.js";
 import { projectHandlers } from "./modules/projects/project.routes.js";
@@ -28,10 +26,8 @@ export const allHandlers: HandlerEntry[] = [
   ...apiKeyHandlers,
   ...inviteHandlers,
   ...devHandlers,
-  ...issueListHandlers,
   ...teamHandlers,
   ...issueHandlers,
-  ...issueBatchHandlers,
   ...commentHandlers,
   ...digestHandlers,
   ...labelHandlers,

@@ -5,9 +5,9 @@
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { loadConfig } from "./config.js";
-import { sqlOne } from "./db/sql.js";
 import { hashToken } from "./http/auth.js";
 import { createLogger } from "./logger.js";
+import { anyWorkspace, keyExists } from "./modules/dev/demo.query.js";
 import { seedDemoWorkspace } from "./modules/dev/demo-seed.js";
 import { openDatabase, startHttp } from "./server.js";
 
@@ -56,15 +56,13 @@ async function announceDemoKey() {
   );
   const em = orm.em.fork();
   let creds: { workspace: string; email: string; apiKey: string } | undefined;
-  const any = await sqlOne(em, "select 1 from workspaces limit 1");
-  if (!any) {
+  if (!(await anyWorkspace(em))) {
     const seeded = await seedDemoWorkspace(em, { email: "admin@example.com", name: "Demo Admin" });
     creds = { workspace: seeded.workspace.slug, email: seeded.user.email, apiKey: seeded.apiKey.token };
     if (db.embedded) writeFileSync(file, `${JSON.stringify(creds, null, 2)}\n`, { mode: 0o600 });
   } else if (db.embedded && existsSync(file)) {
     const saved = JSON.parse(readFileSync(file, "utf8")) as typeof creds;
-    const live =
-      saved && (await sqlOne(em, "select 1 from api_keys where token_hash = ?", [hashToken(saved.apiKey)]));
+    const live = saved && (await keyExists(em, hashToken(saved.apiKey)));
     if (live) creds = saved;
   }
   if (creds) {

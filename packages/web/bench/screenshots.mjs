@@ -1,4 +1,5 @@
-// Screenshots of the board, the issue page, a project page and a document for the README, taken from a development server's demo
+// Screenshots of the board, the list, the issue page, the new-issue dialog, the palette, a project page, a
+// document and the board and issue page on a phone (390 px) for the README, taken from a development server's demo
 // workspace with a little more data made through the SDK: `npm run build && npm run screenshots -w @tracker/web`.
 import path from "node:path";
 import { launch, signedIn, startServer, trackerFor, WEB_ROOT } from "./lib.mjs";
@@ -41,7 +42,9 @@ try {
     description:
       "After signing in on Safari 17 the board asks for the key again on the next visit.\n\n" +
       "**Steps**\n\n1. Sign in with a key\n2. Close the tab\n3. Open the board again\n\n" +
-      "Expected: the board opens. Seen: the sign-in form.",
+      "Expected: the board opens. Seen: the sign-in form.\n\n" +
+      "| Browser | Seen |\n| --- | --- |\n| Safari 17 | yes |\n| Firefox 130 | no |\n\n" +
+      "- [x] Reproduce on Safari 17\n- [ ] Check storage partitioning",
     dueDate: "2026-12-04",
   });
   await tracker.issues.create({
@@ -86,6 +89,19 @@ try {
     await page.waitForSelector(".title-button");
     await page.waitForSelector(".comment");
     await page.screenshot({ path: path.join(WEB_ROOT, "docs", "issue.png") });
+    await page.keyboard.press("Control+k");
+    await page.waitForSelector(".palette-item");
+    await page.screenshot({ path: path.join(WEB_ROOT, "docs", "palette.png") });
+    await page.keyboard.press("Escape");
+    await page.goto(`${server.url}/${workspace}/team/${team}/list?group=status`);
+    await page.waitForSelector("tr.group-head");
+    await page.screenshot({ path: path.join(WEB_ROOT, "docs", "list.png") });
+    await page.locator("main h1").click();
+    await page.keyboard.press("c");
+    await page.waitForSelector(".create-dialog");
+    await page.keyboard.type("Export the board as CSV");
+    await page.screenshot({ path: path.join(WEB_ROOT, "docs", "create.png") });
+    await page.keyboard.press("Escape");
     await page.goto(`${server.url}/${workspace}/project/${project.id}`);
     await page.waitForSelector("table.issues tbody tr");
     await page.waitForSelector(".update");
@@ -93,7 +109,16 @@ try {
     await page.goto(`${server.url}/${workspace}/document/${document.id}`);
     await page.waitForSelector(".document-content");
     await page.screenshot({ path: path.join(WEB_ROOT, "docs", "document.png") });
-    console.log(`wrote ${path.join(WEB_ROOT, "docs")}/board.png, issue.png, project.png and document.png`);
+    await page.setViewportSize({ width: 390, height: 844 });
+    await page.goto(`${server.url}/${workspace}/team/${team}/board`);
+    await page.waitForSelector(".board .card");
+    await page.screenshot({ path: path.join(WEB_ROOT, "docs", "phone-board.png") });
+    await page.goto(`${server.url}/${workspace}/issue/${focus.identifier}`);
+    await page.waitForSelector(".description table");
+    await page.screenshot({ path: path.join(WEB_ROOT, "docs", "phone-issue.png") });
+    console.log(
+      `wrote ${path.join(WEB_ROOT, "docs")}: board, list, issue, create, palette, project, document, phone-board and phone-issue (.png)`,
+    );
   } finally {
     await browser.close();
   }

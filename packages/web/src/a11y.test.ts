@@ -93,4 +93,52 @@ describe("accessibility", () => {
     await expect.poll(() => page.getByRole("dialog", { name: "New issue" }).count()).toBe(1);
     expect(await seriousViolations(page)).toEqual([]);
   });
+
+  test("the pickers, the display menu, the shortcuts and the phone's menu", async () => {
+    // A picker inside the new-issue dialog.
+    await page
+      .getByRole("dialog", { name: "New issue" })
+      .getByRole("button", { name: /^Labels/ })
+      .click();
+    await expect.poll(() => page.getByRole("listbox").count()).toBe(1);
+    expect(await seriousViolations(page)).toEqual([]);
+    await page.keyboard.press("Escape");
+    await page.keyboard.press("Escape");
+
+    await page.goto(session.at("/issue/ENG-1"));
+    await expect.poll(() => page.locator(".issue-side").count()).toBe(1);
+    await page.locator("main h1").click();
+    await page.keyboard.press("s");
+    await expect.poll(() => page.getByRole("option", { name: "Done" }).count()).toBe(1);
+    expect(await seriousViolations(page)).toEqual([]);
+    await page.keyboard.press("Escape");
+    await page.keyboard.press("?");
+    await expect.poll(() => page.getByRole("dialog", { name: "Keyboard shortcuts" }).count()).toBe(1);
+    expect(await seriousViolations(page)).toEqual([]);
+    await page.keyboard.press("Escape");
+
+    await page.goto(session.at("/team/ENG/list?group=assignee"));
+    await expect.poll(() => page.locator("tr.group-head").count()).toBeGreaterThan(0);
+    await page.getByRole("button", { name: "Display" }).click();
+    await expect.poll(() => page.getByLabel("Grouping").count()).toBe(1);
+    expect(await seriousViolations(page)).toEqual([]);
+    await page.keyboard.press("Escape");
+    await page.getByRole("button", { name: "Add a filter" }).click();
+    await expect.poll(() => page.getByRole("option").count()).toBeGreaterThan(3);
+    expect(await seriousViolations(page)).toEqual([]);
+    await page.keyboard.press("Escape");
+
+    await page.setViewportSize({ width: 390, height: 844 });
+    try {
+      await page.goto(session.at("/team/ENG/board"));
+      await expect.poll(() => page.locator(".board .card").count()).toBe(3);
+      expect(await seriousViolations(page)).toEqual([]);
+      await page.getByRole("button", { name: "Menu" }).click();
+      await expect.poll(() => page.getByRole("dialog", { name: "Menu" }).count()).toBe(1);
+      expect(await seriousViolations(page)).toEqual([]);
+      await page.keyboard.press("Escape");
+    } finally {
+      await page.setViewportSize({ width: 1400, height: 900 });
+    }
+  });
 });

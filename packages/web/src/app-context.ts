@@ -12,7 +12,7 @@ export interface AppContextValue {
   me: Schemas["User"] | undefined;
   teams: Team[];
   openCreate(defaults?: NewIssueDefaults): void;
-  notify(message: string, kind?: "error" | "info"): void;
+  notify(message: string, kind?: "error" | "info", link?: { to: string; label: string }): void;
 }
 
 export const AppContext = createContext<AppContextValue | null>(null);

@@ -1,9 +1,12 @@
+import * as Dialog from "@radix-ui/react-dialog";
 import type { Schemas, Tracker } from "@tracker/sdk";
 import { useCallback, useEffect, useMemo, useRef, useState } from "react";
 import { AppContext, type AppContextValue, type NewIssueDefaults, useApp } from "./app-context.js";
 import { CreateIssueDialog } from "./components/create-issue.js";
-import { Palette } from "./components/palette.js";
-import { ErrorNote } from "./components/widgets.js";
+import { cachedIssueById, Palette, type PaletteMode } from "./components/palette.js";
+import { ShortcutsDialog } from "./components/shortcuts.js";
+import { Avatar, ErrorNote } from "./components/widgets.js";
+import { previewChange, updateIssue } from "./issue-edit.js";
 import { followEvents, type LiveStatus } from "./live.js";
 import { BoardPage } from "./pages/board.js";
 import { CyclePage } from "./pages/cycle.js";
@@ -15,7 +18,7 @@ import { ProjectsPage } from "./pages/projects.js";
 import { SignInPage, WorkspacePicker } from "./pages/sign-in.js";
 import { ViewsPage } from "./pages/views.js";
 import { Link, navigate, useLocation } from "./router.js";
-import { signOut, storedKey, storedWorkspace, storeWorkspace, trackerFor } from "./session.js";
+import { describeError, signOut, storedKey, storedWorkspace, storeWorkspace, trackerFor } from "./session.js";
 import { store, useData } from "./store.js";
 
 /** The whole page: sign-in without a key, the workspace picker at `/`, the signed-in app below `/<ws>`. */
@@ -33,7 +36,15 @@ interface Notice {
   id: number;
   message: string;
   kind: "error" | "info";
+  link?: { to: string; label: string } | undefined;
 }
+
+const LIVE_WORDS: Record<LiveStatus, string> = {
+  connecting: "Connecting…",
+  live: "Live",
+  reconnecting: "Reconnecting…",
+  off: "Offline",
+};
 
 function SignedIn({ apiKey, ws, onSignOut }: { apiKey: string; ws: string; onSignOut(): void }) {
   const tracker = useMemo<Tracker>(() => {
@@ -42,7 +53,9 @@ function SignedIn({ apiKey, ws, onSignOut }: { apiKey: string; ws: string; onSig
   }, [apiKey, ws]);
   const [live, setLive] = useState<LiveStatus>("connecting");
   const [creating, setCreating] = useState<NewIssueDefaults | null>(null);
-  const [paletteOpen, setPaletteOpen] = useState(false);
+  const [palette, setPalette] = useState<{ mode: PaletteMode; identifier: string | undefined } | null>(null);
+  const [shortcutsOpen, setShortcutsOpen] = useState(false);
+  const [menuOpen, setMenuOpen] = useState(false);
   const [notices, setNotices] = useState<Notice[]>([]);
   const noticeId = useRef(0);
 
@@ -57,11 +70,15 @@ function SignedIn({ apiKey, ws, onSignOut }: { apiKey: string; ws: string; onSig
   }, [ws]);
   useEffect(() => (ready ? followEvents(tracker, setLive) : undefined), [tracker, ready]);
 
-  const notify = useCallback((message: string, kind: "error" | "info" = "info") => {
-    const id = ++noticeId.current;
-    setNotices((all) => [...all, { id, message, kind }]);
-    if (kind === "info") setTimeout(() => setNotices((all) => all.filter((n) => n.id !== id)), 5_000);
-  }, []);
+  const notify = useCallback(
+    (message: string, kind: "error" | "info" = "info", link?: { to: string; label: string }) => {
+      const id = ++noticeId.current;
+      setNotices((all) => [...all.slice(-3), { id, message, kind, link }]);
+      // Errors stay longer, and until dismissed while more keep coming.
+      setTimeout(() => setNotices((all) => all.filter((n) => n.id !== id)), kind === "info" ? 5_000 : 12_000);
+    },
+    [],
+  );
 
   const context = useMemo<AppContextValue>(
     () => ({
@@ -77,7 +94,18 @@ function SignedIn({ apiKey, ws, onSignOut }: { apiKey: string; ws: string; onSig
 
   useShortcuts({
     create: () => setCreating((open) => open ?? defaultsFromPath(window.location.pathname)),
-    palette: () => setPaletteOpen(true),
+    palette: (mode = "root") => setPalette({ mode, identifier: issueInHand() }),
+    shortcuts: () => setShortcutsOpen(true),
+    assignToMe: () => {
+      const identifier = issueInHand();
+      const issue = identifier ? knownIssue(identifier) : undefined;
+      if (!issue || !me) return;
+      const change = { assignee: me.id };
+      updateIssue(tracker, issue, change, (i) => previewChange(i, change)).then(
+        () => notify(`${issue.identifier} is assigned to you.`),
+        (error) => notify(`${issue.identifier} not saved: ${describeError(error)}`, "error"),
+      );
+    },
   });
 
   const signOutNow = () => {
@@ -102,27 +130,62 @@ function SignedIn({ apiKey, ws, onSignOut }: { apiKey: string; ws: string; onSig
     );
   }
 
+  const openPalette = () => setPalette({ mode: "root", identifier: issueInHand() });
   return (
     <AppContext.Provider value={context}>
       <div className="shell">
         <Sidebar teams={teams.data ?? []} ws={ws} />
         <div className="content">
           <header className="topbar">
-            <button type="button" className="search-button" onClick={() => setPaletteOpen(true)}>
-              Search or jump to… <kbd>Ctrl K</kbd>
+            <Dialog.Root open={menuOpen} onOpenChange={setMenuOpen}>
+              <Dialog.Trigger className="menu-button" aria-label="Menu">
+                ☰
+              </Dialog.Trigger>
+              <Dialog.Portal>
+                <Dialog.Overlay className="overlay" />
+                <Dialog.Content className="drawer" aria-describedby={undefined}>
+                  <Dialog.Title className="sr-only">Menu</Dialog.Title>
+                  {/* A link followed closes the drawer. */}
+                  <div onClickCapture={(e) => (e.target as HTMLElement).closest("a") && setMenuOpen(false)}>
+                    <Sidebar teams={teams.data ?? []} ws={ws} drawer />
+                  </div>
+                </Dialog.Content>
+              </Dialog.Portal>
+            </Dialog.Root>
+            <button type="button" className="search-button" onClick={openPalette}>
+              <span aria-hidden="true">⌕</span> <span className="search-text">Search or run a command…</span>{" "}
+              <span aria-hidden="true">
+                <kbd>Ctrl K</kbd>
+              </span>
             </button>
             <button
               type="button"
-              className="primary"
+              className="primary new-issue"
               onClick={() => setCreating(defaultsFromPath(location.pathname))}
+              aria-keyshortcuts="c"
             >
-              New issue <kbd>C</kbd>
+              <span aria-hidden="true">+ </span>
+              <span className="new-issue-text">New issue</span>{" "}
+              <span aria-hidden="true">
+                <kbd>C</kbd>
+              </span>
             </button>
-            <span className={`live live-${live}`} role="status" title="Live updates">
-              {live === "live" ? "Live" : live === "off" ? "Offline" : "Connecting…"}
+            <span
+              className={`live live-${live}`}
+              role="status"
+              aria-label="Live updates"
+              title="Live updates"
+            >
+              {LIVE_WORDS[live]}
             </span>
-            <span className="who">{me ? me.name : ""}</span>
-            <button type="button" onClick={signOutNow}>
+            <span className="who">
+              {me && (
+                <>
+                  <Avatar name={me.name} size={22} /> <span className="who-name">{me.name}</span>
+                </>
+              )}
+            </span>
+            <button type="button" onClick={signOutNow} className="sign-out">
               Sign out
             </button>
           </header>
@@ -132,7 +195,15 @@ function SignedIn({ apiKey, ws, onSignOut }: { apiKey: string; ws: string; onSig
         </div>
       </div>
       {creating && <CreateIssueDialog defaults={creating} onClose={() => setCreating(null)} />}
-      {paletteOpen && <Palette onClose={() => setPaletteOpen(false)} />}
+      {palette && (
+        <Palette
+          mode={palette.mode}
+          identifier={palette.identifier}
+          onClose={() => setPalette(null)}
+          onShortcuts={() => setShortcutsOpen(true)}
+        />
+      )}
+      {shortcutsOpen && <ShortcutsDialog onClose={() => setShortcutsOpen(false)} />}
       <div className="notices" aria-live="polite">
         {notices.map((n) => (
           <div
@@ -141,6 +212,11 @@ function SignedIn({ apiKey, ws, onSignOut }: { apiKey: string; ws: string; onSig
             role={n.kind === "error" ? "alert" : "status"}
           >
             <span>{n.message}</span>
+            {n.link && (
+              <Link to={n.link.to} className="notice-link">
+                {n.link.label}
+              </Link>
+            )}
             <button
               type="button"
               className="dismiss"
@@ -154,6 +230,34 @@ function SignedIn({ apiKey, ws, onSignOut }: { apiKey: string; ws: string; onSig
       </div>
     </AppContext.Provider>
   );
+}
+
+/** The id and identifier of an issue the page has read (its page, or a list that shows it). */
+function knownIssue(identifier: string): { id: string; identifier: string } | undefined {
+  const page = store.get(`page:${identifier}`)?.data as
+    | { issue: { id: string; identifier: string } }
+    | undefined;
+  if (page) return page.issue;
+  for (const key of store.keys(["issues:"])) {
+    const items = (store.get(key)?.data as { items?: { id: string; identifier: string }[] } | undefined)
+      ?.items;
+    const found = items?.find((i) => i.identifier === identifier);
+    if (found) return found;
+  }
+  return undefined;
+}
+
+/**
+ * The issue a shortcut or a palette action applies to: the one whose page is shown, else the card or
+ * row that has the focus.
+ */
+function issueInHand(): string | undefined {
+  const page = /^\/[^/]+\/issue\/([^/]+)/.exec(window.location.pathname);
+  if (page?.[1]) return decodeURIComponent(page[1]);
+  const id = (document.activeElement as HTMLElement | null)
+    ?.closest("[data-issue-id]")
+    ?.getAttribute("data-issue-id");
+  return id ? cachedIssueById(id)?.identifier : undefined;
 }
 
 /** The team of the page shown, so `c` on ENG's board creates in ENG. */
@@ -201,7 +305,7 @@ function Redirect({ to }: { to: string }) {
   return null;
 }
 
-function Sidebar({ teams, ws }: { teams: Schemas["Team"][]; ws: string }) {
+function Sidebar({ teams, ws, drawer = false }: { teams: Schemas["Team"][]; ws: string; drawer?: boolean }) {
   const { path } = useLocation();
   const item = (to: string, label: string) => (
     <li>
@@ -211,15 +315,17 @@ function Sidebar({ teams, ws }: { teams: Schemas["Team"][]; ws: string }) {
     </li>
   );
   return (
-    <nav className="sidebar" aria-label="Workspace">
+    <nav className={drawer ? "sidebar sidebar-drawer" : "sidebar"} aria-label={drawer ? "Menu" : "Workspace"}>
       <div className="brand">
         <Link to="/?choose" title="Choose another workspace">
           {ws}
         </Link>
       </div>
-      <a className="skip" href="#main">
-        Skip to content
-      </a>
+      {!drawer && (
+        <a className="skip" href="#main">
+          Skip to content
+        </a>
+      )}
       <ul>
         {item(`/${ws}/projects`, "Projects")}
         {item(`/${ws}/initiatives`, "Initiatives")}
@@ -248,32 +354,69 @@ function typing(target: EventTarget | null): boolean {
   return el.isContentEditable || ["INPUT", "TEXTAREA", "SELECT"].includes(el.tagName);
 }
 
+/** The property pickers a letter opens, as Linear has them. */
+const PICKER_KEYS: Record<string, PaletteMode> = { s: "state", a: "assignee", p: "priority", l: "labels" };
+
 /**
- * The keyboard: `c` creates, Ctrl/Cmd-K opens the palette, `j`/`k` move between the items of the page
- * (cards, rows: anything marked `data-nav-item`), as Linear does. Letters are ignored while typing.
+ * The keyboard, as Linear has it (the `?` dialog lists every key, `components/shortcuts.tsx`): `c`
+ * creates, Ctrl/Cmd-K opens the palette, `s`/`a`/`p`/`l` change the state, assignee, priority or labels
+ * of the issue shown or focused, `e` edits it, `j`/`k` move through cards and rows (anything marked
+ * `data-nav-item`), `?` lists the keys. Letters are ignored while typing or while a dialog is open.
  */
-function useShortcuts(handlers: { create(): void; palette(): void }) {
+function useShortcuts(handlers: {
+  create(): void;
+  palette(mode?: PaletteMode): void;
+  shortcuts(): void;
+  assignToMe(): void;
+}) {
   const latest = useRef(handlers);
   latest.current = handlers;
   useEffect(() => {
-    const actions = { create: () => latest.current.create(), palette: () => latest.current.palette() };
     const onKey = (event: KeyboardEvent) => {
+      const actions = latest.current;
       if ((event.ctrlKey || event.metaKey) && event.key.toLowerCase() === "k") {
         event.preventDefault();
         actions.palette();
         return;
       }
       if (event.ctrlKey || event.metaKey || event.altKey || typing(event.target)) return;
-      if (document.querySelector("dialog[open]")) return;
-      if (event.key === "c") {
+      if (document.querySelector("dialog[open], [role=dialog], [data-radix-popper-content-wrapper]")) return;
+      const key = event.key;
+      const onIssuePage = /^\/[^/]+\/issue\//.test(window.location.pathname);
+      if (key === "c") {
         event.preventDefault();
         actions.create();
-      } else if (event.key === "j" || event.key === "k") {
+      } else if (key === "i") {
+        event.preventDefault();
+        actions.assignToMe();
+      } else if (key === "?") {
+        event.preventDefault();
+        actions.shortcuts();
+      } else if (PICKER_KEYS[key]) {
+        event.preventDefault();
+        // On the issue page the side panel's own picker opens; on a focused card or row, the palette's.
+        const picker = onIssuePage ? document.querySelector<HTMLElement>(`[data-picker="${key}"]`) : null;
+        if (picker) picker.click();
+        else if (issueInHand()) actions.palette(PICKER_KEYS[key]);
+      } else if (key === "e") {
+        const title = onIssuePage ? document.querySelector<HTMLElement>(".title-button") : null;
+        if (title) {
+          event.preventDefault();
+          title.click();
+        } else {
+          const item = (document.activeElement as HTMLElement | null)?.closest<HTMLElement>(
+            "[data-nav-item]",
+          );
+          if (item instanceof HTMLAnchorElement) {
+            event.preventDefault();
+            item.click();
+          }
+        }
+      } else if (key === "j" || key === "k") {
         const items = [...document.querySelectorAll<HTMLElement>("main [data-nav-item]")];
         if (items.length === 0) return;
         const at = items.indexOf(document.activeElement as HTMLElement);
-        const next =
-          at === -1 ? 0 : Math.max(0, Math.min(items.length - 1, at + (event.key === "j" ? 1 : -1)));
+        const next = at === -1 ? 0 : Math.max(0, Math.min(items.length - 1, at + (key === "j" ? 1 : -1)));
         items[next]?.focus();
         event.preventDefault();
       }

@@ -16,6 +16,20 @@ export interface IssuePages {
 }
 
 /**
+ * A board column's own list: the board's filters and the column's state (the contract's `listIssues`
+ * takes `state` with `team`), paged on its own, so each column loads, counts and scrolls by itself.
+ */
+export function columnList(
+  key: string,
+  query: IssueQuery,
+  state: Pick<Schemas["WorkflowState"], "name" | "type">,
+): { key: string; query: IssueQuery } | null {
+  // A state type the filters leave out has nothing to list.
+  if (query.stateType?.length && !query.stateType.includes(state.type)) return null;
+  return { key: `${key}#${state.name}`, query: { ...query, state: state.name } };
+}
+
+/**
  * The first pages of `query`, enough to hold `atLeast` issues: a refetch of a list scrolled down three
  * pages brings back three pages, not one.
  */

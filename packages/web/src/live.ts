@@ -1,10 +1,17 @@
 import { type Schemas, type Tracker, TrackerError } from "@tracker/sdk";
+import { onConnection } from "./connection.js";
+import { alreadyHeld } from "./issue-edit.js";
 import { applyIssue, removeIssue } from "./issue-lists.js";
 import { store } from "./store.js";
 
 export type LiveStatus = "connecting" | "live" | "reconnecting" | "off";
 
 type ChangeEvent = Schemas["ChangeEvent"];
+
+/** A stream that ended and has not come back within this long shows "Offline". */
+const OFFLINE_AFTER_MS = 4_000;
+/** The longest wait between two attempts to reopen the stream. */
+const MAX_RETRY_MS = 5_000;
 
 /** The cache keys each kind of change can make old; issues are applied in place instead. */
 const STALE_BY_ENTITY: Partial<Record<ChangeEvent["entity"], (change: ChangeEvent) => string[]>> = {
@@ -17,7 +24,7 @@ const STALE_BY_ENTITY: Partial<Record<ChangeEvent["entity"], (change: ChangeEven
   label: () => ["labels"],
   document: (c) => ["documents:", `document:${c.id}`],
   update: () => ["updates:"],
-  view: () => ["views"],
+  view: () => ["views", "view-defaults"],
   team: () => ["teams"],
   workflow: () => ["teams"],
   member: () => ["users", "project:"],
@@ -62,13 +69,47 @@ export function followEvents(tracker: Tracker, onStatus: (status: LiveStatus) =>
     schedule();
   };
 
+  // The badge follows the connection, not only the stream's events: a stream that ends says
+  // "Reconnecting" at once, and "Offline" when it has not come back within a few seconds or the server
+  // cannot be reached at all. Then the stream is reopened here, at most 5 s apart, resuming from the last
+  // id so the server replays what was missed (or says `reset`, and everything shown is fetched again).
+  let connection: AbortController | undefined;
+  let offlineTimer: ReturnType<typeof setTimeout> | undefined;
+  let wake: (() => void) | undefined;
+  const goneOffline = () => {
+    clearTimeout(offlineTimer);
+    offlineTimer = undefined;
+    onStatus("off");
+  };
+  let streamOpen = false;
+  const stopWatching = onConnection((signal) => {
+    streamOpen = signal === "stream-open" || (streamOpen && signal === "unreachable");
+    if (signal === "stream-closed") {
+      onStatus("reconnecting");
+      offlineTimer ??= setTimeout(goneOffline, OFFLINE_AFTER_MS);
+      connection?.abort();
+    } else if (signal === "unreachable") {
+      // One request that failed while the stream is open says less than the stream itself.
+      if (streamOpen) return;
+      goneOffline();
+      connection?.abort();
+    } else if (signal === "stream-open") {
+      clearTimeout(offlineTimer);
+      offlineTimer = undefined;
+    }
+  });
+  // Back online (the browser says so): try now rather than at the end of the wait.
+  const online = () => wake?.();
+  window.addEventListener("online", online);
+
   (async () => {
     let failures = 0;
     while (!controller.signal.aborted) {
-      onStatus(failures === 0 ? "connecting" : "reconnecting");
+      if (failures === 0) onStatus("connecting");
+      connection = new AbortController();
       try {
         const stream = tracker.events.stream({
-          signal: controller.signal,
+          signal: AbortSignal.any([controller.signal, connection.signal]),
           ...(lastEventId ? { lastEventId } : {}),
         });
         for await (const { event, id, data } of stream) {
@@ -88,18 +129,26 @@ export function followEvents(tracker: Tracker, onStatus: (status: LiveStatus) =>
           return;
         }
       }
+      if (controller.signal.aborted) return;
       failures++;
-      onStatus("reconnecting");
       // Without an id to resume from, what changed meanwhile cannot be replayed: refetch what is shown.
       if (!lastEventId) everything = true;
-      await new Promise((resolve) =>
-        setTimeout(resolve, Math.min(30_000, 1_000 * 2 ** Math.min(failures, 5))),
-      );
+      await new Promise<void>((resolve) => {
+        const timer = setTimeout(resolve, Math.min(MAX_RETRY_MS, 500 * 2 ** Math.min(failures, 4)));
+        wake = () => {
+          clearTimeout(timer);
+          resolve();
+        };
+      });
+      wake = undefined;
     }
   })();
 
   return () => {
     clearTimeout(pending);
+    clearTimeout(offlineTimer);
+    stopWatching();
+    window.removeEventListener("online", online);
     controller.abort();
   };
 }
@@ -112,6 +161,8 @@ function applyIssueChange(tracker: Tracker, change: ChangeEvent, signal: AbortSi
     store.invalidate(pages);
     return;
   }
+  // This page's own save, already applied from its answer: nothing to read.
+  if (alreadyHeld(change.id, change.at)) return;
   tracker.issues.get(change.identifier ?? change.id, { signal }).then(
     (issue) => {
       applyIssue(issue);

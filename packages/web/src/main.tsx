@@ -1,4 +1,4 @@
-import { issuesFetcher } from "./issue-lists.js";
+import { columnList, issuesFetcher } from "./issue-lists.js";
 import { issuesQuery } from "./pages/filters.js";
 import { storedKey, trackerFor } from "./session.js";
 import { store } from "./store.js";
@@ -11,10 +11,24 @@ const [ws, section, team, view] = window.location.pathname.split("/").filter(Boo
 if (apiKey && ws) {
   store.claim(`${apiKey}:${ws}`);
   const tracker = trackerFor(apiKey, ws);
-  store.ensure("teams", () => tracker.teams.list());
-  if (section === "team" && team && view !== "cycle") {
+  const teams = tracker.teams.list();
+  store.ensure("teams", () => teams);
+  if (section === "team" && team && view === "list") {
     const { key, query } = issuesQuery(team, new URLSearchParams(window.location.search));
     store.ensure(key, issuesFetcher(tracker, key, query));
+  } else if (section === "team" && team && view === "board") {
+    // A board reads one list per column, which the team's states name.
+    const { key, query } = issuesQuery(team, new URLSearchParams(window.location.search));
+    teams.then(
+      (all) => {
+        const states = all.find((t) => t.key.toLowerCase() === team.toLowerCase())?.states ?? [];
+        for (const state of states) {
+          const column = columnList(key, query, state);
+          if (column) store.ensure(column.key, issuesFetcher(tracker, column.key, column.query));
+        }
+      },
+      () => undefined,
+    );
   }
 }
 

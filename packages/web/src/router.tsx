@@ -1,4 +1,4 @@
-import { type AnchorHTMLAttributes, type MouseEvent, useSyncExternalStore } from "react";
+import { type AnchorHTMLAttributes, type MouseEvent, useEffect, useSyncExternalStore } from "react";
 
 const listeners = new Set<() => void>();
 let current = window.location.pathname + window.location.search;
@@ -42,4 +42,11 @@ export function Link({ to, onClick, ...rest }: AnchorHTMLAttributes<HTMLAnchorEl
     navigate(to);
   };
   return <a href={to} onClick={click} {...rest} />;
+}
+
+/** The tab's title while a page is shown: what it is, then the product. */
+export function useTitle(title: string | undefined): void {
+  useEffect(() => {
+    document.title = title ? `${title} · Tracker` : "Tracker";
+  }, [title]);
 }

@@ -1,4 +1,5 @@
 import { createTracker, type Tracker, TrackerError } from "@tracker/sdk";
+import { watchedFetch } from "./connection.js";
 
 const KEY_STORAGE = "tracker.apiKey";
 const WORKSPACE_STORAGE = "tracker.workspace";
@@ -31,7 +32,14 @@ export function signOut(): void {
  * involved. The workspace travels as `X-Service-Workspace` (the contract's workspace resolution, step 1).
  */
 export function trackerFor(apiKey: string, workspace?: string): Tracker {
-  return createTracker({ baseUrl: window.location.origin, apiKey, ...(workspace ? { workspace } : {}) });
+  // Two retries, not four: an edit shown at once is rolled back within seconds when the server is away.
+  return createTracker({
+    baseUrl: window.location.origin,
+    apiKey,
+    fetch: watchedFetch,
+    maxRetries: 2,
+    ...(workspace ? { workspace } : {}),
+  });
 }
 
 /** What a person reads when a call fails: the problem's `detail`, and each field's message. */

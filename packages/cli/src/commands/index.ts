@@ -89,6 +89,7 @@ export const commands: Record<string, () => Promise<CommandModule>> = {
   "webhooks redeliver": () => import("./webhooks/redeliver.js"),
   inbox: () => import("./inbox/inbox.js"),
   "events tail": () => import("./events/tail.js"),
+  browse: () => import("./browse/browse.js"),
   "auth login": () => import("./auth/login.js"),
   "auth status": () => import("./auth/status.js"),
   "auth logout": () => import("./auth/logout.js"),
@@ -99,6 +100,9 @@ export const commands: Record<string, () => Promise<CommandModule>> = {
   "server restore": () => import("./server/restore.js"),
   completion: () => import("./completion/completion.js"),
   api: () => import("./api/api.js"),
+  "alias set": () => import("./alias/set.js"),
+  "alias list": () => import("./alias/list.js"),
+  "alias delete": () => import("./alias/delete.js"),
 };
 
 /** Commands completion scripts call; not listed in help. */
@@ -131,6 +135,8 @@ export const nouns: Record<string, string> = {
   server: "Run the Tracker server on this machine",
   completion: "Shell completion for bash, zsh and fish",
   api: "Make an authenticated API request",
+  browse: "Open the web board in a browser",
+  alias: "Shortcuts for commands you type often",
 };
 
 /** The singular and short words people type, as gh accepts `issue` for `issues`. */

@@ -7,6 +7,7 @@ import { triagePrompt } from "./triage.js";
 
 export const PROMPTS = [triagePrompt, standupPrompt, projectUpdatePrompt] as PromptDefinition[];
 
-export function registerPrompts(server: McpServer, deps: ToolDeps): void {
-  for (const prompt of PROMPTS) registerPrompt(server, deps, prompt);
+/** Registers every prompt; `offers` tells a prompt which tools it may send the agent to. */
+export function registerPrompts(server: McpServer, deps: ToolDeps, offers: (tool: string) => boolean): void {
+  for (const prompt of PROMPTS) registerPrompt(server, deps, prompt, offers);
 }

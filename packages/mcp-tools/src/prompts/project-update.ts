@@ -15,7 +15,7 @@ export const projectUpdatePrompt = definePrompt({
       completeProjects(deps, typed),
     ),
   }),
-  async text(deps, { project }, read) {
+  async text(deps, { project }, { read, offers }) {
     const [detail, candidates] = await Promise.all([
       projectDetailOf(deps.tracker, project, read),
       deps.tracker.updates.candidates({ project }, read),
@@ -23,8 +23,9 @@ export const projectUpdatePrompt = definePrompt({
     return [
       `Draft the next status update of project "${detail.name}": a title, then Markdown with what was completed`,
       "(cite the issues below by identifier), what is next (the open issues), and risks (health, target date).",
-      `Show me the draft; when I agree, post it with post_status_update (project "${detail.name}", title, content,`,
-      "issues: the identifiers you cite).",
+      offers("post_status_update")
+        ? `Show me the draft; when I agree, post it with post_status_update (project "${detail.name}", title, content,\nissues: the identifiers you cite).`
+        : "Show me the draft for a person to post (this session cannot post updates).",
       "",
       projectDetailText(detail),
       "",

@@ -19,7 +19,7 @@ export const standupPrompt = definePrompt({
       .optional()
       .describe("YYYY-MM-DD; default yesterday."),
   }),
-  async text(deps, { since = yesterday() }, read) {
+  async text(deps, { since = yesterday() }, { read }) {
     const { tracker } = deps;
     const [done, moved, doing, blocked, digest] = await Promise.all([
       tracker.issues.list({ assignee: "me", completedAfter: since, sort: "-updated", limit: 50 }, read),

@@ -16,7 +16,7 @@ export const triagePrompt = definePrompt({
       completeTeamKeys(deps, typed),
     ),
   }),
-  async text(deps, { team }, read) {
+  async text(deps, { team }, { read, offers }) {
     const { tracker } = deps;
     const key = team.toUpperCase();
     const [teams, members, untriaged, overdue] = await Promise.all([
@@ -34,11 +34,23 @@ export const triagePrompt = definePrompt({
       `${title}${page.nextOffset === null ? "" : " (first 50; search_issues has the rest)"}:`,
       ...(page.items.length ? issueLines(page.items.map(toIssueRow)) : ["none"]),
     ];
+    // Name only the tools this session offers: a read-only session gets a plan for a person instead.
+    const how = offers("update_issues")
+      ? [
+          `Triage team ${key}. For each issue below, decide its priority, assignee and state; move overdue work on`,
+          "(a new due date, a new assignee, or a comment on why it slipped). Give the same change to several issues",
+          "in one update_issues call." +
+            (offers("comment_issue") ? " Ask for missing details with comment_issue." : "") +
+            (offers("relate_issues") ? " Mark duplicates with relate_issues (type duplicate)." : ""),
+          "Finish with a short list of what you changed and what needs a person.",
+        ]
+      : [
+          `Triage team ${key}. This session can only read, so change nothing: for each issue below, propose its`,
+          "priority, assignee and state, and for overdue work a new due date, a new assignee, or why it slipped;",
+          "note likely duplicates. Answer with that list, grouped by the change, for a person to apply.",
+        ];
     return [
-      `Triage team ${key}. For each issue below, decide its priority, assignee and state; move overdue work on`,
-      "(a new due date, a new assignee, or a comment on why it slipped). Give the same change to several issues",
-      "in one update_issues call. Ask for missing details with comment_issue; mark duplicates with relate_issues",
-      "(type duplicate). Finish with a short list of what you changed and what needs a person.",
+      ...how,
       "",
       `States of ${key}: ${states.map((s) => `${s.name} (${s.type})`).join(", ")}`,
       `Members (assignee takes the email): ${members.map((m) => `${m.name} <${m.email}>`).join(", ")}`,

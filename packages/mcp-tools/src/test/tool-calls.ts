@@ -63,7 +63,7 @@ export const TOOL_CALLS: ToolCall[] = [
   {
     tool: "relate_issues",
     good: { identifier: "ENG-3", type: "duplicated_by", issue: "ENG-7" },
-    goodText: /^Related: ENG-3 duplicated_by ENG-7\.$/,
+    goodText: /^Related: ENG-3 is duplicated by ENG-7\.$/,
     bad: { identifier: "ENG-3", type: "blocks" },
     badText: /^Give `type` and `issue` to relate two issues, or `url` to attach a link\.$/,
   },
@@ -102,6 +102,13 @@ export const TOOL_CALLS: ToolCall[] = [
     goodText: /^My overdue \(issues, team ENG\) special=overdue$/,
     bad: { name: "My overdue" },
     badText: /Input validation error[\s\S]*name/,
+  },
+  {
+    tool: "save_view",
+    good: { name: "Bugs by priority", filters: { label: ["bug"] }, sort: "priority" },
+    goodText: /^Created view Bugs by priority \(issues\) label=bug sort priority\. search_issues/,
+    bad: { name: "Urgent", filters: { labels: ["bug"] } },
+    badText: /^A saved view of issues cannot filter by labels; its filters are: team, state, stateType/,
   },
   {
     tool: "whoami",
@@ -164,7 +171,7 @@ export const TOOL_CALLS: ToolCall[] = [
   {
     tool: "create_cycle",
     good: { team: "ENG", name: "Sprint 1" },
-    goodText: /^Started ENG cycle 1 "Sprint 1" .* → .*; 0 unfinished issues rolled over\.$/,
+    goodText: /^Started ENG cycle 1 "Sprint 1" .* → .*; it is the team's first cycle\.$/,
     bad: { team: "OPS" },
     badText: /conflict: Cycles are disabled for team OPS/,
   },
@@ -210,6 +217,20 @@ export const TOOL_CALLS: ToolCall[] = [
     goodText: /^Saved Runbook · ENG/,
     bad: { title: "Orphan" },
     badText: /^To create a document give `title` and `team`/,
+  },
+  {
+    tool: "invite_member",
+    good: { email: "sam@acme.test" },
+    goodText: /^Invited sam@acme\.test as member\.\nLink, shown once: http\S+\/invite\/\S+\n/,
+    bad: { email: "bob@example.com" },
+    badText: /^bob@example\.com is already a member of this workspace/,
+  },
+  {
+    tool: "manage_team_members",
+    good: { team: "OPS", add: ["bob@example.com"] },
+    goodText: /^Added to OPS: bob@example\.com\.\nOPS members: .*<bob@example\.com>/,
+    bad: { team: "OPS", add: ["sam@acme.test"] },
+    badText: /^Not done: sam@acme\.test: not a member of the workspace \(invited but not joined yet\?\)/,
   },
   {
     tool: "manage_labels",

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { schema, text } from "../contract.js";
 import { shortTime } from "../format.js";
 import { identifierInput } from "../inputs.js";
 import { defineTool, idempotencyKeyInput } from "../tool.js";
@@ -11,7 +12,7 @@ export const commentIssueTool = defineTool({
     "your comments (get_issue shows their ids).",
   input: {
     identifier: identifierInput,
-    body: z.string().min(1).max(65_535).describe("Markdown."),
+    body: text(schema.CommentBody.body).describe("Markdown."),
     commentId: z.string().min(1).optional().describe("Edit this comment instead of adding one."),
     idempotencyKey: idempotencyKeyInput,
   },

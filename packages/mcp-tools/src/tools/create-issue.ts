@@ -1,6 +1,7 @@
 import type { BodyOf } from "@tracker/sdk";
 import { parsePriority } from "@tracker/sdk";
 import { z } from "zod";
+import { schema, text, texts, whole } from "../contract.js";
 import { briefError } from "../errors.js";
 import { dateInput, issueLine, issueRow, toIssueRow } from "../format.js";
 import {
@@ -11,21 +12,22 @@ import {
   teamInput,
   userInput,
 } from "../inputs.js";
+import { createdLabelsLine, labelsToCreate } from "../side-effects.js";
 import { defineTool, idempotencyKeyInput } from "../tool.js";
 
 /** An issue's fields as an agent gives them: one for `create_issue`, each item of `create_issues`. */
 export const issueFields = {
   team: teamInput,
-  title: z.string().min(1).max(255),
-  description: z.string().max(100_000).optional().describe("Markdown."),
+  title: text(schema.IssueCreate.title),
+  description: text(schema.IssueCreate.description).optional().describe("Markdown."),
   priority: priorityInput.optional(),
   state: z.string().min(1).optional().describe("State name; default the team's backlog state."),
   assignee: userInput.optional(),
-  labels: z.array(z.string().min(1).max(100)).max(50).optional(),
+  labels: texts(schema.IssueCreate.labels).optional(),
   project: projectRefInput.optional(),
   cycle: cycleInput.optional(),
   dueDate: dateInput.optional(),
-  estimate: z.number().int().min(0).max(1000).optional(),
+  estimate: whole(schema.IssueCreate.estimate).optional(),
   parent: z.string().min(1).optional().describe("Parent issue identifier, for a sub-issue."),
 };
 
@@ -51,12 +53,13 @@ export const createIssueTool = defineTool({
     blockedBy: identifiersInput.optional().describe("Issues that block the new one."),
     idempotencyKey: idempotencyKeyInput,
   },
-  output: { issue: issueRow, related: z.array(z.string()) },
+  output: { issue: issueRow, related: z.array(z.string()), createdLabels: z.array(z.string()) },
   readOnly: false,
   destructive: false,
   idempotent: false,
-  async run(input, { tracker, write, idempotencyKey }) {
+  async run(input, { tracker, read, write, idempotencyKey }) {
     const { blocks = [], blockedBy = [], idempotencyKey: _key, ...fields } = input;
+    const createdLabels = await labelsToCreate(tracker, fields.labels ?? [], read);
     const issue = await tracker.issues.create(createBody(fields), write(0));
     const row = toIssueRow(issue);
     const related: string[] = [];
@@ -76,11 +79,12 @@ export const createIssueTool = defineTool({
         text:
           `Created ${issueLine(row)}${related.length ? ` (${related.join(", ")})` : ""}, but relating failed: ${briefError(err)}\n` +
           `Fix the identifier and call again with idempotencyKey "${idempotencyKey}" (the issue is not created twice), or use relate_issues.`,
-        data: { issue: row, related },
+        data: { issue: row, related, createdLabels },
       };
     }
-    const text = `Created ${issueLine(row)}${related.length ? `\n${related.join(", ")}` : ""}`;
-    return { text, data: { issue: row, related } };
+    const lines = [`Created ${issueLine(row)}`, ...(related.length ? [related.join(", ")] : [])];
+    lines.push(...createdLabelsLine(createdLabels));
+    return { text: lines.join("\n"), data: { issue: row, related, createdLabels } };
   },
   about: (input) => ({
     team: input.team,

@@ -1,5 +1,7 @@
 import { z } from "zod";
+import { body, list } from "../contract.js";
 import { issueLine, issueRow, toIssueRow } from "../format.js";
+import { createdLabelsLine, labelsToCreate } from "../side-effects.js";
 import { defineTool, idempotencyKeyInput } from "../tool.js";
 import { createBody, issueFields } from "./create-issue.js";
 
@@ -11,20 +13,27 @@ export const createIssuesTool = defineTool({
     "plan, a list you were asked to file). Faster than create_issue repeated. If one is refused, none is " +
     "created and the answer says which one and why.",
   input: {
-    issues: z.array(z.object(issueFields)).min(1).max(100),
+    issues: list(body.createIssues.issues, z.object(issueFields)),
     idempotencyKey: idempotencyKeyInput,
   },
-  output: { issues: z.array(issueRow) },
+  output: { issues: z.array(issueRow), createdLabels: z.array(z.string()) },
   readOnly: false,
   destructive: false,
   idempotent: false,
-  async run(input, { tracker, write }) {
+  async run(input, { tracker, read, write }) {
+    const createdLabels = await labelsToCreate(
+      tracker,
+      input.issues.flatMap((i) => i.labels ?? []),
+      read,
+    );
     const created = await tracker.issues.createMany(input.issues.map(createBody), write(0));
     const rows = created.map(toIssueRow);
-    return {
-      text: `Created ${rows.length}:\n${rows.map((row) => issueLine(row)).join("\n")}`,
-      data: { issues: rows },
-    };
+    const lines = [
+      `Created ${rows.length}:`,
+      ...rows.map((row) => issueLine(row)),
+      ...createdLabelsLine(createdLabels),
+    ];
+    return { text: lines.join("\n"), data: { issues: rows, createdLabels } };
   },
   about: (input) => ({ team: input.issues[0]?.team }),
 });

@@ -1,7 +1,7 @@
 import type { Schemas } from "@tracker/sdk";
 import { z } from "zod";
 import { shortTime } from "../format.js";
-import { limitInput } from "../inputs.js";
+import { pageLimitInput } from "../inputs.js";
 import { defineTool } from "../tool.js";
 
 type Event = Schemas["ActivityEvent"];
@@ -60,7 +60,7 @@ export const getDigestTool = defineTool({
       .regex(/^\d{4}-\d{2}-\d{2}(T[\d:.]+(Z|[+-]\d{2}:\d{2}))?$/, "use YYYY-MM-DD or an ISO date-time")
       .optional()
       .describe("YYYY-MM-DD or ISO date-time."),
-    limit: limitInput(200, 30),
+    limit: pageLimitInput(30),
   },
   output: {
     events: z.array(

@@ -2,6 +2,7 @@ import type { ResponseOf, Schemas } from "@tracker/sdk";
 import { z } from "zod";
 import { facts, indent, issueLine, shortTime, toIssueRow } from "../format.js";
 import { identifierInput } from "../inputs.js";
+import { relationWords } from "../relations.js";
 import { defineTool } from "../tool.js";
 
 const related = z.object({ identifier: z.string(), title: z.string(), state: z.string() });
@@ -112,7 +113,10 @@ export function issueViewText(v: IssueView): string {
   );
   section(
     "Relations",
-    v.relations.map((r) => `  ${r.type} ${r.identifier} [${r.state}] ${r.title}`),
+    v.relations.map(
+      (r) =>
+        `  ${relationWords(r.type as Schemas["IssueRelationSide"])} ${r.identifier} [${r.state}] ${r.title}`,
+    ),
   );
   section(
     "Links",

@@ -6,7 +6,7 @@ import {
 } from "@tracker/sdk";
 import { z } from "zod";
 import { cursorInput, decodeCursor, pageFooter, pageOf, pageOutput } from "../cursor.js";
-import { limitInput } from "../inputs.js";
+import { pageLimitInput } from "../inputs.js";
 import { initiativeLine, initiativeRow, toInitiativeRow } from "../planning.js";
 import { defineTool } from "../tool.js";
 
@@ -22,7 +22,7 @@ export const listInitiativesTool = defineTool({
     lead: z.array(z.string().min(1)).optional().describe("Emails, `me`, or `none`."),
     special: z.array(z.enum(INITIATIVE_SPECIAL_FILTERS)).optional().describe("All must hold."),
     sort: z.enum(INITIATIVE_SORTS).optional().describe("`-` reverses; default -updated."),
-    limit: limitInput(200, 50),
+    limit: pageLimitInput(50),
     cursor: cursorInput,
   },
   output: { initiatives: z.array(initiativeRow), ...pageOutput },

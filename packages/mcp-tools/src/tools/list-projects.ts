@@ -1,7 +1,7 @@
 import { HEALTH_VALUES, PROJECT_SORTS, PROJECT_SPECIAL_FILTERS, PROJECT_STATUSES } from "@tracker/sdk";
 import { z } from "zod";
 import { cursorInput, decodeCursor, pageFooter, pageOf, pageOutput } from "../cursor.js";
-import { initiativeRefInput, limitInput } from "../inputs.js";
+import { initiativeRefInput, pageLimitInput } from "../inputs.js";
 import { projectLine, projectRow, toProjectRow } from "../planning.js";
 import { defineTool } from "../tool.js";
 
@@ -22,7 +22,7 @@ export const listProjectsTool = defineTool({
       .optional()
       .describe("All must hold. update_overdue: started, no status update for 7 days."),
     sort: z.enum(PROJECT_SORTS).optional().describe("`-` reverses; default -updated."),
-    limit: limitInput(200, 50),
+    limit: pageLimitInput(50),
     cursor: cursorInput,
   },
   output: { projects: z.array(projectRow), ...pageOutput },

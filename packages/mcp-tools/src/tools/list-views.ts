@@ -3,7 +3,7 @@ import { cursorInput, pageFooter, pageOutput, slicePage } from "../cursor.js";
 import { limitInput } from "../inputs.js";
 import { defineTool } from "../tool.js";
 
-function filterText(filters: Record<string, unknown>): string {
+export function filterText(filters: Record<string, unknown>): string {
   return Object.entries(filters)
     .map(([key, value]) => `${key}=${Array.isArray(value) ? value.join(",") : String(value)}`)
     .join(" ");

@@ -14,16 +14,13 @@ const delivery = z.object({
 
 export const listWebhooksTool = defineTool({
   name: "list_webhooks",
-  title: "List webhook endpoints",
+  title: "List webhooks",
   description:
-    "The workspace's outbound webhook endpoints (admins only): URL, events, team, enabled or why disabled. " +
-    "Name one in `webhook` (id or URL) to see its latest deliveries: status, attempts, response code or error.",
+    "Webhook endpoints (admins): URL, events, team, enabled or why not. With `webhook`: its " +
+    "latest deliveries, their status, attempts, answer or error.",
   input: {
-    webhook: z.string().min(1).optional().describe("An endpoint's id or URL: list its deliveries."),
-    status: z
-      .enum(["pending", "succeeded", "failed"])
-      .optional()
-      .describe("With `webhook`: only these deliveries."),
+    webhook: z.string().min(1).optional().describe("Its id or URL: its deliveries."),
+    status: z.enum(["pending", "succeeded", "failed"]).optional().describe("Only these deliveries."),
   },
   output: {
     webhooks: z.array(

@@ -1,8 +1,9 @@
 import { z } from "zod";
+import { schema, text } from "../contract.js";
 import { ToolRefusal } from "../errors.js";
 import { defineTool, idempotencyKeyInput } from "../tool.js";
 
-const labelName = z.string().min(1).max(100);
+const labelName = text(schema.LabelCreate.name);
 
 export const manageLabelsTool = defineTool({
   name: "manage_labels",
@@ -15,12 +16,8 @@ export const manageLabelsTool = defineTool({
     label: labelName.describe("The label to create, rename or merge away (name or id)."),
     newName: labelName.optional().describe("rename: the new name."),
     into: labelName.optional().describe("merge: the label that remains."),
-    color: z
-      .string()
-      .regex(/^#[0-9a-fA-F]{6}$/)
-      .optional()
-      .describe("create/rename: `#rrggbb`."),
-    description: z.string().max(1000).optional(),
+    color: text(schema.LabelCreate.color).optional().describe("create/rename: `#rrggbb`."),
+    description: text(schema.LabelCreate.description).optional(),
     idempotencyKey: idempotencyKeyInput,
   },
   output: {
@@ -31,6 +28,7 @@ export const manageLabelsTool = defineTool({
   readOnly: false,
   destructive: true,
   idempotent: false,
+  role: "member",
   async run(input, { tracker, write }) {
     const extras = {
       ...(input.color ? { color: input.color } : {}),

@@ -5,26 +5,26 @@ import { findWebhook } from "./webhook-ref.js";
 
 export const manageWebhooksTool = defineTool({
   name: "manage_webhooks",
-  title: "Register, change, delete or redeliver webhooks",
+  title: "Register, change or remove webhooks",
   description:
-    "Outbound webhooks (admins only). `create` an endpoint for `url` (http/https; private addresses are refused " +
-    "unless the server allows them) receiving `events` (`issue`, `issue.created`, `comment`, ... or `*`, the " +
-    "default), optionally only `team`'s changes: answers the signing secret, shown once. `update` one " +
-    "(`url`, `events`, `team`, `enabled`); `delete` one with its log; `redeliver` one of its `delivery` ids.",
+    "Outbound webhooks (admins). `create`: POST changes to a public `url`, of `events` (`issue`, " +
+    "`issue.created`, `comment`, ...; `*` by default), of one `team` or all; answers the signing secret once. " +
+    "`update` (`url`, `events`, `team`, `enabled`), `delete`, or `redeliver` a `delivery`.",
   input: {
     action: z.enum(["create", "update", "delete", "redeliver"]),
-    webhook: z.string().min(1).optional().describe("update/delete/redeliver: the endpoint's id or URL."),
-    url: z.string().min(1).max(2000).optional().describe("create: where to POST; update: a new URL."),
+    webhook: z.string().min(1).optional().describe("Its id or URL."),
+    url: z.string().min(1).max(2000).optional().describe("Where to POST."),
     events: z.array(z.string().min(1)).min(1).max(50).optional(),
-    team: z.string().min(1).nullable().optional().describe("Only this team's changes (key); null for all."),
-    enabled: z.boolean().optional().describe("update: turn the endpoint on or off."),
-    delivery: z.string().min(1).optional().describe("redeliver: the delivery id (list_webhooks shows them)."),
+    team: z.string().min(1).nullable().optional().describe("A team key; null: all."),
+    enabled: z.boolean().optional().describe("update: on or off."),
+    delivery: z.string().min(1).optional().describe("A delivery id (list_webhooks)."),
     idempotencyKey: idempotencyKeyInput,
   },
   output: {
     webhook: z.object({ id: z.string(), url: z.string(), enabled: z.boolean() }).optional(),
     secret: z.string().optional(),
-    delivery: z.object({ id: z.string(), messageId: z.string() }).optional(),
+    /** `redeliver`: the new delivery's id. */
+    delivery: z.string().optional(),
     deleted: z.boolean().optional(),
   },
   readOnly: false,
@@ -59,7 +59,7 @@ export const manageWebhooksTool = defineTool({
       const delivery = await tracker.webhooks.redeliver(hook.id, input.delivery, write());
       return {
         text: `Queued ${delivery.eventType} to ${hook.url} again (delivery ${delivery.id}).`,
-        data: { delivery: { id: delivery.id, messageId: delivery.messageId } },
+        data: { delivery: delivery.id },
       };
     }
     const changed = await tracker.webhooks.update(

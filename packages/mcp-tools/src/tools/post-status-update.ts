@@ -1,4 +1,4 @@
-import { z } from "zod";
+import { schema, text, texts } from "../contract.js";
 import { updateSubjectInput } from "../inputs.js";
 import { toUpdateRow, updateRow } from "../planning.js";
 import { defineTool, idempotencyKeyInput } from "../tool.js";
@@ -12,16 +12,11 @@ export const postStatusUpdateTool = defineTool({
     "`content` it is written from the candidates (issues completed since the last update), citing them.",
   input: {
     ...updateSubjectInput,
-    title: z.string().min(1).max(255),
-    content: z
-      .string()
-      .min(1)
-      .max(100_000)
+    title: text(schema.StatusUpdateCreate.title),
+    content: text(schema.StatusUpdateCreate.content)
       .optional()
       .describe("Markdown; default a list of the candidates."),
-    issues: z
-      .array(z.string().min(1))
-      .max(200)
+    issues: texts(schema.StatusUpdateCreate.issues)
       .optional()
       .describe("Identifiers to cite; default the candidates."),
     idempotencyKey: idempotencyKeyInput,
@@ -30,6 +25,7 @@ export const postStatusUpdateTool = defineTool({
   readOnly: false,
   destructive: false,
   idempotent: false,
+  role: "member",
   async run(input, { tracker, read, write }) {
     const { query, label } = subjectOf(input);
     let { content, issues } = input;

@@ -1,7 +1,9 @@
 import { type CallOptions, type Tracker, TrackerError } from "@tracker/sdk";
 import { z } from "zod";
+import { schema, text } from "../contract.js";
 import { ToolRefusal } from "../errors.js";
 import { identifierInput } from "../inputs.js";
+import { relationSentence } from "../relations.js";
 import { defineTool } from "../tool.js";
 
 const SIDES = ["blocks", "blocked_by", "related", "duplicate", "duplicated_by"] as const;
@@ -43,10 +45,10 @@ export const relateIssuesTool = defineTool({
     remove: z.boolean().optional().describe("Remove the relation instead."),
     url: z
       .url({ protocol: /^https?$/ })
-      .max(2048)
+      .max(schema.IssueLinkCreate.url.maxLength)
       .optional()
       .describe("Attach this link instead."),
-    linkTitle: z.string().max(255).optional(),
+    linkTitle: text(schema.IssueLinkCreate.title).optional(),
   },
   output: {
     change: z.enum(["related", "already related", "removed", "linked", "already linked"]),
@@ -79,7 +81,7 @@ export const relateIssuesTool = defineTool({
       throw new ToolRefusal("Give `type` and `issue` to relate two issues, or `url` to attach a link.");
     const other = input.issue.toUpperCase();
     const relation = { type: input.type, issue: other };
-    const said = `${id} ${input.type} ${other}`;
+    const said = relationSentence(id, input.type, other);
     if (input.remove) {
       const { match, relations } = await findRelation(tracker, id, input.type, other, read);
       if (!match) {

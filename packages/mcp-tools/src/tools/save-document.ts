@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { schema, text, texts } from "../contract.js";
 import { documentId, documentLine, documentRefInput, documentRow, toDocumentRow } from "../documents.js";
 import { ToolRefusal } from "../errors.js";
 import { teamInput } from "../inputs.js";
@@ -14,10 +15,10 @@ export const saveDocumentTool = defineTool({
     document: documentRefInput
       .optional()
       .describe("The document to change (id or exact title); omit to create."),
-    title: z.string().min(1).max(255).optional(),
+    title: text(schema.DocumentCreate.title).optional(),
     team: teamInput.optional(),
-    content: z.string().max(500_000).optional().describe("Markdown."),
-    issues: z.array(z.string().min(1)).max(200).optional().describe("Issue identifiers to link."),
+    content: text(schema.DocumentCreate.content).optional().describe("Markdown."),
+    issues: texts(schema.DocumentCreate.issues).optional().describe("Issue identifiers to link."),
     idempotencyKey: idempotencyKeyInput,
   },
   output: { document: documentRow, created: z.boolean() },

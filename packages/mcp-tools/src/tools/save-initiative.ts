@@ -1,6 +1,7 @@
 import type { BodyOf } from "@tracker/sdk";
 import { INITIATIVE_STATUSES } from "@tracker/sdk";
 import { z } from "zod";
+import { schema, text } from "../contract.js";
 import { ToolRefusal } from "../errors.js";
 import { dateInput } from "../format.js";
 import { initiativeRefInput, userInput } from "../inputs.js";
@@ -15,8 +16,8 @@ export const saveInitiativeTool = defineTool({
     "clears. Attach a project to it with save_project `initiative`.",
   input: {
     initiative: initiativeRefInput.optional().describe("The initiative to change; omit to create."),
-    name: z.string().min(1).max(100).optional().describe("New initiative's name, or a rename."),
-    description: z.string().max(100_000).nullable().optional().describe("Markdown."),
+    name: text(schema.InitiativeCreate.name).optional().describe("New initiative's name, or a rename."),
+    description: text(schema.InitiativeCreate.description).nullable().optional().describe("Markdown."),
     status: z.enum(INITIATIVE_STATUSES).optional(),
     lead: userInput.nullable().optional(),
     targetDate: dateInput.nullable().optional(),
@@ -26,6 +27,7 @@ export const saveInitiativeTool = defineTool({
   readOnly: false,
   destructive: true,
   idempotent: false,
+  role: "member",
   async run(input, { tracker, read, write }) {
     const { initiative: ref, idempotencyKey: _key, ...fields } = input;
     const body: Record<string, unknown> = {};

@@ -1,6 +1,7 @@
 import type { BodyOf, CallOptions, Tracker } from "@tracker/sdk";
 import { PROJECT_STATUSES } from "@tracker/sdk";
 import { z } from "zod";
+import { schema, text, texts } from "../contract.js";
 import { ToolRefusal } from "../errors.js";
 import { dateInput } from "../format.js";
 import { initiativeRefInput, projectRefInput, userInput } from "../inputs.js";
@@ -19,7 +20,7 @@ async function userId(tracker: Tracker, ref: string, read: CallOptions): Promise
   return user.id;
 }
 
-const people = z.array(userInput).max(50);
+const people = z.array(userInput);
 
 export const saveProjectTool = defineTool({
   name: "save_project",
@@ -29,9 +30,9 @@ export const saveProjectTool = defineTool({
     "`null` clears. `addMembers` / `removeMembers` change who has access besides the teams.",
   input: {
     project: projectRefInput.optional().describe("The project to change; omit to create."),
-    name: z.string().min(1).max(100).optional().describe("New project's name, or a rename."),
-    teams: z.array(z.string().min(1)).min(1).optional().describe("Team keys; on update replaces the set."),
-    description: z.string().max(100_000).nullable().optional().describe("Markdown."),
+    name: text(schema.ProjectCreate.name).optional().describe("New project's name, or a rename."),
+    teams: texts(schema.ProjectCreate.teams).optional().describe("Team keys; on update replaces the set."),
+    description: text(schema.ProjectCreate.description).nullable().optional().describe("Markdown."),
     status: z.enum(PROJECT_STATUSES).optional(),
     lead: userInput.nullable().optional(),
     initiative: initiativeRefInput.nullable().optional(),

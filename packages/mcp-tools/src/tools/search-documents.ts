@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { query, text } from "../contract.js";
 import { cursorInput, pageFooter, pageOutput, slicePage } from "../cursor.js";
 import { documentLine, documentRow, toDocumentRow } from "../documents.js";
 import { identifierInput, limitInput, teamInput } from "../inputs.js";
@@ -11,7 +12,7 @@ export const searchDocumentsTool = defineTool({
     'Find documents, most recently updated first: full text over title and content ("a phrase", -word, or), a ' +
     "team's, or those linked to an issue. One line each, with the id get_document takes.",
   input: {
-    query: z.string().min(1).max(200).optional(),
+    query: text({ ...query.listDocuments.q, minLength: 1 }).optional(),
     team: teamInput.optional(),
     issue: identifierInput.optional().describe("Only documents linked to this issue."),
     limit: limitInput(100, 20),

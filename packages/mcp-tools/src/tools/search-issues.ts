@@ -1,10 +1,11 @@
 import type { CallOptions, QueryOf, Tracker } from "@tracker/sdk";
-import { ISSUE_SORTS, ISSUE_SPECIAL_FILTERS, STATE_TYPES } from "@tracker/sdk";
+import { ISSUE_SORTS, ISSUE_SPECIAL_FILTERS, readListFilters, STATE_TYPES } from "@tracker/sdk";
 import { z } from "zod";
+import { query as contractQuery, text } from "../contract.js";
 import { cursorInput, decodeCursor, pageFooter, pageOf, pageOutput } from "../cursor.js";
 import { nameList, ToolRefusal } from "../errors.js";
-import { issueLines, issueRow, toIssueRow } from "../format.js";
-import { cycleInput, limitInput, projectRefInput, teamInput, userInput } from "../inputs.js";
+import { blockedIssueRow, type IssueRow, issueLines, toIssueRow } from "../format.js";
+import { cycleInput, pageLimitInput, projectRefInput, teamInput, userInput } from "../inputs.js";
 import { defineTool, type InputOf } from "../tool.js";
 
 type IssueQuery = QueryOf<"listIssues">;
@@ -14,10 +15,7 @@ type IssueQuery = QueryOf<"listIssues">;
 const timeBound = z.string().min(10).max(40).optional();
 
 const input = {
-  query: z
-    .string()
-    .min(1)
-    .max(200)
+  query: text({ ...contractQuery.listIssues.q, minLength: 1 })
     .optional()
     .describe("Full text over title and description; an identifier matches too."),
   team: teamInput.optional(),
@@ -47,24 +45,11 @@ const input = {
     .min(1)
     .optional()
     .describe("Name of a saved view whose filters apply; yours override them."),
-  limit: limitInput(200, 50),
+  limit: pageLimitInput(50),
   cursor: cursorInput,
 };
 
 type Input = InputOf<typeof input>;
-
-// The list query parameters a saved view of kind `issues` may hold in `filters` (the contract's createView).
-const VIEW_FILTER_KEYS = [
-  "team",
-  "state",
-  "stateType",
-  "assignee",
-  "project",
-  "cycle",
-  "label",
-  "q",
-  "special",
-];
 
 async function viewQuery(tracker: Tracker, name: string, read: CallOptions): Promise<IssueQuery> {
   const views = await tracker.views.list(read);
@@ -73,11 +58,11 @@ async function viewQuery(tracker: Tracker, name: string, read: CallOptions): Pro
     const names = views.filter((v) => v.kind === "issues").map((v) => v.name);
     throw new ToolRefusal(`No saved issue view named "${name}". Your issue views: ${nameList(names)}.`);
   }
-  const query: Record<string, unknown> = {};
-  for (const key of VIEW_FILTER_KEYS) if (view.filters[key] !== undefined) query[key] = view.filters[key];
+  // A view holds its list query's filters: the SDK's LIST_FILTERS, generated from the contract.
+  const query: IssueQuery = readListFilters("issues", view.filters);
   if (view.team && query.team === undefined) query.team = view.team;
-  if (view.sort) query.sort = view.sort;
-  return query as IssueQuery;
+  if (view.sort) query.sort = view.sort as IssueQuery["sort"];
+  return query;
 }
 
 /** The API query for the input: a saved view's filters first, the explicit filters over them. */
@@ -91,6 +76,33 @@ export async function issueQuery(tracker: Tracker, input: Input, read: CallOptio
   return out;
 }
 
+const FINISHED = new Set(["completed", "canceled"]);
+
+/**
+ * Puts each row's open blockers (and what it blocks) on its line, so a list of blocked issues needs no
+ * get_issue per line. The API's Issue carries no relations: one relations read per row, a few at a time.
+ */
+async function addBlockers(
+  tracker: Tracker,
+  rows: IssueRow[],
+  blockedBy: boolean,
+  blocks: boolean,
+  read: CallOptions,
+): Promise<void> {
+  const open = (r: { issue: { state: { type: string } } }) => !FINISHED.has(r.issue.state.type);
+  for (let i = 0; i < rows.length; i += 8) {
+    await Promise.all(
+      rows.slice(i, i + 8).map(async (row) => {
+        const relations = await tracker.issues.relations(row.identifier, read);
+        const of = (type: string) =>
+          relations.filter((r) => r.type === type && open(r)).map((r) => r.issue.identifier);
+        if (blockedBy) row.blockedBy = of("blocked_by");
+        if (blocks) row.blocks = of("blocks");
+      }),
+    );
+  }
+}
+
 export const searchIssuesTool = defineTool({
   name: "search_issues",
   title: "Search issues",
@@ -99,7 +111,7 @@ export const searchIssuesTool = defineTool({
     "`ENG-12 [In Progress] P2 @ada due 2025-01-31 Title` (P1 urgent…P4 low, P- none; `@-` unassigned). " +
     "Every state is included unless you filter; open work is stateType [backlog, unstarted, started].",
   input,
-  output: { issues: z.array(issueRow), ...pageOutput },
+  output: { issues: z.array(blockedIssueRow), ...pageOutput },
   readOnly: true,
   destructive: false,
   idempotent: true,
@@ -108,6 +120,9 @@ export const searchIssuesTool = defineTool({
     const offset = decodeCursor(input.cursor, query);
     const page = await tracker.issues.list({ ...query, limit: input.limit, offset }, read);
     const rows = page.items.map(toIssueRow);
+    const special = query.special ?? [];
+    if (special.includes("blocked") || special.includes("blocking"))
+      await addBlockers(tracker, rows, special.includes("blocked"), special.includes("blocking"), read);
     const paging = pageOf(page.nextOffset, query);
     const text =
       rows.length === 0

@@ -1,12 +1,12 @@
 import type { BodyOf } from "@tracker/sdk";
 import { parsePriority } from "@tracker/sdk";
 import { z } from "zod";
+import { schema, text, texts, whole } from "../contract.js";
 import { briefError, ToolRefusal } from "../errors.js";
 import { dateInput, issueLines, issueRow, toIssueRow } from "../format.js";
 import { cycleInput, identifiersInput, priorityInput, projectRefInput } from "../inputs.js";
+import { createdLabelsLine, labelsToCreate, leftLine } from "../side-effects.js";
 import { defineTool } from "../tool.js";
-
-const labelNames = z.array(z.string().min(1).max(100)).max(50);
 
 export const updateIssuesTool = defineTool({
   name: "update_issues",
@@ -19,24 +19,29 @@ export const updateIssuesTool = defineTool({
     state: z.string().min(1).optional().describe('State name, e.g. "Done".'),
     assignee: z.string().min(1).nullable().optional().describe("Email, id, `me`, or `none`."),
     priority: priorityInput.optional(),
-    title: z.string().min(1).max(255).optional(),
-    description: z.string().max(100_000).nullable().optional().describe("Markdown; replaces the old one."),
-    addLabels: labelNames.optional().describe("Unknown ones are created."),
-    removeLabels: labelNames.optional(),
+    title: text(schema.IssueUpdate.title).optional(),
+    description: text(schema.IssueUpdate.description)
+      .nullable()
+      .optional()
+      .describe("Markdown; replaces the old one."),
+    addLabels: texts(schema.IssueUpdate.addLabels).optional().describe("Unknown ones are created."),
+    removeLabels: texts(schema.IssueUpdate.removeLabels).optional(),
     project: projectRefInput.nullable().optional(),
     cycle: cycleInput.nullable().optional(),
     dueDate: dateInput.nullable().optional(),
-    estimate: z.number().int().min(0).max(1000).nullable().optional(),
+    estimate: whole(schema.IssueUpdate.estimate).nullable().optional(),
     parent: z.string().min(1).nullable().optional().describe("Parent issue identifier."),
   },
   output: {
     updated: z.array(issueRow),
     failed: z.array(z.object({ identifier: z.string(), error: z.string() })),
+    createdLabels: z.array(z.string()),
+    left: z.array(z.string()),
   },
   readOnly: false,
   destructive: true,
   idempotent: true,
-  async run(input, { tracker, write }) {
+  async run(input, { tracker, read, write }) {
     const { identifiers, priority, assignee, ...fields } = input;
     const body: BodyOf<"updateIssue"> = {};
     for (const [key, value] of Object.entries(fields))
@@ -50,18 +55,31 @@ export const updateIssuesTool = defineTool({
     const unique = [...new Set(identifiers.map((i) => i.toUpperCase()))];
     const updated: z.output<typeof issueRow>[] = [];
     const failed: { identifier: string; error: string }[] = [];
+    const createdLabels = await labelsToCreate(tracker, body.addLabels ?? [], read);
+    // A new project or cycle takes the issue out of its old one: read it first to say which.
+    const moves = body.project !== undefined || body.cycle !== undefined;
+    const left: string[] = [];
     // One request per issue (the API updates one at a time); a failure is reported and the rest still go.
     for (const [n, identifier] of unique.entries()) {
       try {
-        updated.push(toIssueRow(await tracker.issues.update(identifier, body, write(n))));
+        const before = moves ? await tracker.issues.get(identifier, read) : undefined;
+        const after = await tracker.issues.update(identifier, body, write(n));
+        updated.push(toIssueRow(after));
+        const moved = before && leftLine(before, after);
+        if (moved) left.push(moved);
       } catch (err) {
         if (unique.length === 1) throw err;
         failed.push({ identifier, error: briefError(err) });
       }
     }
     const lines = updated.length ? ["Updated:", ...issueLines(updated)] : [];
+    lines.push(...left, ...createdLabelsLine(updated.length ? createdLabels : []));
     if (failed.length) lines.push("Failed:", ...failed.map((f) => `${f.identifier}: ${f.error}`));
-    return { text: lines.join("\n"), data: { updated, failed }, isError: failed.length > 0 };
+    return {
+      text: lines.join("\n"),
+      data: { updated, failed, createdLabels: updated.length ? createdLabels : [], left },
+      isError: failed.length > 0,
+    };
   },
   about: (input) => ({
     identifier: input.identifiers[0],

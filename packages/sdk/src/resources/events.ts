@@ -1,29 +1,46 @@
 import { TrackerError, TrackerNetworkError } from "../errors.js";
 import type { CallOptions, Http } from "../http.js";
+import type { Schemas } from "../operation-types.js";
 import { backoffDelay, sleep } from "../retry.js";
 import { parseEventStream } from "../sse.js";
 
 /**
- * One event of the workspace stream: `connected` (data `{ workspace }`), `changed` (data a
- * `Schemas["ChangeEvent"]`), `ping` (heartbeat) or `reset` (changes may have been missed: refetch).
- * Data is parsed as JSON (left a string if it is not JSON). `id` is the last event id seen on the stream.
+ * One event of the workspace stream, typed by its name as the contract's `streamEvents` describes them;
+ * switch on `event` and `data` has that event's shape. `id` is the last event id seen on the stream.
+ *
+ * - `connected`: once, when the stream opens; data `{ workspace }` (the workspace's slug).
+ * - `changed`: a change; data a `ChangeEvent` (`{ entity, action, id, identifier?, teamKey?, at }`).
+ * - `ping`: the heartbeat, every 25 s; data `{}`.
+ * - `reset`: changes may have been missed; refetch what you show. Data `{}`.
+ *
+ * Events of any other name (none in this version of the contract) are skipped.
  */
-export interface TrackerEvent {
-  event: string;
-  id: string | undefined;
-  data: unknown;
-}
+export type TrackerEvent =
+  | { event: "connected"; id: string | undefined; data: { workspace: string } }
+  | { event: "changed"; id: string | undefined; data: Schemas["ChangeEvent"] }
+  | { event: "ping"; id: string | undefined; data: Record<string, never> }
+  | { event: "reset"; id: string | undefined; data: Record<string, never> };
+
+/** The event names of the stream, as the contract lists them. */
+export const STREAM_EVENTS = [
+  "connected",
+  "changed",
+  "ping",
+  "reset",
+] as const satisfies readonly TrackerEvent["event"][];
+
+const KNOWN_EVENTS: ReadonlySet<string> = new Set(STREAM_EVENTS);
 
 export interface EventStreamOptions extends Pick<CallOptions, "headers" | "timeoutMs"> {
   /** Resume after this `changed` id (sent as `Last-Event-ID`). */
-  lastEventId?: string;
+  lastEventId?: string | undefined;
   /** Aborting it ends the iteration (without an error). */
-  signal?: AbortSignal;
+  signal?: AbortSignal | undefined;
   /**
    * A connection that delivers no bytes at all for this long, in ms, is taken as dropped and reopened
    * with `Last-Event-ID`. Default 35 000: the server's 25 s ping interval and a margin.
    */
-  idleTimeoutMs?: number;
+  idleTimeoutMs?: number | undefined;
 }
 
 export interface EventStreamTuning {
@@ -42,11 +59,13 @@ const DEFAULT_TUNING: EventStreamTuning = {
   idleTimeoutMs: 25_000 + 10_000,
 };
 
-function parseData(data: string): unknown {
+// Every event of the contract carries a JSON object; anything else (a proxy's injection) is not one of them.
+function parseData(data: string): object | undefined {
   try {
-    return JSON.parse(data);
+    const value: unknown = JSON.parse(data);
+    return value !== null && typeof value === "object" ? value : undefined;
   } catch {
-    return data;
+    return undefined;
   }
 }
 
@@ -77,9 +96,9 @@ export class EventsApi {
    *
    * @example
    * const controller = new AbortController();
-   * for await (const { event, data } of tracker.events.stream({ signal: controller.signal })) {
-   *   if (event === "changed") console.log(data as Schemas["ChangeEvent"]);
-   *   if (event === "reset") await refetchEverything();
+   * for await (const change of tracker.events.stream({ signal: controller.signal })) {
+   *   if (change.event === "changed") console.log(change.data.entity, change.data.identifier);
+   *   if (change.event === "reset") await refetchEverything();
    * }
    */
   stream(options: EventStreamOptions = {}): AsyncIterable<TrackerEvent> {
@@ -139,7 +158,9 @@ export class EventsApi {
         for await (const raw of events) {
           failures = 0;
           lastEventId = raw.id;
-          yield { event: raw.event, id: raw.id, data: parseData(raw.data) };
+          const data = parseData(raw.data);
+          if (KNOWN_EVENTS.has(raw.event) && data !== undefined)
+            yield { event: raw.event, id: raw.id, data } as TrackerEvent;
         }
       } catch (error) {
         if (signal?.aborted) return;

@@ -1,4 +1,4 @@
-import { type CallOptions, type Http, type Page, paginate, unwrap } from "../http.js";
+import { type CallOptions, type Http, type Page, pageOf, paginate, unwrap } from "../http.js";
 import type { BodyOf, QueryOf, ResponseOf, Schemas } from "../operation-types.js";
 
 /** Initiatives (named by name or id) grouping projects, and moves between workspaces. */
@@ -18,7 +18,7 @@ export class InitiativesApi {
     const page = await unwrap(
       this.http.raw.GET("/initiatives", { params: { query }, ...this.http.init(options) }),
     );
-    return { items: page.initiatives, nextOffset: page.nextOffset };
+    return pageOf(page, page.initiatives, page.nextOffset);
   }
 
   /**

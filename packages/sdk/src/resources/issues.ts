@@ -1,6 +1,6 @@
 import { contentKey } from "../content-key.js";
 import { TrackerError } from "../errors.js";
-import { type CallOptions, done, type Http, type Page, paginate, unwrap } from "../http.js";
+import { type CallOptions, done, type Http, type Page, pageOf, paginate, unwrap } from "../http.js";
 import type { BodyOf, QueryOf, ResponseOf, Schemas } from "../operation-types.js";
 
 /** Options of {@link IssuesApi.import}: the call's, plus progress and the keys' prefix. */
@@ -32,7 +32,7 @@ export class IssuesApi {
     const page = await unwrap(
       this.http.raw.GET("/issues", { params: { query }, ...this.http.init(options) }),
     );
-    return { items: page.issues, nextOffset: page.nextOffset };
+    return pageOf(page, page.issues, page.nextOffset);
   }
 
   /**

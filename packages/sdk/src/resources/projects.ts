@@ -1,4 +1,4 @@
-import { type CallOptions, done, type Http, type Page, paginate, unwrap } from "../http.js";
+import { type CallOptions, done, type Http, type Page, pageOf, paginate, unwrap } from "../http.js";
 import type { BodyOf, QueryOf, ResponseOf, Schemas } from "../operation-types.js";
 
 /** Projects (named by name or id), their members, and moves between workspaces. */
@@ -15,7 +15,7 @@ export class ProjectsApi {
     const page = await unwrap(
       this.http.raw.GET("/projects", { params: { query }, ...this.http.init(options) }),
     );
-    return { items: page.projects, nextOffset: page.nextOffset };
+    return pageOf(page, page.projects, page.nextOffset);
   }
 
   /**

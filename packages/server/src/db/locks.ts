@@ -1,6 +1,7 @@
 import type { EntityManager } from "@mikro-orm/postgresql";
 import { NotFound } from "../http/problem.js";
 import { sql } from "./sql.js";
+import { q, raw } from "./sql-fragment.js";
 
 /** The workspace-owned tables a write may lock rows of. */
 export type HeldTable = "issues" | "projects" | "initiatives" | "teams" | "documents";
@@ -26,8 +27,7 @@ export async function holdInWorkspace(
   if (ids.length === 0) return new Set();
   const rows = await sql<{ id: string }>(
     em,
-    `select id from ${table} where id = any(?::uuid[]) and workspace_id = ? order by id for ${mode}`,
-    [[...new Set(ids)], workspaceId],
+    q`select id from ${raw(table)} where id = any(${[...new Set(ids)]}::uuid[]) and workspace_id = ${workspaceId} order by id for ${raw(mode)}`,
   );
   return new Set(rows.map((r) => r.id));
 }

@@ -54,3 +54,13 @@ export async function openOrm(clientUrl: string, overrides: Partial<Options> = {
   }
   return orm;
 }
+
+/** Whether the database answers a statement now, on the ORM's own connections (`GET /health`). */
+export async function databaseAnswers(orm: Orm): Promise<boolean> {
+  try {
+    await orm.em.getConnection().execute("select 1");
+    return true;
+  } catch {
+    return false;
+  }
+}

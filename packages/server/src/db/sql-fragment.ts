@@ -41,6 +41,9 @@ export function q(strings: TemplateStringsArray, ...values: unknown[]): SqlFragm
 /** Literal SQL text (no parameters), for splicing a constant fragment with {@link q}. */
 export const raw = (text: string): SqlFragment => ({ sql: text, params: [] });
 
+/** No SQL: the branch of a statement that a condition leaves out. */
+export const EMPTY = raw("");
+
 /** Fragments joined with a separator. */
 export function joinSql(parts: SqlFragment[], separator: string): SqlFragment {
   return { sql: parts.map((p) => p.sql).join(separator), params: parts.flatMap((p) => p.params) };

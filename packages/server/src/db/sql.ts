@@ -2,6 +2,7 @@ import { createHash } from "node:crypto";
 import type { EntityManager, Knex } from "@mikro-orm/postgresql";
 import pg from "pg";
 import { pgArray } from "./pg-array.js";
+import type { SqlFragment } from "./sql-fragment.js";
 
 /** The driver connection underneath the ORM: node-postgres's `Client#query` with a query config. */
 interface PgConnection {
@@ -44,10 +45,12 @@ function numberPlaceholders(query: string): Numbered {
 }
 
 /**
- * Runs SQL in the EntityManager's transaction, when it has one, with positional `?` parameters sent as bind
- * parameters (never spliced into the text). A JavaScript array is sent as ONE PostgreSQL array value (cast
- * it: `= any(?::uuid[])`), empty arrays included. Every `?` in the text is a placeholder: write jsonb's `?`
+ * Runs a statement, composed with the fragment template (`q`, `raw`, `joinSql`: `db/sql-fragment.ts`), in
+ * the EntityManager's transaction, when it has one. Its parameters are sent as bind parameters (never
+ * spliced into the text). A JavaScript array is sent as ONE PostgreSQL array value (cast it:
+ * `= any(${ids}::uuid[])`), empty arrays included. Every `?` in the text is a placeholder: write jsonb's `?`
  * operators as functions (`jsonb_exists`) and keep question marks out of SQL literals (pass them as values).
+ * Only `src/db/` and the files named `*.query.ts` call it (the linter refuses the import elsewhere).
  *
  * `prepare` makes it a named prepared statement: parsed once per connection and, after a few runs,
  * executed with a cached generic plan instead of being planned again, when PostgreSQL judges that plan as
@@ -65,8 +68,7 @@ function numberPlaceholders(query: string): Numbered {
  */
 export async function sql<T = Record<string, unknown>>(
   em: EntityManager,
-  query: string,
-  params: unknown[] = [],
+  { sql: query, params }: SqlFragment,
   options: { prepare?: boolean | "generic" } = {},
 ): Promise<T[]> {
   const statement = numberPlaceholders(query);
@@ -99,13 +101,13 @@ export async function sql<T = Record<string, unknown>>(
   }
 }
 
+/** {@link sql}'s first row. */
 export async function sqlOne<T = Record<string, unknown>>(
   em: EntityManager,
-  query: string,
-  params: unknown[] = [],
+  statement: SqlFragment,
   options: { prepare?: boolean | "generic" } = {},
 ): Promise<T | undefined> {
-  return (await sql<T>(em, query, params, options))[0];
+  return (await sql<T>(em, statement, options))[0];
 }
 
 /** Whether `filter` sets nothing but `keys` (a key set to undefined is not set). */

@@ -2,7 +2,7 @@
  * Whether an error says the database cannot be reached right now, as opposed to a fault in the request or
  * in the server: the connection was refused or dropped, PostgreSQL is starting, recovering or shutting down,
  * or no pooled connection could be had. Such a request is answered 503 with `Retry-After`, never 500
- * (`toProblem` in http/app.ts), and the next one reconnects: the pools drop dead connections on their own.
+ * (`toProblem` in http/request-log.ts), and the next one reconnects: the pools drop dead connections on their own.
  */
 export function isDatabaseUnavailable(err: unknown): boolean {
   // Drivers and the ORM wrap the socket's error: walk the causes.

@@ -1,5 +1,3 @@
-import type { MemberRole } from "../modules/workspaces/workspace.entity.js";
-
 /** One row of `change_events` as the stream needs it, with the personal-space facts of its team. */
 export interface ChangeRow {
   id: number;
@@ -32,37 +30,6 @@ export function toChangeRows(json: unknown): ChangeRow[] {
   return (rows ?? []).map((r) => ({ ...r, id: Number(r.id), at: Number(r.at) }));
 }
 
-/** What one stream's key may see, refreshed when memberships or teams change. */
-export interface StreamAccess {
-  userId: string;
-  keyId: string;
-  role: MemberRole;
-  /** Teams the user belongs to in the workspace (what guests may see). */
-  teams: Set<string>;
-}
-
-/**
- * Team-less changes a guest may see: the workspace itself, its member list and its labels, which guests
- * read too. Projects, initiatives, documents, status updates, views, view defaults and invites without a
- * team stay hidden from guests (they may concern teams the guest is not in).
- */
-const GUEST_WORKSPACE_ENTITIES = new Set(["workspace", "member", "label"]);
-
-/**
- * Whether a change reaches a stream, by the rule of who sees a team (openapi.yaml, "Authentication"; its
- * SQL forms are in modules/shared/resolve.ts): nobody sees other people's personal spaces; guests see
- * changes of the teams they belong to and the team-less entities above; members and admins see everything
- * else. A change to one's own membership always reaches the member it concerns, so a guest hears that they
- * joined or left a team.
- */
-export function isVisible(row: ChangeRow, access: StreamAccess): boolean {
-  if (row.teamId && row.personal && row.ownerId !== access.userId) return false;
-  if (row.entity === "member" && row.entityId === access.userId) return true;
-  if (access.role !== "guest") return true;
-  if (row.teamId) return access.teams.has(row.teamId);
-  return GUEST_WORKSPACE_ENTITIES.has(row.entity);
-}
-
 /** Changes after which a workspace's streams re-read who may see what (or may see anything). */
 export function changesAccess(row: ChangeRow): boolean {
   return row.entity === "member" || row.entity === "team";
@@ -85,7 +52,7 @@ export function changedFrame(row: ChangeRow): string {
 export class ChangeBatch {
   readonly frames: string[];
   /**
-   * No row is of a personal team: every member and admin sees all of it (isVisible turns them away from
+   * No row is of a personal team: every member and admin sees all of it (`seesChange` turns them away from
    * nothing else), so their streams skip the row-by-row check.
    */
   readonly wholeToMembers: boolean;

@@ -1,16 +1,22 @@
 import type Koa from "koa";
 import pg from "pg";
 import type { Orm } from "../db/orm.js";
-import { sql } from "../db/sql.js";
 import type { WorkspaceScope } from "../http/handler.js";
 import { HttpProblem } from "../http/problem.js";
 import type { Logger } from "../logger.js";
-import type { MemberRole } from "../modules/workspaces/workspace.entity.js";
-import { CHANGE_ROW_SQL, type StreamAccess, toChangeRows } from "./change-row.js";
+import type { StreamAccess } from "../rules/visibility.js";
+import {
+  type FeedStatements,
+  feedStatements,
+  PAGE_SIZE,
+  PRUNE_BATCH,
+  pruneBatch,
+} from "./change-feed.query.js";
+import { toChangeRows } from "./change-row.js";
 import { type CloseReason, EventStream, openEventStreamHead } from "./event-stream.js";
 import type { EventsConfig } from "./events-config.js";
-import { ACCESS_CHANNEL, CHANGE_CHANNEL } from "./record-change.js";
-import { PAGE_SIZE, type Query, WorkspaceFeed } from "./workspace-feed.js";
+import { ACCESS_CHANNEL, CHANGE_CHANNEL } from "./record-change.query.js";
+import { WorkspaceFeed } from "./workspace-feed.js";
 
 /** A client leaving mid-stream resets the connection all the time: not an error worth Koa's stack trace. */
 function quietReset(err: NodeJS.ErrnoException): void {
@@ -18,8 +24,6 @@ function quietReset(err: NodeJS.ErrnoException): void {
 }
 
 /** Any constant will do; it only has to be the same for every instance. */
-const PRUNE_LOCK = 7_240_512;
-const PRUNE_BATCH = 5_000;
 const MAX_PENDING_ROWS = 10_000;
 /** Heartbeats, encoded once and written to every stream in one sweep per interval. */
 const PING = Buffer.from("event: ping\ndata: {}\n\n");
@@ -48,11 +52,10 @@ export class EventHub {
   private reconnectDelay = 250;
   private timers: NodeJS.Timeout[] = [];
   private stopped = false;
-  private readonly query: Query;
+  private readonly statements: FeedStatements;
 
   constructor(private readonly deps: EventHubDeps) {
-    // The feed's statements are few and fixed, and run on every batch of changes: prepared.
-    this.query = (text, params = []) => sql(deps.orm.em.fork(), text, params, { prepare: true });
+    this.statements = feedStatements(() => deps.orm.em.fork());
   }
 
   async start(): Promise<void> {
@@ -192,11 +195,7 @@ export class EventHub {
     const until = feed.cursor;
     let from = after;
     while (from < until && !stream.closed) {
-      const [res] = await this.query<{ rows: unknown }>(
-        `select coalesce(json_agg(r order by r.id), '[]'::json) as rows
-           from (${CHANGE_ROW_SQL} where e.workspace_id = ? and e.id > ? and e.id <= ? order by e.id limit ?) r`,
-        [feed.workspaceId, from, until, PAGE_SIZE],
-      );
+      const [res] = await this.statements.replay(feed.workspaceId, from, until);
       const rows = toChangeRows(res!.rows);
       stream.replay(rows);
       if (rows.length < PAGE_SIZE) break;
@@ -214,12 +213,8 @@ export class EventHub {
    * workspace is younger than the retention.
    */
   private async isKept(workspaceId: string, id: number): Promise<boolean> {
-    const [row] = await this.query<{ kept: boolean }>(
-      id === 0
-        ? "select created_at > now() - ?::float8 * interval '1 hour' as kept from workspaces where id = ?"
-        : "select exists (select 1 from change_events where workspace_id = ? and id = ?) as kept",
-      id === 0 ? [this.deps.config.retentionHours, workspaceId] : [workspaceId, id],
-    );
+    const [row] = await this.statements.kept(workspaceId, id, this.deps.config.retentionHours);
+
     return row?.kept === true;
   }
 
@@ -231,21 +226,10 @@ export class EventHub {
   async prune(): Promise<number> {
     let total = 0;
     for (;;) {
-      const deleted = await this.deps.orm.em.fork().transactional(async (em) => {
-        const [lock] = await sql<{ ok: boolean }>(em, "select pg_try_advisory_xact_lock(?) as ok", [
-          PRUNE_LOCK,
-        ]);
-        if (!lock?.ok) return -1;
-        const rows = await sql(
-          em,
-          `delete from change_events where id in (
-             select id from change_events where created_at < now() - ?::float8 * interval '1 hour'
-              order by created_at limit ?)
-           returning id`,
-          [this.deps.config.retentionHours, PRUNE_BATCH],
-        );
-        return rows.length;
-      });
+      const deleted = await this.deps.orm.em
+        .fork()
+        .transactional((em) => pruneBatch(em, this.deps.config.retentionHours));
+
       if (deleted < 0) break;
       total += deleted;
       if (deleted < PRUNE_BATCH || this.stopped) break;
@@ -267,7 +251,7 @@ export class EventHub {
     let feed = this.feeds.get(workspaceId);
     if (!feed) {
       const created = new WorkspaceFeed(workspaceId, {
-        query: this.query,
+        statements: this.statements,
         logger: this.deps.logger,
         refreshAccess: (f) => this.refreshAccess(f),
       });
@@ -303,14 +287,8 @@ export class EventHub {
   }
 
   private async loadAccess(workspaceId: string, userIds: string[]): Promise<Omit<StreamAccess, "keyId">[]> {
-    const rows = await this.query<{ userId: string; role: MemberRole; teams: string[] }>(
-      `select m.user_id as "userId", m.role,
-              array(select tm.team_id::text from team_members tm join teams t on t.id = tm.team_id
-                     where tm.user_id = m.user_id and t.workspace_id = m.workspace_id) as teams
-         from memberships m
-        where m.workspace_id = ? and m.user_id = any(?::uuid[])`,
-      [workspaceId, userIds],
-    );
+    const rows = await this.statements.access(workspaceId, userIds);
+
     return rows.map((r) => ({ userId: r.userId, role: r.role, teams: new Set(r.teams) }));
   }
 
@@ -334,10 +312,8 @@ export class EventHub {
   }
 
   private async existingKeys(keyIds: string[]): Promise<Set<string>> {
-    const rows = await this.query<{ id: string }>(
-      "select id::text as id from api_keys where id = any(?::uuid[])",
-      [keyIds],
-    );
+    const rows = await this.statements.existingKeys(keyIds);
+
     return new Set(rows.map((r) => r.id));
   }
 

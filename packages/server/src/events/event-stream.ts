@@ -1,12 +1,7 @@
 import type { ServerResponse } from "node:http";
 import type { Socket } from "node:net";
-import {
-  type ChangeBatch,
-  type ChangeRow,
-  changedFrame,
-  isVisible,
-  type StreamAccess,
-} from "./change-row.js";
+import { type StreamAccess, seesChange, seesEveryTeam } from "../rules/visibility.js";
+import { type ChangeBatch, type ChangeRow, changedFrame } from "./change-row.js";
 
 /** Why the server ended a stream; `client` when the client went away. */
 export type CloseReason =
@@ -97,7 +92,7 @@ export class EventStream {
       if (this.closed) return;
       if (row.id <= this.lastSent) continue;
       this.lastSent = row.id;
-      if (isVisible(row, this.access)) this.socket.write(changedFrame(row));
+      if (seesChange(this.access, row)) this.socket.write(changedFrame(row));
     }
   }
 
@@ -158,7 +153,7 @@ export class EventStream {
 
   /**
    * One write per batch: the shared buffer when this stream sees all of it, else its visible frames.
-   * Members and admins see a batch without personal-team rows whole (isVisible), which the batch knows
+   * Members and admins see a batch without personal-team rows whole (`seesChange`), which the batch knows
    * once for all of them; only guests and personal rows are judged row by row.
    */
   private send(batch: ChangeBatch): void {
@@ -168,8 +163,8 @@ export class EventStream {
     if (last <= this.lastSent) return;
     if (
       rows[0]!.id > this.lastSent &&
-      ((batch.wholeToMembers && this.access.role !== "guest") ||
-        rows.every((row) => isVisible(row, this.access)))
+      ((batch.wholeToMembers && seesEveryTeam(this.access)) ||
+        rows.every((row) => seesChange(this.access, row)))
     ) {
       this.lastSent = last;
       this.write(batch.all);
@@ -180,7 +175,7 @@ export class EventStream {
       const row = rows[i]!;
       if (row.id <= this.lastSent) continue;
       this.lastSent = row.id;
-      if (isVisible(row, this.access)) out += frames[i]!;
+      if (seesChange(this.access, row)) out += frames[i]!;
     }
     if (out) this.write(out);
   }

@@ -3,7 +3,7 @@ import { EventSource } from "eventsource";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import type { RunningServer } from "../server.js";
 import { startAnotherInstance, type TestServer, testContract, useTestServer } from "../test/harness.js";
-import { type Change, recordChanges } from "./record-change.js";
+import { type Change, recordChanges } from "./record-change.query.js";
 
 // Short intervals so the tests need not wait; read by startHttp (loadEventsConfig), restored afterwards.
 const EVENTS_ENV: Record<string, string> = {

@@ -1,26 +1,11 @@
 import type { Logger } from "../logger.js";
-import { CHANGE_ROW_SQL, ChangeBatch, type ChangeRow, changesAccess, toChangeRows } from "./change-row.js";
+import { type FeedStatements, PAGE_SIZE } from "./change-feed.query.js";
+import { ChangeBatch, type ChangeRow, changesAccess, toChangeRows } from "./change-row.js";
 import type { EventStream } from "./event-stream.js";
 
-export type Query = <T = Record<string, unknown>>(text: string, params?: unknown[]) => Promise<T[]>;
-
-/** Rows read per query; a bigger backlog is read in several pages. */
-export const PAGE_SIZE = 500;
 /** How long to wait before checking again whether the transactions holding back events have ended. */
 const SETTLE_DELAYS_MS = [2, 4, 8, 16, 32, 64, 125, 250];
 const MAX_CHECKPOINTS = 16;
-/** Longest id range (across all workspaces) checked for gaps in one read. */
-const GAP_CHECK_LIMIT = 50_000;
-
-/**
- * What a read needs to know about transactions, as text (xid8): the oldest one still running in the
- * statement's snapshot (`xmin`), and a fresh id drawn by the reader after the snapshot was taken
- * (`horizon`). Every writer that drew an event id before the snapshot got its transaction id before that
- * (recordChanges takes it first), so its id is below the horizon. The snapshot's own list of running
- * transactions is not enough: it leaves out running ones above the newest *completed* id, and missing one
- * of those is how an event would be lost.
- */
-const TXN_SQL = `pg_snapshot_xmin(pg_current_snapshot())::text as xmin, pg_current_xact_id()::text as horizon`;
 
 /**
  * Rows up to `max` were read while transactions below `horizon` might still commit an older id: once no
@@ -33,7 +18,7 @@ interface Checkpoint {
 }
 
 export interface FeedHooks {
-  query: Query;
+  statements: FeedStatements;
   logger: Logger;
   /** Re-reads who may see what for the feed's streams (closes those that lost access). */
   refreshAccess(feed: WorkspaceFeed): Promise<void>;
@@ -98,17 +83,12 @@ export class WorkspaceFeed {
    * has ended: a stream opened now then misses nothing committed after it opened.
    */
   private async init(): Promise<void> {
-    const [start] = await this.hooks.query<{ max: number; xmin: string; horizon: string }>(
-      `select coalesce(max(id), 0)::float8 as max, ${TXN_SQL} from change_events where workspace_id = ?`,
-      [this.workspaceId],
-    );
+    const [start] = await this.hooks.statements.start(this.workspaceId);
     const horizon = BigInt(start!.horizon);
     let xmin = BigInt(start!.xmin);
     for (let step = 0; xmin < horizon && !this.closed; step++) {
       await sleep(SETTLE_DELAYS_MS[Math.min(step, SETTLE_DELAYS_MS.length - 1)]!);
-      const [now] = await this.hooks.query<{ xmin: string }>(
-        "select pg_snapshot_xmin(pg_current_snapshot())::text as xmin",
-      );
+      const [now] = await this.hooks.statements.xmin();
       xmin = BigInt(now!.xmin);
     }
     this.cursor = Number(start!.max);
@@ -163,21 +143,7 @@ export class WorkspaceFeed {
     // a sequence with cache 1). Below it nothing can still appear, whatever is running; only what follows a
     // gap (a change still being committed, or one rolled back) waits for the horizon. Over a very long range
     // the check is skipped (as if the gap were right after the cursor).
-    const [res] = await this.hooks.query<{
-      xmin: string;
-      horizon: string;
-      rows: unknown;
-      first_gap: number | null;
-    }>(
-      `with mine as (${CHANGE_ROW_SQL} where e.workspace_id = ? and e.id > ? order by e.id limit ?)
-       select ${TXN_SQL},
-              coalesce((select json_agg(r order by r.id) from mine r), '[]'::json) as rows,
-              (select case when top.max - ?::bigint > ${GAP_CHECK_LIMIT} then ?::bigint + 1
-                           else (select min(g) from generate_series(?::bigint + 1, top.max) g
-                                  where not exists (select 1 from change_events c where c.id = g)) end
-                 from (select max(id) as max from mine) top)::float8 as first_gap`,
-      [this.workspaceId, this.cursor, PAGE_SIZE, this.cursor, this.cursor, this.cursor],
-    );
+    const [res] = await this.hooks.statements.read(this.workspaceId, this.cursor);
     if (this.closed) return;
     const rows = toChangeRows(res!.rows);
     const xmin = BigInt(res!.xmin);

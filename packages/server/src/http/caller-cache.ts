@@ -20,7 +20,7 @@ interface Entry {
  * (migration `…_auth_epoch`). Seeing the version the caller was read at, in the very snapshot the read's
  * data comes from, proves the caller is what authenticating in that statement would have given; any other
  * version, no statement seeing one (an empty page, a 404), or an error, and the request is answered again
- * with the key read afresh (`http/app.ts`). Another instance's change is seen the same way, as the version
+ * with the key read afresh (the `authenticate` step, `http/authenticate.ts`). Another instance's change is seen the same way, as the version
  * lives in the database. So the cache changes how many round trips a read takes, never what it answers.
  *
  * Entries live a minute (the key's `last_used_at` is written by the authentication that refills them,

@@ -93,13 +93,15 @@ export interface HandlerEntry {
    * item's problem. Given the refusal and the body as sent; returns the problem to answer.
    */
   placeInvalid?: (problem: Invalid, body: unknown) => HttpProblem;
+  /** Exists only in development mode: elsewhere it answers 404 like a path no operation takes. */
+  devOnly?: boolean;
 }
 
 /** Implements one contract operation; request and response are typed from the generated contract types. */
 export function handle<K extends OperationId>(
   operationId: K,
   handler: Handler<K>,
-  options: Pick<HandlerEntry, "confirmsCaller" | "placeInvalid"> = {},
+  options: Pick<HandlerEntry, "confirmsCaller" | "placeInvalid" | "devOnly"> = {},
 ): HandlerEntry {
   return { operationId, handler: handler as unknown as Handler<OperationId>, ...options };
 }

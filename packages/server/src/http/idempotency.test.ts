@@ -2,7 +2,7 @@ import { randomUUID } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { RunningServer } from "../server.js";
 import { startAnotherInstance, startTestServer, type TestServer } from "../test/harness.js";
-import { pruneIdempotentRequests } from "./idempotency.js";
+import { pruneIdempotentRequests } from "./idempotency.query.js";
 
 let srv: TestServer;
 beforeAll(async () => {

@@ -1,9 +1,12 @@
 import { createHash } from "node:crypto";
-import type { EntityManager } from "@mikro-orm/postgresql";
+import type { MikroORM } from "@mikro-orm/postgresql";
 import type { Context } from "koa";
-import { sql } from "../db/sql.js";
-import type { OperationSpec } from "./contract.js";
+import { type OperationSpec, WORKSPACE_HEADER } from "./contract.js";
+import { JsonText } from "./handler.js";
+import { claimKey, recordAnswer } from "./idempotency.query.js";
+import type { OperationCall, OperationStep } from "./operation-call.js";
 import { HttpProblem, Invalid } from "./problem.js";
+import { retryingConflicts } from "./run-handler.js";
 
 /**
  * `Idempotency-Key` (the contract's "Idempotent writes"): the first request with a key acts and its answer
@@ -100,104 +103,58 @@ export class IdempotencyInProgress extends HttpProblem {
 export class AnsweredMeanwhile extends Error {}
 
 /**
- * Inside the request's transaction: holds the key against concurrent repeats (a transaction-level advisory
- * lock, released at commit or rollback) and reads an earlier answer. A matching earlier answer is returned
- * to be replayed; another request's is 422; a repeat of one still running is 409. `undefined`: go ahead,
- * this request is the first.
- *
- * Lock and look-up are one statement. A repeat that committed between the two is not seen here; the unique
- * key then stops this request's record (see {@link recordAnswer}) and its work rolls back.
+ * The step for a write sent with an `Idempotency-Key` (the contract's "Idempotent writes"): the rest of the
+ * request runs in one transaction with its record, and the handler's own transactions become savepoints
+ * of it, so the work and the stored answer commit or roll back together. A repeat gets the stored answer,
+ * marked as replayed. Without the header, or for operations that take none, the rest runs as it is.
  */
-export async function claimKey(
-  em: EntityManager,
-  apiKeyId: string,
-  key: string,
-  fingerprint: string,
-): Promise<StoredAnswer | undefined> {
-  const [row] = await sql<{ locked: boolean; found: (StoredAnswer & { fingerprint: string }) | null }>(
-    em,
-    // The two-int form keeps these locks apart from the single-bigint ones the server takes elsewhere.
-    `select pg_try_advisory_xact_lock(hashtext(?::text), hashtext(?)) as locked,
-            (select json_build_object('fingerprint', fingerprint, 'status', status,
-                                      'workspaceSlug', workspace_slug, 'body', body)
-               from idempotent_requests
-              where api_key_id = ?::uuid and key = ?
-                and created_at > now() - ?::int * interval '1 hour') as found`,
-    [apiKeyId, key, apiKeyId, key, IDEMPOTENCY_RETENTION_HOURS],
-    { prepare: true },
-  );
-  const found = row?.found;
-  if (found) {
-    if (found.fingerprint !== fingerprint) throw new IdempotencyKeyReused();
-    return { status: found.status, workspaceSlug: found.workspaceSlug, body: found.body };
+export function idempotent(orm: MikroORM): OperationStep {
+  return (call, next) => {
+    const key = takesIdempotencyKey(call.op) ? idempotencyKeyOf(call.ctx) : undefined;
+    if (!key || !call.scope.caller) return next();
+    return inOneTransaction(call, next, key);
+  };
+
+  /** The rest of the request in one transaction with the stored answer, or that answer replayed. */
+  async function inOneTransaction(
+    call: OperationCall,
+    next: () => Promise<void>,
+    key: string,
+  ): Promise<void> {
+    const { ctx, scope } = call;
+    if (!scope.caller) return;
+    const apiKeyId = scope.caller.keyId;
+    const fingerprint = requestFingerprint(ctx, scope.workspace?.id, ctx.request.body);
+    for (let pass = 1; ; pass++) {
+      try {
+        const outcome = await retryingConflicts(() =>
+          orm.em.fork().transactional(async (em) => {
+            const stored = await claimKey(em, apiKeyId, key, fingerprint);
+            if (stored) return { stored, replayed: true };
+            call.scope = { ...scope, em };
+            call.inTransaction = true;
+            await next();
+            const result = call.result!;
+            const answer: StoredAnswer = {
+              status: result.status,
+              workspaceSlug: scope.workspace?.slug ?? null,
+              body: result.body instanceof JsonText ? result.body.text : JSON.stringify(result.body),
+            };
+            await recordAnswer(em, apiKeyId, key, fingerprint, answer);
+            return { stored: answer, replayed: false };
+          }),
+        );
+        if (outcome.replayed) {
+          ctx.set(REPLAYED_HEADER, "true");
+          if (outcome.stored.workspaceSlug) ctx.set(WORKSPACE_HEADER, outcome.stored.workspaceSlug);
+        }
+        call.result = { status: outcome.stored.status, body: new JsonText(outcome.stored.body) };
+        return;
+      } catch (err) {
+        // A repeat committed first: this pass rolled back, the next one finds and replays its answer.
+        if (err instanceof AnsweredMeanwhile && pass === 1) continue;
+        throw err;
+      }
+    }
   }
-  if (!row?.locked) throw new IdempotencyInProgress();
-  return undefined;
-}
-
-/**
- * Stores the answer in the request's transaction. An expired record of the same key is replaced; a live one
- * (committed by a repeat meanwhile) throws {@link AnsweredMeanwhile}.
- */
-export async function recordAnswer(
-  em: EntityManager,
-  apiKeyId: string,
-  key: string,
-  fingerprint: string,
-  answer: StoredAnswer,
-): Promise<void> {
-  const rows = await sql(
-    em,
-    `insert into idempotent_requests (api_key_id, key, fingerprint, status, workspace_slug, body, created_at)
-     values (?::uuid, ?, ?, ?, ?, ?, now())
-     on conflict (api_key_id, key) do update
-        set fingerprint = excluded.fingerprint, status = excluded.status,
-            workspace_slug = excluded.workspace_slug, body = excluded.body, created_at = excluded.created_at
-      where idempotent_requests.created_at <= now() - ?::int * interval '1 hour'
-     returning 1`,
-    [
-      apiKeyId,
-      key,
-      fingerprint,
-      answer.status,
-      answer.workspaceSlug,
-      answer.body,
-      IDEMPOTENCY_RETENTION_HOURS,
-    ],
-    { prepare: true },
-  );
-  if (rows.length === 0) throw new AnsweredMeanwhile();
-}
-
-/** Any constant will do; it only has to be the same for every instance. */
-const PRUNE_LOCK = 7_240_714;
-const PRUNE_BATCH = 5_000;
-
-/**
- * Deletes records past the retention in short batches, one instance at a time (an instance that finds the
- * lock taken leaves the round to the other). Returns the rows deleted.
- */
-export async function pruneIdempotentRequests(em: EntityManager): Promise<number> {
-  let total = 0;
-  for (;;) {
-    const deleted = await em.fork().transactional(async (tx) => {
-      const [lock] = await sql<{ ok: boolean }>(tx, "select pg_try_advisory_xact_lock(?) as ok", [
-        PRUNE_LOCK,
-      ]);
-      if (!lock?.ok) return -1;
-      const rows = await sql(
-        tx,
-        `delete from idempotent_requests where ctid = any(array(
-           select ctid from idempotent_requests where created_at <= now() - ?::int * interval '1 hour'
-            order by created_at limit ?))
-         returning 1`,
-        [IDEMPOTENCY_RETENTION_HOURS, PRUNE_BATCH],
-      );
-      return rows.length;
-    });
-    if (deleted < 0) break;
-    total += deleted;
-    if (deleted < PRUNE_BATCH) break;
-  }
-  return total;
 }

@@ -1,6 +1,6 @@
 /**
  * Domain errors. Thrown anywhere, turned into one RFC 9457 `application/problem+json` body by
- * `toProblem` in http/app.ts. `code` is the stable string clients switch on: one of the contract's `ProblemCode`s,
+ * `toProblem` in http/request-log.ts. `code` is the stable string clients switch on: one of the contract's `ProblemCode`s,
  * checked at compile time.
  */
 import type { components } from "@tracker/sdk/schema";

@@ -1,6 +1,5 @@
+import { OPEN_STATE_TYPES_SQL as OPEN } from "../rules/state-types.js";
 import type { TestServer } from "./harness.js";
-
-const OPEN = "('backlog', 'unstarted', 'started')";
 
 /**
  * Projects whose stored counts (`project_issue_counts`, kept by triggers; progress reads them) differ from

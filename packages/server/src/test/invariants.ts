@@ -1,3 +1,4 @@
+import { FINISHED_STATE_TYPES_SQL } from "../rules/state-types.js";
 import type { TestServer } from "./harness.js";
 
 /**
@@ -40,7 +41,7 @@ const RULES: Record<string, string> = {
   "numbers never past the team's counter": `select count(*) from issues i join teams t on t.id = i.team_id
      where i.number > t.issue_counter`,
   "finished issues carry completedAt": `select count(*) from issues
-     where (state_type in ('completed', 'canceled')) <> (completed_at is not null)`,
+     where (state_type in ${FINISHED_STATE_TYPES_SQL}) <> (completed_at is not null)`,
   // Search answers from the recent issues only what they hold since the workspace's cut.
   "recent issues for search hold every issue updated since": `select count(*) from issues i
      left join issue_search_recent_since s on s.workspace_id = i.workspace_id

@@ -1,35 +1,91 @@
-import { type KeyboardEvent, useEffect, useRef, useState } from "react";
+import * as Dialog from "@radix-ui/react-dialog";
+import type { Schemas } from "@tracker/sdk";
+import { Command } from "cmdk";
+import { useEffect, useState } from "react";
 import { useApp } from "../app-context.js";
+import { previewChange, saveLabels, updateIssue } from "../issue-edit.js";
 import { initiativePath, projectPath } from "../pages/project.js";
 import { navigate } from "../router.js";
 import { describeError } from "../session.js";
-import { useData } from "../store.js";
+import { store, useData } from "../store.js";
+import { Avatar, LabelDot, PriorityIcon, priorityLabel, StateIcon } from "./widgets.js";
 
-interface Choice {
-  id: string;
-  label: string;
-  hint: string;
-  to: string;
+type Issue = Schemas["Issue"];
+
+/** What the palette opens on: everything, or one property of the issue in hand. */
+export type PaletteMode = "root" | "state" | "assignee" | "priority" | "labels";
+
+/** `eng-123-fix-the-login-form`: the branch name people give the work on an issue. */
+export function branchName(issue: Pick<Issue, "identifier" | "title">): string {
+  const slug = issue.title
+    .toLowerCase()
+    .normalize("NFKD")
+    .replace(/[\u0300-\u036f]/g, "")
+    .replace(/[^a-z0-9]+/g, "-")
+    .replace(/^-+|-+$/g, "")
+    .slice(0, 50)
+    .replace(/-+$/, "");
+  return slug ? `${issue.identifier.toLowerCase()}-${slug}` : issue.identifier.toLowerCase();
 }
 
-/** Ctrl/Cmd-K: jump to a team's board, a page, a project or initiative by name, or an issue by identifier or text. */
-export function Palette({ onClose }: { onClose(): void }) {
-  const { tracker, teams, ws } = useApp();
-  const dialog = useRef<HTMLDialogElement>(null);
+async function copy(text: string): Promise<void> {
+  try {
+    if (navigator.clipboard && window.isSecureContext) return await navigator.clipboard.writeText(text);
+  } catch {
+    // Refused (no permission, page not focused): the older way below still works from a click.
+  }
+  const area = document.createElement("textarea");
+  area.value = text;
+  document.body.append(area);
+  area.select();
+  const done = document.execCommand("copy");
+  area.remove();
+  if (!done) throw new Error("the browser refused to copy");
+}
+
+const PRIORITY_ORDER = [1, 2, 3, 4, 0];
+
+/**
+ * Ctrl/Cmd-K: runs an action on the issue in hand (the one shown, or the card or row focused): change
+ * its state, assignee, priority or labels, assign it to me, copy its identifier, branch name or link;
+ * creates an issue; and jumps to a board, a page, a project or initiative by name, or an issue by
+ * identifier or text.
+ */
+export function Palette({
+  onClose,
+  identifier,
+  mode: initialMode = "root",
+  onShortcuts,
+}: {
+  onClose(): void;
+  /** The issue in hand, if any. */
+  identifier: string | undefined;
+  mode?: PaletteMode;
+  onShortcuts(): void;
+}) {
+  const { tracker, teams, ws, me, notify, openCreate } = useApp();
+  const [mode, setMode] = useState<PaletteMode>(initialMode);
   const [text, setText] = useState("");
-  const [found, setFound] = useState<Choice[]>([]);
+  const [found, setFound] = useState<Issue[]>([]);
   const [problem, setProblem] = useState("");
-  const [active, setActive] = useState(0);
   const projects = useData("projects:all", () => tracker.projects.list({ limit: 200 }));
   const initiatives = useData("initiatives:all", () => tracker.initiatives.list({ limit: 200 }));
-
+  const users = useData(mode === "assignee" ? "users" : null, () => tracker.users.list());
+  const labels = useData(mode === "labels" ? "labels" : null, () => tracker.labels.list());
+  const target = useData<Issue>(identifier ? `issue:${identifier}` : null, () =>
+    tracker.issues.get(identifier!),
+  );
+  const issue = target.data;
+  const [ticked, setTicked] = useState<string[] | null>(null);
+  // The highlighted row: the first issue found once the search answers, so Enter opens it.
+  const [selected, setSelected] = useState("");
   useEffect(() => {
-    dialog.current?.showModal();
-  }, []);
+    if (found[0]) setSelected(found[0].id);
+  }, [found]);
 
   useEffect(() => {
     const q = text.trim();
-    if (q.length < 2) {
+    if (mode !== "root" || q.length < 2) {
       setFound([]);
       return;
     }
@@ -38,14 +94,7 @@ export function Palette({ onClose }: { onClose(): void }) {
       tracker.issues.list({ q, limit: 8 }, { signal: controller.signal }).then(
         (page) => {
           setProblem("");
-          setFound(
-            page.items.map((i) => ({
-              id: i.id,
-              label: `${i.identifier} ${i.title}`,
-              hint: i.state.name,
-              to: `/${ws}/issue/${i.identifier}`,
-            })),
-          );
+          setFound(page.items);
         },
         (error) => {
           if (!controller.signal.aborted) setProblem(describeError(error));
@@ -56,99 +105,223 @@ export function Palette({ onClose }: { onClose(): void }) {
       clearTimeout(timer);
       controller.abort();
     };
-  }, [text, tracker, ws]);
+  }, [text, tracker, mode]);
+
+  const go = (to: string) => {
+    onClose();
+    navigate(to);
+  };
+  const change = (body: Parameters<typeof previewChange>[1]) => {
+    if (!issue) return;
+    onClose();
+    updateIssue(tracker, issue, body, (i) => previewChange(i, body)).catch((error) =>
+      notify(`${issue.identifier} not saved: ${describeError(error)}`, "error"),
+    );
+  };
+  const copied = (value: string) => {
+    onClose();
+    copy(value).then(
+      () => notify(`Copied ${value}`),
+      (error) => notify(`Could not copy: ${describeError(error)}`, "error"),
+    );
+  };
+  const sub = (next: PaletteMode) => {
+    setMode(next);
+    setText("");
+  };
 
   const lower = text.trim().toLowerCase();
-  const places: Choice[] = [
-    ...teams.map((t) => ({
-      id: t.id,
-      label: `${t.name} board`,
-      hint: t.key,
-      to: `/${ws}/team/${t.key}/board`,
-    })),
-    { id: "projects", label: "Projects", hint: "page", to: `/${ws}/projects` },
-    { id: "initiatives", label: "Initiatives", hint: "page", to: `/${ws}/initiatives` },
-    { id: "views", label: "Saved views", hint: "page", to: `/${ws}/views` },
-    { id: "documents", label: "Documents", hint: "page", to: `/${ws}/documents` },
-    { id: "new-document", label: "New document", hint: "action", to: `/${ws}/documents/new` },
-  ].filter((c) => !lower || `${c.label} ${c.hint}`.toLowerCase().includes(lower));
-  // Projects and initiatives are found by name once something is typed.
-  const named: Choice[] = lower
-    ? [
-        ...(projects.data?.items ?? []).map((p) => ({
-          id: p.id,
-          label: p.name,
-          hint: "project",
-          to: projectPath(ws, p),
-        })),
-        ...(initiatives.data?.items ?? []).map((i) => ({
-          id: i.id,
-          label: i.name,
-          hint: "initiative",
-          to: initiativePath(ws, i),
-        })),
-      ].filter((c) => c.label.toLowerCase().includes(lower))
-    : [];
-  const choices = [...found, ...named, ...places];
-  const pick = (choice: Choice | undefined) => {
-    if (!choice) return;
-    dialog.current?.close();
-    navigate(choice.to);
-  };
+  const matches = (label: string) => !lower || label.toLowerCase().includes(lower);
+  const item = (id: string, label: string, run: () => void, hint?: string, icon?: React.ReactNode) =>
+    matches(`${label} ${hint ?? ""}`) ? (
+      <Command.Item key={id} value={id} onSelect={run} className="palette-item">
+        {icon}
+        <span className="picker-label">{label}</span>
+        {hint && <span className="muted palette-hint">{hint}</span>}
+      </Command.Item>
+    ) : null;
 
-  const onKey = (event: KeyboardEvent) => {
-    if (event.key === "ArrowDown") {
-      event.preventDefault();
-      setActive((a) => Math.min(choices.length - 1, a + 1));
-    } else if (event.key === "ArrowUp") {
-      event.preventDefault();
-      setActive((a) => Math.max(0, a - 1));
-    } else if (event.key === "Enter") {
-      event.preventDefault();
-      pick(choices[active]);
-    }
-  };
+  const team = issue ? teams.find((t) => t.id === issue.team.id) : undefined;
+  const labelsNow = ticked ?? issue?.labels ?? [];
 
+  let body: React.ReactNode;
+  if (mode === "state" && issue) {
+    body = (team?.states ?? []).map((s) =>
+      item(
+        s.id,
+        s.name,
+        () => change({ state: s.name }),
+        s.id === issue.state.id ? "current" : undefined,
+        <StateIcon type={s.type} />,
+      ),
+    );
+  } else if (mode === "assignee" && issue) {
+    body = [
+      item("nobody", "Unassigned", () => change({ assignee: null }), undefined, <Avatar name={null} />),
+      ...(users.data ?? []).map((u) =>
+        item(u.id, u.name, () => change({ assignee: u.id }), u.email, <Avatar name={u.name} />),
+      ),
+    ];
+  } else if (mode === "priority" && issue) {
+    body = PRIORITY_ORDER.map((n) =>
+      item(
+        `p${n}`,
+        priorityLabel(n),
+        () => change({ priority: n as Schemas["Priority"] }),
+        undefined,
+        <PriorityIcon priority={n} />,
+      ),
+    );
+  } else if (mode === "labels" && issue) {
+    body = (labels.data ?? []).map((l) =>
+      matches(l.name) ? (
+        <Command.Item
+          key={l.id}
+          value={l.id}
+          aria-checked={labelsNow.includes(l.name)}
+          className="palette-item"
+          onSelect={() => {
+            const next = labelsNow.includes(l.name)
+              ? labelsNow.filter((n) => n !== l.name)
+              : [...labelsNow, l.name];
+            setTicked(next);
+            saveLabels(tracker, issue, next).catch((error) =>
+              notify(`${issue.identifier} labels not saved: ${describeError(error)}`, "error"),
+            );
+          }}
+        >
+          <LabelDot color={l.color} />
+          <span className="picker-label">{l.name}</span>
+          {labelsNow.includes(l.name) && <span aria-hidden="true">✓</span>}
+        </Command.Item>
+      ) : null,
+    );
+  } else {
+    const actions = issue
+      ? [
+          item("a-state", `Change state of ${issue.identifier}…`, () => sub("state"), "S"),
+          item(
+            "a-assign-me",
+            `Assign ${issue.identifier} to me`,
+            () => me && change({ assignee: me.id }),
+            "I",
+          ),
+          item("a-assign", `Assign ${issue.identifier} to…`, () => sub("assignee"), "A"),
+          item("a-priority", `Change priority of ${issue.identifier}…`, () => sub("priority"), "P"),
+          item("a-labels", `Change labels of ${issue.identifier}…`, () => sub("labels"), "L"),
+          item("a-copy-id", `Copy identifier ${issue.identifier}`, () => copied(issue.identifier)),
+          item("a-copy-branch", `Copy branch name ${branchName(issue)}`, () => copied(branchName(issue))),
+          item("a-copy-link", "Copy link to the issue", () =>
+            copied(`${location.origin}/${ws}/issue/${issue.identifier}`),
+          ),
+          item("a-open", `Open ${issue.identifier}`, () => go(`/${ws}/issue/${issue.identifier}`)),
+        ]
+      : [];
+    body = (
+      <>
+        {found.length > 0 && (
+          <Command.Group heading="Issues">
+            {found.map((i) =>
+              item(
+                i.id,
+                `${i.identifier} ${i.title}`,
+                () => go(`/${ws}/issue/${i.identifier}`),
+                i.state.name,
+                <StateIcon type={i.state.type} />,
+              ),
+            )}
+          </Command.Group>
+        )}
+        {actions.some(Boolean) && <Command.Group heading="Issue">{actions}</Command.Group>}
+        <Command.Group heading="Actions">
+          {item(
+            "create",
+            "Create issue",
+            () => {
+              onClose();
+              openCreate(issue ? { team: issue.team.key } : {});
+            },
+            "C",
+          )}
+          {item("new-document", "New document", () => go(`/${ws}/documents/new`))}
+          {item(
+            "shortcuts",
+            "Keyboard shortcuts",
+            () => {
+              onClose();
+              onShortcuts();
+            },
+            "?",
+          )}
+        </Command.Group>
+        <Command.Group heading="Go to">
+          {teams.flatMap((t) => [
+            item(`board-${t.id}`, `${t.name} board`, () => go(`/${ws}/team/${t.key}/board`), t.key),
+            item(`list-${t.id}`, `${t.name} list`, () => go(`/${ws}/team/${t.key}/list`), t.key),
+          ])}
+          {item("projects", "Projects", () => go(`/${ws}/projects`), "page")}
+          {item("initiatives", "Initiatives", () => go(`/${ws}/initiatives`), "page")}
+          {item("views", "Saved views", () => go(`/${ws}/views`), "page")}
+          {item("documents", "Documents", () => go(`/${ws}/documents`), "page")}
+          {lower &&
+            (projects.data?.items ?? []).map((p) =>
+              item(p.id, p.name, () => go(projectPath(ws, p)), "project"),
+            )}
+          {lower &&
+            (initiatives.data?.items ?? []).map((i) =>
+              item(i.id, i.name, () => go(initiativePath(ws, i)), "initiative"),
+            )}
+        </Command.Group>
+      </>
+    );
+  }
+
+  const placeholder =
+    mode === "root"
+      ? "Type a command, an issue, a team or a page…"
+      : `${mode === "labels" ? "Labels" : mode[0]!.toUpperCase() + mode.slice(1)} of ${identifier}…`;
   return (
-    <dialog ref={dialog} className="dialog palette" aria-label="Command palette" onClose={onClose}>
-      <label htmlFor="palette-input" className="sr-only">
-        Search issues, teams and pages
-      </label>
-      <input
-        id="palette-input"
-        role="combobox"
-        aria-expanded="true"
-        aria-controls="palette-list"
-        aria-activedescendant={choices[active] ? `choice-${choices[active].id}` : undefined}
-        placeholder="Type an issue, a team or a page…"
-        value={text}
-        onChange={(e) => {
-          setText(e.target.value);
-          setActive(0);
-        }}
-        onKeyDown={onKey}
-        autoFocus
-      />
-      {problem && <p className="error">{problem}</p>}
-      <div id="palette-list" role="listbox" aria-label="Results">
-        {choices.map((c, n) => (
-          <div
-            key={c.id}
-            tabIndex={-1}
-            id={`choice-${c.id}`}
-            role="option"
-            aria-selected={n === active}
-            className={n === active ? "active" : undefined}
-            onMouseDown={(e) => {
-              e.preventDefault();
-              pick(c);
+    <Dialog.Root open onOpenChange={(open) => !open && onClose()}>
+      <Dialog.Portal>
+        <Dialog.Overlay className="overlay" />
+        <Dialog.Content className="dialog palette-dialog" aria-describedby={undefined}>
+          <Dialog.Title className="sr-only">Command palette</Dialog.Title>
+          <Command
+            label="Search issues, teams and pages"
+            shouldFilter={false}
+            loop
+            value={selected}
+            onValueChange={setSelected}
+            className="palette"
+            onKeyDown={(e) => {
+              // Backspace in an empty sub-list goes back to every action.
+              if (e.key === "Backspace" && !text && mode !== "root") sub("root");
             }}
-            onKeyDown={() => {}}
           >
-            {c.label} <span className="muted">{c.hint}</span>
-          </div>
-        ))}
-      </div>
-    </dialog>
+            <Command.Input
+              value={text}
+              onValueChange={setText}
+              aria-label="Search issues, teams and pages"
+              placeholder={placeholder}
+            />
+            {problem && <p className="error">{problem}</p>}
+            {identifier && !issue && mode !== "root" && <p className="muted">Loading {identifier}…</p>}
+            <Command.Empty className="muted picker-empty">Nothing matches.</Command.Empty>
+            <Command.List aria-label="Results" className="palette-list">
+              {body}
+            </Command.List>
+          </Command>
+        </Dialog.Content>
+      </Dialog.Portal>
+    </Dialog.Root>
   );
+}
+
+/** The issue a palette action applies to, from the cache of lists (or null when none is known). */
+export function cachedIssueById(id: string): Issue | undefined {
+  for (const key of store.keys(["issues:"])) {
+    const found = (store.get(key)?.data as { items?: Issue[] } | undefined)?.items?.find((i) => i.id === id);
+    if (found) return found;
+  }
+  return undefined;
 }

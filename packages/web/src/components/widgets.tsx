@@ -34,10 +34,56 @@ const STATE_ICONS: Record<Schemas["StateType"], string> = {
   canceled: "⊘",
 };
 
-export function StateIcon({ type }: { type: Schemas["StateType"] }) {
+/** A workflow state's icon, in the state's own colour when it is known. */
+export function StateIcon({ type, color }: { type: Schemas["StateType"]; color?: string | undefined }) {
   return (
-    <span className={`state-icon state-${type}`} aria-hidden="true">
+    <span className={`state-icon state-${type}`} aria-hidden="true" style={color ? { color } : undefined}>
       {STATE_ICONS[type]}
+    </span>
+  );
+}
+
+/** A person's initials in a circle whose colour comes from their name, so a face is found at a glance. */
+export function Avatar({ name, size = 18 }: { name: string | null | undefined; size?: number }) {
+  if (!name) {
+    return <span className="avatar avatar-none" aria-hidden="true" style={{ width: size, height: size }} />;
+  }
+  const initials = name
+    .split(/\s+/)
+    .filter(Boolean)
+    .slice(0, 2)
+    .map((w) => w[0]!.toUpperCase())
+    .join("");
+  let hash = 0;
+  for (const c of name) hash = (hash * 31 + c.charCodeAt(0)) | 0;
+  return (
+    <span
+      className="avatar"
+      aria-hidden="true"
+      style={{
+        width: size,
+        height: size,
+        fontSize: size * 0.45,
+        background: `hsl(${Math.abs(hash) % 360} 40% 30%)`,
+      }}
+    >
+      {initials}
+    </span>
+  );
+}
+
+/** A label's colour dot. */
+export function LabelDot({ color }: { color: string | undefined }) {
+  return <span className="label-dot" aria-hidden="true" style={{ background: color ?? "var(--muted)" }} />;
+}
+
+const PRIORITY_BARS = ["–", "!!!", "▮▮▮", "▮▮▯", "▮▯▯"];
+
+/** Priority as Linear draws it: urgent an exclamation, then three, two or one bar, none a dash. */
+export function PriorityIcon({ priority }: { priority: number }) {
+  return (
+    <span className={`priority-icon priority-${priority}`} aria-hidden="true">
+      {PRIORITY_BARS[priority] ?? "–"}
     </span>
   );
 }

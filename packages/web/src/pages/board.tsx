@@ -1,55 +1,57 @@
-import { ISSUE_SORTS, ISSUE_SPECIAL_FILTERS, type Schemas, STATE_TYPES } from "@tracker/sdk";
+import { useVirtualizer } from "@tanstack/react-virtual";
+import type { Schemas } from "@tracker/sdk";
 import {
   type DragEvent,
   type KeyboardEvent,
   memo,
-  startTransition,
   useCallback,
   useEffect,
+  useMemo,
   useRef,
   useState,
 } from "react";
 import { type Issue, type Team, useApp } from "../app-context.js";
 import { LoadMore } from "../components/load-more.js";
-import { ErrorNote, priorityLabel, StateIcon } from "../components/widgets.js";
-import { applyIssue, type IssuePages, issuesFetcher } from "../issue-lists.js";
-import { Link, navigate, useLocation } from "../router.js";
+import {
+  Avatar,
+  ErrorNote,
+  LabelDot,
+  PriorityIcon,
+  priorityLabel,
+  StateIcon,
+} from "../components/widgets.js";
+import { previewChange, updateIssue } from "../issue-edit.js";
+import { columnList, type IssuePages, issuesFetcher, loadMoreIssues } from "../issue-lists.js";
+import { Link, useLocation, useTitle } from "../router.js";
 import { describeError } from "../session.js";
-import { store, useData } from "../store.js";
+import { useData } from "../store.js";
+import { displayFromSearch, withDisplay } from "./display.js";
+import { DisplayMenu } from "./display-menu.js";
+import { FilterBar } from "./filter-bar.js";
 import { type IssueQuery, issuesQuery, searchFromQuery } from "./filters.js";
 import { prefetchIssue } from "./issue.js";
+import { groupTotal, IssueList } from "./issue-list.js";
 
 /** A team's issues as a board (columns by workflow state) or a list, with the API's filters in the URL. */
 export function BoardPage({ teamKey, display }: { teamKey: string | undefined; display: "board" | "list" }) {
-  const { tracker, teams, ws, notify } = useApp();
+  const { tracker, teams, ws } = useApp();
   const { search } = useLocation();
   const team = teams.find((t) => t.key.toLowerCase() === teamKey?.toLowerCase());
   const { key, filters, query } = issuesQuery(teamKey, search);
-  const issues = useData<IssuePages>(key, issuesFetcher(tracker, key, query));
-
-  const moveTo = async (issue: Issue, state: Schemas["StateRef"]) => {
-    if (issue.state.id === state.id) return;
-    // Shown at once; the cache is put back (refetched) if the server refuses.
-    store.set(key, (page) => ({
-      ...(page as IssuePages),
-      items: (page as IssuePages).items.map((i) => (i.id === issue.id ? { ...i, state } : i)),
-    }));
-    try {
-      const saved = await tracker.issues.update(issue.identifier, { state: state.name });
-      applyIssue(saved);
-      store.invalidate([`page:${saved.identifier}`, `issue:${saved.identifier}`]);
-    } catch (error) {
-      notify(`${issue.identifier} stays in ${issue.state.name}: ${describeError(error)}`, "error");
-      store.invalidate([key]);
-    }
-  };
+  const options = displayFromSearch(search);
+  const showBoard = display === "board" && team;
+  // The list reads one list; a board reads one per column (below).
+  const issues = useData<IssuePages>(showBoard ? null : key, issuesFetcher(tracker, key, query));
+  const scroller = useRef<HTMLDivElement>(null);
+  const name = team ? team.name : teamKey ? teamKey : "All issues";
+  useTitle(`${name} · ${display === "board" ? "Board" : "List"}`);
 
   const base = teamKey ? `/${ws}/team/${teamKey}` : `/${ws}/issues`;
-  const filterSearch = searchFromQuery(filters);
+  const filterSearch = withDisplay(searchFromQuery(filters), options);
   return (
-    <div className="page">
+    <div className="page board-page">
       <div className="page-head">
-        <h1>{team ? team.name : teamKey ? teamKey : "All issues"}</h1>
+        <h1>{name}</h1>
         {teamKey && (
           <nav className="tabs" aria-label="Display">
             <Link
@@ -68,64 +70,74 @@ export function BoardPage({ teamKey, display }: { teamKey: string | undefined; d
             </Link>
           </nav>
         )}
-        <SaveView filters={filters} teamKey={teamKey} display={display} />
+        <span className="spacer-flex" />
+        <DisplayMenu filters={filters} options={options} display={display} teamKey={teamKey} />
       </div>
       <FilterBar filters={filters} teamKey={teamKey} />
-      <ErrorNote error={issues.error} />
-      {issues.data &&
-        (display === "board" && team ? (
-          <Board team={team} issues={issues.data.items} onMove={moveTo} />
-        ) : (
-          <IssueList issues={issues.data.items} />
-        ))}
-      {issues.data && <LoadMore listKey={key} pages={issues.data} />}
-      {!issues.data && issues.loading && <p className="muted">Loading…</p>}
+      {showBoard ? (
+        <Board team={team} listKey={key} query={query} />
+      ) : (
+        <>
+          <ErrorNote error={issues.error} />
+          <div className="list-scroll" ref={scroller}>
+            {issues.data && (
+              <IssueList
+                issues={issues.data.items}
+                grouping={options.grouping}
+                shown={options.shown}
+                complete={issues.data.nextOffset === null}
+                scrollRef={scroller}
+              />
+            )}
+            {issues.data && <LoadMore listKey={key} pages={issues.data} />}
+            {!issues.data && issues.loading && <p className="muted">Loading…</p>}
+          </div>
+        </>
+      )}
     </div>
   );
 }
 
-function Board({
-  team,
-  issues,
-  onMove,
-}: {
-  team: Team;
-  issues: Issue[];
-  onMove(issue: Issue, state: Schemas["StateRef"]): void;
-}) {
-  const { ws, tracker } = useApp();
+function Board({ team, listKey, query }: { team: Team; listKey: string; query: IssueQuery }) {
+  const { tracker, notify } = useApp();
+  // Label colours for the cards' dots; the board does not wait for them.
+  const labels = useData("labels", () => tracker.labels.list());
+  const colors = useMemo(() => new Map(labels.data?.map((l) => [l.name, l.color])), [labels.data]);
   const [over, setOver] = useState<string | null>(null);
   const [focusId, setFocusId] = useState<string | null>(null);
   const [announcement, setAnnouncement] = useState("");
-  // What fills the screen is rendered first; the cards below it follow right after, without holding it up.
-  const [complete, setComplete] = useState(issues.length <= FIRST_CARDS * 3);
-  useEffect(() => {
-    if (!complete) startTransition(() => setComplete(true));
-  }, [complete]);
   const states = team.states;
 
-  // A card moved by keyboard lands in another column (a new element): keep the focus on it.
-  useEffect(() => {
-    if (!focusId) return;
-    document.querySelector<HTMLElement>(`[data-issue-id="${focusId}"]`)?.focus();
-  });
+  /** Moves a card: shown at once, rolled back (with a message) when the server refuses or is away. */
+  const moveTo = useCallback(
+    (issue: Issue, state: Schemas["StateRef"]) => {
+      if (issue.state.id === state.id) return;
+      const change = { state: state.name };
+      updateIssue(tracker, issue, change, (i) => ({
+        ...previewChange(i, change),
+        // Where the board's default order (recently updated first) will put it: the top.
+        updatedAt: new Date().toISOString(),
+      })).catch((error) => {
+        notify(`${issue.identifier} stays in ${issue.state.name}: ${describeError(error)}`, "error");
+        setAnnouncement(`${issue.identifier} stays in ${issue.state.name}`);
+      });
+    },
+    [tracker, notify],
+  );
 
   const drop = (event: DragEvent, state: Schemas["StateRef"]) => {
     event.preventDefault();
     setOver(null);
-    const id = event.dataTransfer.getData("application/x-tracker-issue");
-    const issue = issues.find((i) => i.id === id);
-    if (issue) onMove(issue, state);
+    const raw = event.dataTransfer.getData("application/x-tracker-issue");
+    if (!raw) return;
+    moveTo(JSON.parse(raw) as Issue, state);
   };
 
-  // A card pointed at or focused is likely opened next: its page data is asked for now.
-  const onCardIntent = useCallback((issue: Issue) => prefetchIssue(tracker, issue.identifier), [tracker]);
-  const onCardBlur = useCallback((issue: Issue) => setFocusId((f) => (f === issue.id ? null : f)), []);
-  const latest = useRef({ states, onMove });
-  latest.current = { states, onMove };
-  // Stable, so a card re-renders only when its issue changes (a board holds up to 200).
+  const latest = useRef({ states, moveTo });
+  latest.current = { states, moveTo };
+  // Stable, so a card re-renders only when its issue changes.
   const onCardKey = useCallback((event: KeyboardEvent, issue: Issue) => {
-    const { states, onMove } = latest.current;
+    const { states, moveTo } = latest.current;
     if (!event.shiftKey || (event.key !== "ArrowLeft" && event.key !== "ArrowRight")) return;
     event.preventDefault();
     const at = states.findIndex((s) => s.id === issue.state.id);
@@ -133,25 +145,26 @@ function Board({
     if (!next) return;
     setFocusId(issue.id);
     setAnnouncement(`${issue.identifier} moved to ${next.name}`);
-    onMove(issue, next);
+    moveTo(issue, next);
   }, []);
 
   return (
     <>
-      <p className="hint">
-        Drag a card to another column, or focus it (<kbd>j</kbd>/<kbd>k</kbd>) and press <kbd>Shift</kbd>+
-        <kbd>←</kbd>/<kbd>→</kbd>.
-      </p>
       <div className="board">
         {states.map((state) => {
-          const all = issues.filter((i) => i.state.id === state.id);
-          const cards = complete ? all : all.slice(0, FIRST_CARDS);
+          const list = columnList(listKey, query, state);
+          if (!list) return null;
           return (
-            <section
+            <Column
               key={state.id}
-              className={`column${over === state.id ? " drop-target" : ""}`}
-              aria-label={state.name}
-              data-state={state.name}
+              state={state}
+              listKey={list.key}
+              query={list.query}
+              colors={colors}
+              over={over === state.id}
+              focusId={focusId}
+              onCardKey={onCardKey}
+              onCardBlur={(issue) => setFocusId((f) => (f === issue.id ? null : f))}
               onDragOver={(e) => {
                 e.preventDefault();
                 e.dataTransfer.dropEffect = "move";
@@ -159,24 +172,7 @@ function Board({
               }}
               onDragLeave={() => setOver((o) => (o === state.id ? null : o))}
               onDrop={(e) => drop(e, state)}
-            >
-              <h2>
-                <StateIcon type={state.type} /> {state.name} <span className="count">{all.length}</span>
-              </h2>
-              <ul>
-                {cards.map((issue) => (
-                  <Card
-                    key={issue.id}
-                    issue={issue}
-                    ws={ws}
-                    stateName={state.name}
-                    onKey={onCardKey}
-                    onBlur={onCardBlur}
-                    onIntent={onCardIntent}
-                  />
-                ))}
-              </ul>
-            </section>
+            />
           );
         })}
       </div>
@@ -187,10 +183,146 @@ function Board({
   );
 }
 
+/** A card's height before it is measured. */
+const CARD_ESTIMATE = 78;
+
+function Column({
+  state,
+  listKey,
+  query,
+  colors,
+  over,
+  focusId,
+  onCardKey,
+  onCardBlur,
+  onDragOver,
+  onDragLeave,
+  onDrop,
+}: {
+  state: Schemas["StateRef"];
+  listKey: string;
+  query: IssueQuery;
+  colors: Map<string, string>;
+  over: boolean;
+  focusId: string | null;
+  onCardKey(event: KeyboardEvent, issue: Issue): void;
+  onCardBlur(issue: Issue): void;
+  onDragOver(event: DragEvent): void;
+  onDragLeave(): void;
+  onDrop(event: DragEvent): void;
+}) {
+  const { tracker, ws, notify } = useApp();
+  const pages = useData<IssuePages>(listKey, issuesFetcher(tracker, listKey, query));
+  const items = pages.data?.items ?? [];
+  const hasMore = pages.data ? pages.data.nextOffset !== null : false;
+  const scroller = useRef<HTMLDivElement>(null);
+  const virtualizer = useVirtualizer({
+    count: items.length,
+    getScrollElement: () => scroller.current,
+    estimateSize: () => CARD_ESTIMATE,
+    overscan: 6,
+    gap: 6,
+    getItemKey: (index) => items[index]!.id,
+  });
+  const rendered = virtualizer.getVirtualItems();
+
+  // The next page loads as the column's end comes into view.
+  const [loadingMore, setLoadingMore] = useState(false);
+  const more = useCallback(async () => {
+    if (loadingMore) return;
+    setLoadingMore(true);
+    try {
+      await loadMoreIssues(tracker, listKey);
+    } catch (error) {
+      notify(`More issues could not be loaded: ${describeError(error)}`, "error");
+    } finally {
+      setLoadingMore(false);
+    }
+  }, [tracker, listKey, notify, loadingMore]);
+  const last = rendered.at(-1)?.index ?? -1;
+  useEffect(() => {
+    if (hasMore && !loadingMore && last >= items.length - 8) void more();
+  }, [hasMore, loadingMore, last, items.length, more]);
+
+  // A card moved here by keyboard keeps the focus: scrolled into view, then focused.
+  const focusIndex = focusId ? items.findIndex((i) => i.id === focusId) : -1;
+  useEffect(() => {
+    if (focusIndex < 0) return;
+    virtualizer.scrollToIndex(focusIndex, { align: "auto" });
+    requestAnimationFrame(() =>
+      scroller.current?.querySelector<HTMLElement>(`[data-issue-id="${focusId}"]`)?.focus(),
+    );
+  }, [focusIndex, focusId, virtualizer]);
+
+  const onIntent = useCallback((issue: Issue) => prefetchIssue(tracker, issue.identifier), [tracker]);
+  const total = groupTotal(items.length, !hasMore);
+  return (
+    <section
+      className={`column${over ? " drop-target" : ""}`}
+      aria-label={state.name}
+      data-state={state.name}
+      onDragOver={onDragOver}
+      onDragLeave={onDragLeave}
+      onDrop={onDrop}
+    >
+      <h2>
+        <StateIcon type={state.type} /> {state.name}{" "}
+        <span className="column-count" title={total.exact ? undefined : "More to load"}>
+          {pages.data ? `${total.count}${total.exact ? "" : "+"}` : ""}
+        </span>
+      </h2>
+      <div className="column-scroll" ref={scroller}>
+        <ErrorNote error={pages.error} />
+        <ul style={{ height: virtualizer.getTotalSize() }}>
+          {rendered.map((row) => {
+            const issue = items[row.index]!;
+            return (
+              <li
+                key={row.key}
+                data-index={row.index}
+                ref={virtualizer.measureElement}
+                style={{ transform: `translateY(${row.start}px)` }}
+              >
+                <Card
+                  issue={issue}
+                  ws={ws}
+                  stateName={state.name}
+                  colors={colors}
+                  onKey={onCardKey}
+                  onBlur={onCardBlur}
+                  onIntent={onIntent}
+                />
+              </li>
+            );
+          })}
+        </ul>
+        {pages.data && (
+          <p className="column-foot muted" aria-live="polite">
+            {hasMore ? (
+              <>
+                {items.length} loaded, more to come{" "}
+                <button type="button" onClick={more} aria-busy={loadingMore} className="link-button">
+                  {loadingMore ? "Loading…" : "Load more"}
+                </button>
+              </>
+            ) : items.length === 0 ? (
+              "No issues"
+            ) : (
+              `All ${items.length} loaded`
+            )}
+          </p>
+        )}
+        {!pages.data && pages.loading && <p className="muted column-foot">Loading…</p>}
+      </div>
+    </section>
+  );
+}
+
 const Card = memo(function Card({
   issue,
   ws,
   stateName,
+  colors,
   onKey,
   onBlur,
   onIntent,
@@ -198,289 +330,51 @@ const Card = memo(function Card({
   issue: Issue;
   ws: string;
   stateName: string;
+  colors: Map<string, string>;
   onKey(event: KeyboardEvent, issue: Issue): void;
   onBlur(issue: Issue): void;
   onIntent(issue: Issue): void;
 }) {
   return (
-    <li>
-      <Link
-        to={`/${ws}/issue/${issue.identifier}`}
-        className="card"
-        data-nav-item
-        data-issue-id={issue.id}
-        draggable
-        onDragStart={(e) => {
-          e.dataTransfer.setData("application/x-tracker-issue", issue.id);
-          e.dataTransfer.effectAllowed = "move";
-        }}
-        onKeyDown={(e) => onKey(e, issue)}
-        onBlur={() => onBlur(issue)}
-        onPointerEnter={() => onIntent(issue)}
-        onFocus={() => onIntent(issue)}
-      >
-        {/* The card's name is its text (what is seen is what a screen reader says), then its column. */}
-        <span className="identifier">{issue.identifier}</span> <span className="title">{issue.title}</span>
+    <Link
+      to={`/${ws}/issue/${issue.identifier}`}
+      className="card"
+      data-nav-item
+      data-issue-id={issue.id}
+      draggable
+      onDragStart={(e) => {
+        e.dataTransfer.setData("application/x-tracker-issue", JSON.stringify(issue));
+        e.dataTransfer.effectAllowed = "move";
+      }}
+      onKeyDown={(e) => onKey(e, issue)}
+      onBlur={() => onBlur(issue)}
+      onPointerEnter={() => onIntent(issue)}
+      onFocus={() => onIntent(issue)}
+    >
+      {/* The card's name is its text (what is seen is what a screen reader says), then its column. */}
+      <span className="card-top">
+        <span className="identifier">{issue.identifier}</span>
+        {issue.assignee && <Avatar name={issue.assignee.name} />}
+      </span>{" "}
+      <span className="title">
+        {issue.title}
         <span className="sr-only">, {stateName}</span>
-        <span className="meta">
-          {issue.priority > 0 && <span className="badge">{priorityLabel(issue.priority)}</span>}
-          {issue.assignee && <span className="badge">{issue.assignee.name}</span>}
-          {issue.labels.map((l) => (
-            <span key={l} className="badge label">
-              {l}
-            </span>
-          ))}
-        </span>
-      </Link>
-    </li>
+      </span>
+      <span className="meta">
+        {issue.priority > 0 && (
+          <span className="badge" title={priorityLabel(issue.priority)}>
+            <PriorityIcon priority={issue.priority} />
+            <span className="sr-only">{priorityLabel(issue.priority)}</span>
+          </span>
+        )}
+        {issue.labels.map((l) => (
+          <span key={l} className="badge label">
+            <LabelDot color={colors.get(l)} />
+            {l}
+          </span>
+        ))}
+        {issue.dueDate && <span className="badge">Due {issue.dueDate}</span>}
+      </span>
+    </Link>
   );
 });
-
-/** Cards a column renders before the board's first paint (more than a screen holds). */
-const FIRST_CARDS = 10;
-
-/** Rows a list renders before its first paint; the rest follow right after, without holding up the screen. */
-const FIRST_ROWS = 30;
-
-export function IssueList({ issues }: { issues: Issue[] }) {
-  const { ws } = useApp();
-  const [all, setAll] = useState(issues.length <= FIRST_ROWS);
-  useEffect(() => {
-    if (!all) startTransition(() => setAll(true));
-  }, [all]);
-  const shown = all ? issues : issues.slice(0, FIRST_ROWS);
-  if (issues.length === 0) return <p className="empty">No issues match.</p>;
-  return (
-    <table className="issues">
-      <thead>
-        <tr>
-          <th scope="col">Issue</th>
-          <th scope="col">Title</th>
-          <th scope="col">State</th>
-          <th scope="col">Priority</th>
-          <th scope="col">Assignee</th>
-          <th scope="col">Due</th>
-        </tr>
-      </thead>
-      <tbody>
-        {shown.map((issue) => (
-          <tr key={issue.id}>
-            <td>
-              <Link to={`/${ws}/issue/${issue.identifier}`} data-nav-item>
-                {issue.identifier}
-              </Link>
-            </td>
-            <td>{issue.title}</td>
-            <td>
-              <StateIcon type={issue.state.type} /> {issue.state.name}
-            </td>
-            <td>{priorityLabel(issue.priority)}</td>
-            <td>{issue.assignee?.name ?? "—"}</td>
-            <td>{issue.dueDate ?? "—"}</td>
-          </tr>
-        ))}
-      </tbody>
-    </table>
-  );
-}
-
-function FilterBar({ filters, teamKey }: { filters: IssueQuery; teamKey: string | undefined }) {
-  const { tracker } = useApp();
-  const { path } = useLocation();
-  // The choices are fetched when the filters are used (or one is set), not with the board itself.
-  const [wanted, setWanted] = useState(
-    Boolean(filters.assignee || filters.project || filters.cycle !== undefined || filters.label),
-  );
-  const users = useData(wanted ? "users" : null, () => tracker.users.list());
-  const projects = useData(wanted ? "projects:all" : null, () => tracker.projects.list({ limit: 200 }));
-  const labels = useData(wanted ? "labels" : null, () => tracker.labels.list());
-  const cycles = useData(wanted && teamKey ? `cycles:${teamKey}` : null, () => tracker.cycles.list(teamKey!));
-  const [q, setQ] = useState(filters.q ?? "");
-
-  const apply = (change: Partial<IssueQuery>) => {
-    navigate(`${path}${searchFromQuery({ ...filters, ...change })}`, { replace: true });
-  };
-  const toggle = <T extends string>(values: T[] | undefined, value: T) =>
-    values?.includes(value) ? values.filter((v) => v !== value) : [...(values ?? []), value];
-
-  return (
-    <form
-      className="filters"
-      aria-label="Filters"
-      onFocus={() => setWanted(true)}
-      onPointerEnter={() => setWanted(true)}
-      onSubmit={(e) => {
-        e.preventDefault();
-        apply({ q: q.trim() || undefined });
-      }}
-    >
-      <label>
-        Search
-        <input type="search" value={q} onChange={(e) => setQ(e.target.value)} placeholder="Text or ENG-12" />
-      </label>
-      <fieldset>
-        <legend>State</legend>
-        {STATE_TYPES.map((type) => (
-          <label key={type} className="check">
-            <input
-              type="checkbox"
-              checked={filters.stateType?.includes(type) ?? false}
-              onChange={() => apply({ stateType: toggle(filters.stateType, type) })}
-            />
-            {type}
-          </label>
-        ))}
-      </fieldset>
-      <label>
-        Assignee
-        <select
-          value={filters.assignee ?? ""}
-          onChange={(e) => apply({ assignee: e.target.value || undefined })}
-        >
-          <option value="">Anyone</option>
-          <option value="me">Me</option>
-          {users.data?.map((u) => (
-            <option key={u.id} value={u.email}>
-              {u.name}
-            </option>
-          ))}
-        </select>
-      </label>
-      <label>
-        Project
-        <select
-          value={filters.project ?? ""}
-          onChange={(e) => apply({ project: e.target.value || undefined })}
-        >
-          <option value="">Any</option>
-          {projects.data?.items.map((p) => (
-            <option key={p.id} value={p.name}>
-              {p.name}
-            </option>
-          ))}
-        </select>
-      </label>
-      {teamKey && (
-        <label>
-          Cycle
-          <select
-            value={filters.cycle === undefined ? "" : String(filters.cycle)}
-            onChange={(e) =>
-              apply({
-                cycle:
-                  e.target.value === ""
-                    ? undefined
-                    : e.target.value === "current"
-                      ? "current"
-                      : Number(e.target.value),
-              })
-            }
-          >
-            <option value="">Any</option>
-            <option value="current">Current</option>
-            {cycles.data?.map((c) => (
-              <option key={c.id} value={c.number}>
-                {c.name ?? `Cycle ${c.number}`}
-              </option>
-            ))}
-          </select>
-        </label>
-      )}
-      <label>
-        Label
-        <select
-          value={filters.label?.[0] ?? ""}
-          onChange={(e) => apply({ label: e.target.value ? [e.target.value] : undefined })}
-        >
-          <option value="">Any</option>
-          {labels.data?.map((l) => (
-            <option key={l.id} value={l.name}>
-              {l.name}
-            </option>
-          ))}
-        </select>
-      </label>
-      <label>
-        Only
-        <select
-          value=""
-          onChange={(e) =>
-            e.target.value &&
-            apply({
-              special: toggle(filters.special, e.target.value as (typeof ISSUE_SPECIAL_FILTERS)[number]),
-            })
-          }
-        >
-          <option value="">Add a filter…</option>
-          {ISSUE_SPECIAL_FILTERS.filter((s) => !filters.special?.includes(s)).map((s) => (
-            <option key={s} value={s}>
-              {s.replace(/_/g, " ")}
-            </option>
-          ))}
-        </select>
-      </label>
-      {filters.special?.map((s) => (
-        <button
-          key={s}
-          type="button"
-          className="chip"
-          aria-label={`Remove the filter ${s.replace(/_/g, " ")}`}
-          onClick={() => apply({ special: toggle(filters.special, s) })}
-        >
-          {s.replace(/_/g, " ")} <span aria-hidden="true">×</span>
-        </button>
-      ))}
-      <label>
-        Sort
-        <select
-          value={filters.sort ?? ""}
-          onChange={(e) => apply({ sort: (e.target.value || undefined) as IssueQuery["sort"] })}
-        >
-          <option value="">Recently updated</option>
-          {ISSUE_SORTS.map((s) => (
-            <option key={s} value={s}>
-              {s.startsWith("-") ? `${s.slice(1)} ↓` : `${s} ↑`}
-            </option>
-          ))}
-        </select>
-      </label>
-      <button type="submit">Apply</button>
-    </form>
-  );
-}
-
-function SaveView({
-  filters,
-  teamKey,
-  display,
-}: {
-  filters: IssueQuery;
-  teamKey: string | undefined;
-  display: "board" | "list";
-}) {
-  const { tracker, notify } = useApp();
-  const save = async () => {
-    const name = window.prompt("Name of the view");
-    if (!name) return;
-    try {
-      const { sort, ...rest } = filters;
-      await tracker.views.create({
-        name,
-        kind: "issues",
-        team: teamKey ?? null,
-        display,
-        filters: rest,
-        ...(sort ? { sort } : {}),
-      });
-      store.invalidate(["views"]);
-      notify(`Saved the view “${name}”.`);
-    } catch (error) {
-      notify(describeError(error), "error");
-    }
-  };
-  return (
-    <button type="button" onClick={save}>
-      Save view
-    </button>
-  );
-}

@@ -1,4 +1,6 @@
-import { useApp } from "../app-context.js";
+import type { Schemas } from "@tracker/sdk";
+import { type Issue, useApp } from "../app-context.js";
+import { LoadMore } from "../components/load-more.js";
 import { ErrorNote, ProgressBar, StateIcon } from "../components/widgets.js";
 import { type IssuePages, issuesFetcher } from "../issue-lists.js";
 import { Link } from "../router.js";
@@ -14,8 +16,7 @@ export function CyclePage({ teamKey }: { teamKey: string }) {
   const { key, query } = issuesQuery(teamKey, new URLSearchParams({ cycle: "current" }));
   const issues = useData<IssuePages>(current ? key : null, issuesFetcher(tracker, key, query));
   const items = issues.data?.items ?? [];
-  const done = items.filter((i) => i.state.type === "completed").length;
-  const counted = items.filter((i) => i.state.type !== "canceled").length;
+  const progress = cycleProgress(items);
 
   return (
     <div className="page">
@@ -31,15 +32,10 @@ export function CyclePage({ teamKey }: { teamKey: string }) {
               {new Date(current.endsAt).toLocaleDateString()}
             </span>
           </p>
-          <ProgressBar
-            progress={{
-              done,
-              total: counted,
-              percent: counted ? Math.round((100 * done) / counted) : 0,
-              excludedProjects: 0,
-            }}
-            label="Cycle progress"
-          />
+          <ProgressBar progress={progress} label="Cycle progress" />
+          {issues.data?.nextOffset !== null && issues.data && (
+            <p className="muted">Counted over the {items.length} issues loaded so far.</p>
+          )}
           <ul className="plain">
             {items.map((i) => (
               <li key={i.id}>
@@ -51,8 +47,25 @@ export function CyclePage({ teamKey }: { teamKey: string }) {
               </li>
             ))}
           </ul>
+          {issues.data && <LoadMore listKey={key} pages={issues.data} />}
         </>
       )}
     </div>
   );
+}
+
+/**
+ * A cycle's progress as far as the issues loaded tell it: done over all but canceled. The seam for the
+ * server's own cycle progress: when the API gives a cycle's true counts, they replace this computation
+ * (and the note that the count covers only what is loaded goes).
+ */
+export function cycleProgress(items: Issue[]): Schemas["Progress"] {
+  const done = items.filter((i) => i.state.type === "completed").length;
+  const counted = items.filter((i) => i.state.type !== "canceled").length;
+  return {
+    done,
+    total: counted,
+    percent: counted ? Math.round((100 * done) / counted) : 0,
+    excludedProjects: 0,
+  };
 }

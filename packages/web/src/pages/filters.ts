@@ -1,64 +1,30 @@
-import { ISSUE_SORTS, ISSUE_SPECIAL_FILTERS, type QueryOf, STATE_TYPES } from "@tracker/sdk";
+import { ISSUE_SORTS, type QueryOf, readListFilters, writeListFilters } from "@tracker/sdk";
 
 export type IssueQuery = QueryOf<"listIssues">;
 
 /** A board or list loads its issues a page at a time, the largest page the API gives (200). */
 export const BOARD_PAGE = 200;
 
-/** The list filters of the contract's `listIssues` that the board keeps in its URL, so a link reproduces a view. */
-export const FILTER_PARAMS = [
-  "stateType",
-  "assignee",
-  "project",
-  "cycle",
-  "label",
-  "special",
-  "q",
-  "sort",
-] as const;
+const SORTS: readonly string[] = ISSUE_SORTS;
 
-const list = (value: string | null) =>
-  value
-    ? value
-        .split(",")
-        .map((v) => v.trim())
-        .filter(Boolean)
-    : [];
-
-/** Reads the URL's filters into a `listIssues` query, dropping values the contract does not know. */
+/**
+ * Reads the URL's filters into a `listIssues` query: every list filter of the contract (the SDK's
+ * `LIST_FILTERS`, so a saved view's time windows and state survive the trip through a link) but the team,
+ * which is in the path, and the sort. Values the contract does not know are dropped.
+ */
 export function queryFromSearch(search: URLSearchParams): IssueQuery {
-  const query: IssueQuery = {};
-  const stateTypes = list(search.get("stateType")).filter((v) =>
-    (STATE_TYPES as readonly string[]).includes(v),
-  );
-  if (stateTypes.length) query.stateType = stateTypes as IssueQuery["stateType"];
-  const special = list(search.get("special")).filter((v) =>
-    (ISSUE_SPECIAL_FILTERS as readonly string[]).includes(v),
-  );
-  if (special.length) query.special = special as IssueQuery["special"];
-  const labels = list(search.get("label"));
-  if (labels.length) query.label = labels;
-  for (const name of ["assignee", "project", "q"] as const) {
-    const value = search.get(name);
-    if (value) query[name] = value;
-  }
-  const cycle = search.get("cycle");
-  if (cycle) query.cycle = cycle === "current" ? "current" : Number(cycle);
+  const { team: _team, ...filters } = readListFilters("issues", search);
+  const query: IssueQuery = filters;
   const sort = search.get("sort");
-  if (sort && (ISSUE_SORTS as readonly string[]).includes(sort)) query.sort = sort as IssueQuery["sort"];
+  if (sort && SORTS.includes(sort)) query.sort = sort as IssueQuery["sort"];
   return query;
 }
 
-/** The URL query of a set of filters (arrays as comma lists, as the API takes them). */
+/** The URL query of a set of filters (arrays as comma lists, as the API takes them), the sort last. */
 export function searchFromQuery(query: Record<string, unknown>): string {
-  const params = new URLSearchParams();
-  for (const name of FILTER_PARAMS) {
-    const value = query[name];
-    if (value === undefined || value === null || value === "") continue;
-    if (Array.isArray(value)) {
-      if (value.length) params.set(name, value.join(","));
-    } else params.set(name, String(value));
-  }
+  const { team: _team, ...filters } = query;
+  const params = writeListFilters("issues", filters);
+  if (typeof query.sort === "string" && query.sort) params.set("sort", query.sort);
   const text = params.toString().replace(/%2C/g, ",");
   return text ? `?${text}` : "";
 }

@@ -1,16 +1,18 @@
-import {
-  ISSUE_RELATION_TYPES,
-  PRIORITY_NAMES,
-  type ResponseOf,
-  type Schemas,
-  type Tracker,
-} from "@tracker/sdk";
+import { ISSUE_RELATION_TYPES, type ResponseOf, type Schemas, type Tracker } from "@tracker/sdk";
 import { type FormEvent, type ReactNode, useEffect, useState } from "react";
 import { useApp } from "../app-context.js";
-import { Markdown } from "../components/markdown.js";
-import { ErrorNote, priorityLabel, StateIcon } from "../components/widgets.js";
-import { applyIssue } from "../issue-lists.js";
-import { Link, navigate } from "../router.js";
+import { Markdown, toggleTask } from "../components/markdown.js";
+import { Picker } from "../components/picker.js";
+import {
+  Avatar,
+  ErrorNote,
+  LabelDot,
+  PriorityIcon,
+  priorityLabel,
+  StateIcon,
+} from "../components/widgets.js";
+import { previewChange, saveLabels, updateIssue } from "../issue-edit.js";
+import { Link, navigate, useTitle } from "../router.js";
 import { describeError } from "../session.js";
 import { store, useData } from "../store.js";
 
@@ -76,26 +78,76 @@ function cachedIssue(identifier: string): Schemas["Issue"] | undefined {
   return undefined;
 }
 
+/** The properties the side panel shows and edits, as the page data (or a save not answered yet) has them. */
+interface Props {
+  stateId: string;
+  priority: number;
+  assigneeId: string | null;
+  labels: string[];
+  projectId: string | null;
+  cycleId: string | null;
+  estimate: number | null;
+  dueDate: string | null | undefined;
+}
+
 function IssueView({ data, dueDate }: { data: PageData; dueDate: string | null | undefined }) {
   const { tracker, ws, notify } = useApp();
   const { issue } = data;
-  const [error, setError] = useState<unknown>(null);
+  const labels = useData("labels", () => tracker.labels.list());
+  // Edits show at once; each key is dropped when its save is answered (the page data then has it) or
+  // refused (the page data still has the old value: rolled back).
+  const [overlay, setOverlay] = useState<Partial<Props>>({});
+  const server: Props = {
+    stateId: issue.stateId,
+    priority: issue.priority,
+    assigneeId: issue.assigneeId,
+    labels: issue.labels.map((l) => l.name),
+    projectId: issue.projectId,
+    cycleId: issue.cycleId,
+    estimate: issue.estimate,
+    dueDate,
+  };
+  const shown: Props = { ...server, ...overlay };
+  useTitle(`${issue.identifier} ${issue.title}`);
 
-  /** Saves a change; true when it was saved. On failure the editor keeps what was typed. */
-  const save = async (change: Update): Promise<boolean> => {
-    setError(null);
+  const settle = (part: Partial<Props>) =>
+    setOverlay((o) => {
+      const next = { ...o };
+      for (const key of Object.keys(part) as (keyof Props)[]) if (next[key] === part[key]) delete next[key];
+      return next;
+    });
+
+  /** Saves a change; true when it was saved. A refusal is shown, and the change rolled back. */
+  const save = async (change: Update, part: Partial<Props> = {}): Promise<boolean> => {
+    setOverlay((o) => ({ ...o, ...part }));
     try {
-      applyIssue(await tracker.issues.update(issue.identifier, change));
-      store.invalidate([`page:${issue.identifier}`, `issue:${issue.identifier}`]);
+      await updateIssue(tracker, issue, change, (i) => previewChange(i, change));
+      settle(part);
       return true;
     } catch (err) {
-      setError(err);
-      notify(`Not saved: ${describeError(err)}`, "error");
+      settle(part);
+      notify(`${issue.identifier} not saved: ${describeError(err)}`, "error");
       return false;
     }
   };
+  const setLabels = (names: string[]) => {
+    setOverlay((o) => ({ ...o, labels: names }));
+    saveLabels(tracker, issue, names).then(
+      () => settle({ labels: names }),
+      (err) => {
+        settle({ labels: names });
+        notify(`${issue.identifier} labels not saved: ${describeError(err)}`, "error");
+      },
+    );
+  };
 
-  const state = issue.team.states.find((s) => s.id === issue.stateId);
+  const state = issue.team.states.find((s) => s.id === shown.stateId);
+  const assignee = data.members.find((m) => m.id === shown.assigneeId);
+  const project = data.projects.find((p) => p.id === shown.projectId);
+  const cycle = data.cycles.find((c) => c.id === shown.cycleId);
+  const colorOf = (name: string) =>
+    issue.labels.find((l) => l.name === name)?.color ?? labels.data?.find((l) => l.name === name)?.color;
+  const labelNames = [...new Set([...(labels.data ?? []).map((l) => l.name), ...shown.labels])];
   return (
     <article className="issue-page">
       <div className="issue-main">
@@ -108,7 +160,6 @@ function IssueView({ data, dueDate }: { data: PageData; dueDate: string | null |
           )}
           <span>{issue.identifier}</span>
         </nav>
-        <ErrorNote error={error} />
         <EditableTitle title={issue.title} onSave={(title) => save({ title })} />
         <EditableDescription text={issue.description} onSave={(description) => save({ description })} />
         <SubIssues data={data} />
@@ -118,100 +169,126 @@ function IssueView({ data, dueDate }: { data: PageData; dueDate: string | null |
       </div>
       <aside className="issue-side" aria-label="Properties">
         <Field label="State">
-          <select
-            aria-label="State"
-            value={issue.stateId}
-            onChange={(e) => {
-              const next = issue.team.states.find((s) => s.id === e.target.value);
-              if (next) save({ state: next.name });
+          <Picker
+            label="State"
+            shortcut="s"
+            value={shown.stateId}
+            options={issue.team.states.map((s) => ({
+              value: s.id,
+              label: s.name,
+              icon: <StateIcon type={s.type} color={s.color} />,
+            }))}
+            onChange={(id) => {
+              const next = issue.team.states.find((s) => s.id === id);
+              if (next) void save({ state: next.name }, { stateId: id });
             }}
           >
-            {issue.team.states.map((s) => (
-              <option key={s.id} value={s.id}>
-                {s.name}
-              </option>
-            ))}
-          </select>
-          {state && <StateIcon type={state.type} />}
+            {state && <StateIcon type={state.type} color={state.color} />} {state?.name}
+          </Picker>
         </Field>
         <Field label="Priority">
-          <select
-            aria-label="Priority"
-            value={issue.priority}
-            onChange={(e) => save({ priority: Number(e.target.value) as Schemas["Priority"] })}
+          <Picker
+            label="Priority"
+            shortcut="p"
+            value={String(shown.priority)}
+            options={PRIORITY_ORDER.map((n) => ({
+              value: String(n),
+              label: priorityLabel(n),
+              icon: <PriorityIcon priority={n} />,
+            }))}
+            onChange={(v) => {
+              const priority = Number(v) as Schemas["Priority"];
+              void save({ priority }, { priority });
+            }}
           >
-            {PRIORITY_NAMES.map((_, n) => (
-              // biome-ignore lint/suspicious/noArrayIndexKey: priorities are their index
-              <option key={n} value={n}>
-                {priorityLabel(n)}
-              </option>
-            ))}
-          </select>
+            <PriorityIcon priority={shown.priority} /> {priorityLabel(shown.priority)}
+          </Picker>
         </Field>
         <Field label="Assignee">
-          <select
-            aria-label="Assignee"
-            value={issue.assigneeId ?? ""}
-            onChange={(e) => save({ assignee: e.target.value || null })}
+          <Picker
+            label="Assignee"
+            shortcut="a"
+            value={shown.assigneeId ?? ""}
+            options={[
+              { value: "", label: "Unassigned", icon: <Avatar name={null} /> },
+              ...data.members.map((m) => ({ value: m.id, label: m.name, icon: <Avatar name={m.name} /> })),
+            ]}
+            onChange={(id) => void save({ assignee: id || null }, { assigneeId: id || null })}
           >
-            <option value="">Unassigned</option>
-            {data.members.map((m) => (
-              <option key={m.id} value={m.id}>
-                {m.name}
-              </option>
-            ))}
-          </select>
+            <Avatar name={assignee?.name} /> {assignee?.name ?? "Unassigned"}
+          </Picker>
         </Field>
         <Field label="Labels">
-          <LabelsEditor current={issue.labels.map((l) => l.name)} onSave={(labels) => save({ labels })} />
+          <Picker
+            label="Labels"
+            shortcut="l"
+            multiple
+            value={shown.labels}
+            options={labelNames.map((name) => ({
+              value: name,
+              label: name,
+              icon: <LabelDot color={colorOf(name)} />,
+            }))}
+            onChange={setLabels}
+          >
+            {shown.labels.length === 0 && <span className="muted">No labels</span>}
+            {shown.labels.map((name) => (
+              <span key={name} className="label-chip">
+                <LabelDot color={colorOf(name)} />
+                {name}
+              </span>
+            ))}
+          </Picker>
         </Field>
         <Field label="Project">
-          <select
-            aria-label="Project"
-            value={issue.projectId ?? ""}
-            onChange={(e) => save({ project: e.target.value || null })}
+          <Picker
+            label="Project"
+            value={shown.projectId ?? ""}
+            options={[
+              { value: "", label: "No project" },
+              ...data.projects.map((p) => ({ value: p.id, label: p.name })),
+            ]}
+            onChange={(id) => void save({ project: id || null }, { projectId: id || null })}
           >
-            <option value="">No project</option>
-            {data.projects.map((p) => (
-              <option key={p.id} value={p.id}>
-                {p.name}
-              </option>
-            ))}
-          </select>
+            {project?.name ?? <span className="muted">No project</span>}
+          </Picker>
         </Field>
         {issue.team.cyclesEnabled && (
           <Field label="Cycle">
-            <select
-              aria-label="Cycle"
-              value={issue.cycleId ?? ""}
-              onChange={(e) => {
-                const cycle = data.cycles.find((c) => c.id === e.target.value);
-                save({ cycle: cycle ? cycle.number : null });
+            <Picker
+              label="Cycle"
+              value={shown.cycleId ?? ""}
+              options={[
+                { value: "", label: "No cycle" },
+                ...data.cycles.map((c) => ({ value: c.id, label: c.name ?? `Cycle ${c.number}` })),
+              ]}
+              onChange={(id) => {
+                const next = data.cycles.find((c) => c.id === id);
+                void save({ cycle: next ? next.number : null }, { cycleId: id || null });
               }}
             >
-              <option value="">No cycle</option>
-              {data.cycles.map((c) => (
-                <option key={c.id} value={c.id}>
-                  {c.name ?? `Cycle ${c.number}`}
-                </option>
-              ))}
-            </select>
+              {cycle ? (cycle.name ?? `Cycle ${cycle.number}`) : <span className="muted">No cycle</span>}
+            </Picker>
           </Field>
         )}
         <Field label="Estimate">
           {data.estimates.length > 0 ? (
-            <select
-              aria-label="Estimate"
-              value={issue.estimate ?? ""}
-              onChange={(e) => save({ estimate: e.target.value === "" ? null : Number(e.target.value) })}
+            <Picker
+              label="Estimate"
+              value={shown.estimate === null ? "" : String(shown.estimate)}
+              options={[
+                { value: "", label: "No estimate" },
+                ...data.estimates.map((o) => ({ value: String(o.value), label: o.label })),
+              ]}
+              onChange={(v) => {
+                const estimate = v === "" ? null : Number(v);
+                void save({ estimate }, { estimate });
+              }}
             >
-              <option value="">No estimate</option>
-              {data.estimates.map((o) => (
-                <option key={o.value} value={o.value}>
-                  {o.label}
-                </option>
-              ))}
-            </select>
+              {data.estimates.find((o) => o.value === shown.estimate)?.label ?? (
+                <span className="muted">No estimate</span>
+              )}
+            </Picker>
           ) : (
             <span className="muted">Estimates are off for this team</span>
           )}
@@ -220,8 +297,11 @@ function IssueView({ data, dueDate }: { data: PageData; dueDate: string | null |
           <input
             type="date"
             aria-label="Due date"
-            value={dueDate ?? ""}
-            onChange={(e) => save({ dueDate: e.target.value || null })}
+            value={shown.dueDate ?? ""}
+            onChange={(e) => {
+              const due = e.target.value || null;
+              void save({ dueDate: due }, { dueDate: due });
+            }}
           />
         </Field>
         <p className="muted small">
@@ -233,6 +313,9 @@ function IssueView({ data, dueDate }: { data: PageData; dueDate: string | null |
     </article>
   );
 }
+
+/** Urgent first, "no priority" last: the order people scan them in. */
+const PRIORITY_ORDER = [1, 2, 3, 4, 0];
 
 function Field({ label, children }: { label: string; children: ReactNode }) {
   return (
@@ -299,7 +382,14 @@ function EditableDescription({
   if (draft === null) {
     return (
       <section className="description" aria-label="Description">
-        {text ? <Markdown text={text} /> : <p className="muted">No description.</p>}
+        {text ? (
+          <Markdown
+            text={text}
+            onToggleTask={(index, checked) => void onSave(toggleTask(text, index, checked))}
+          />
+        ) : (
+          <p className="muted">No description.</p>
+        )}
         <button type="button" onClick={() => setDraft(text ?? "")}>
           Edit description
         </button>
@@ -325,37 +415,6 @@ function EditableDescription({
         </button>
       </div>
     </form>
-  );
-}
-
-function LabelsEditor({
-  current,
-  onSave,
-}: {
-  current: string[];
-  onSave(labels: string[]): Promise<boolean>;
-}) {
-  const { tracker } = useApp();
-  const labels = useData("labels", () => tracker.labels.list());
-  return (
-    <details className="labels-editor">
-      <summary>{current.length ? current.join(", ") : "No labels"}</summary>
-      <fieldset>
-        <legend className="sr-only">Labels</legend>
-        {labels.data?.map((l) => (
-          <label key={l.id} className="check">
-            <input
-              type="checkbox"
-              checked={current.includes(l.name)}
-              onChange={(e) =>
-                onSave(e.target.checked ? [...current, l.name] : current.filter((n) => n !== l.name))
-              }
-            />
-            {l.name}
-          </label>
-        ))}
-      </fieldset>
-    </details>
   );
 }
 

@@ -8,8 +8,8 @@ import { ErrorNote, HealthBadge, Pending, ProgressBar } from "../components/widg
 import { type IssuePages, issuesFetcher } from "../issue-lists.js";
 import { Link } from "../router.js";
 import { store, useData } from "../store.js";
-import { IssueList } from "./board.js";
 import { issuesQuery, searchFromQuery } from "./filters.js";
+import { IssueList } from "./issue-list.js";
 
 type Project = Schemas["Project"];
 type Initiative = Schemas["Initiative"];

@@ -1,12 +1,12 @@
-import { spawnSync } from "node:child_process";
-import { readFileSync, statSync, writeFileSync } from "node:fs";
+import { readFileSync, statSync } from "node:fs";
 import net from "node:net";
 import path from "node:path";
 import { startTestServer, type TestServer } from "@tracker/server/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { json, rows, runBinary, useSession } from "../../test/binary.js";
+import { terminal } from "../../test/terminal.js";
 
-// Logging in, exit codes 3 and 4, --version, help and completion: the built binary against real servers.
+// Logging in, exit codes 3 and 4, --version and help: the built binary against real servers.
 const s = useSession();
 let other: TestServer;
 let otherToken: string;
@@ -26,23 +26,6 @@ const loggedOut = (home: string) => ({
   TRACKER_URL: undefined,
   TRACKER_API_KEY: undefined,
 });
-
-const installed = (shell: string) => spawnSync(shell, ["--version"]).status === 0;
-const zshInstalled = installed("zsh");
-const fishInstalled = installed("fish");
-const missingShells = [zshInstalled ? "" : "zsh", fishInstalled ? "" : "fish"].filter(Boolean);
-// The reporter lists no skipped test by name: one line says which checks did not run, and why.
-if (missingShells.length)
-  console.log(
-    `Skipped: ${missingShells.map((shell) => `${shell} completion checks (${shell} not installed)`).join("; ")}`,
-  );
-
-/** Whether `shell` accepts `script` without running it (`-n`). */
-const parses = (shell: string, script: string) => {
-  const file = path.join(s.configHome, `completion.${shell}`);
-  writeFileSync(file, script);
-  return spawnSync(shell, ["-n", file]).status === 0;
-};
 
 describe("tracker auth (real servers, real binary)", () => {
   it("logs in with a key from stdin, stored for its owner only, and commands then need no variables", async () => {
@@ -65,6 +48,10 @@ describe("tracker auth (real servers, real binary)", () => {
       servers: { [s.server.url]: { apiKey: s.token, user: s.user.email } },
     });
     expect((await s.run(["teams", "list", "--jq", ".[].key"], { env })).stdout).toBe("ENG\n");
+    // An empty TRACKER_URL (and key) is an unset one: the login's server is used, at a terminal too.
+    const emptied = terminal(s, ["teams", "list"], { ...env, TRACKER_URL: "", TRACKER_API_KEY: "" });
+    expect(await emptied.exited).toBe(0);
+    expect(emptied.plain()).toContain("Engineering");
     expect((await s.run(["auth", "token"], { env })).stdout).toBe(`${s.token}\n`);
 
     // A second server: it becomes the default, and --url reaches the first.
@@ -133,7 +120,7 @@ describe("tracker auth (real servers, real binary)", () => {
   });
 });
 
-describe("tracker exit codes 3 and 4, --version, help and completion (real binary)", () => {
+describe("tracker exit codes 3 and 4, --version and help (real binary)", () => {
   it("exits 3 when nothing listens, and 3 with a time-out message when the server is silent", async () => {
     const closed = await runBinary(["teams", "list"], {
       env: { TRACKER_URL: "http://127.0.0.1:9", TRACKER_API_KEY: "trk_x", HOME: s.configHome },
@@ -203,81 +190,4 @@ describe("tracker exit codes 3 and 4, --version, help and completion (real binar
       stderr: 'unknown command "isues"; did you mean "issues"?\nRun \'tracker --help\' for usage.\n',
     });
   });
-
-  it("prints completion scripts for bash, zsh and fish; in a real bash they complete nouns, verbs, flags and team keys", async () => {
-    const bash = await runBinary(["completion", "bash"]);
-    expect(bash.code).toBe(0);
-    expect(spawnSync("bash", ["-n"], { input: bash.stdout }).status).toBe(0);
-    // Complete `tracker issues li` and `tracker issues list --sort -pr` in a real bash.
-    const complete = (line: string) =>
-      spawnSync(
-        "bash",
-        [
-          "-c",
-          `${bash.stdout}\nCOMP_WORDS=(${line}); COMP_CWORD=$((\${#COMP_WORDS[@]}-1)); _tracker; printf '%s\\n' "\${COMPREPLY[@]}"`,
-        ],
-        {
-          encoding: "utf8",
-          env: { PATH: process.env.PATH, ...s.env() } as NodeJS.ProcessEnv,
-        },
-      ).stdout;
-    expect(complete("tracker issues li")).toBe("list\nlink\n");
-    expect(complete("tracker issues list --sort -pr")).toBe("-priority\n");
-    expect(complete("tracker lab")).toBe("labels\n");
-    expect(complete("tracker issues list --sta")).toBe("--state\n--state-type\n");
-
-    const zsh = await runBinary(["completion", "zsh"]);
-    expect(zsh.code).toBe(0);
-    expect(zsh.stdout).toMatch(/^#compdef tracker\n/);
-    const fish = await runBinary(["completion", "fish"]);
-    expect(fish.code).toBe(0);
-    expect(fish.stdout).toContain("complete -c tracker -n __fish_use_subcommand -a issues");
-    expect(fish.stdout).toContain("-l team -s t -r -a '(tracker __complete teams 2>/dev/null)'");
-    expect((await s.run(["__complete", "teams"])).stdout).toBe("ENG\n");
-    const bad = await runBinary(["completion", "powershell"]);
-    expect(bad.code).toBe(2);
-  });
-
-  // zsh and fish run the scripts where they are installed (`.ci/run` installs both); elsewhere the test's
-  // name says it was skipped and why, in the reporter's normal output.
-  it.skipIf(!zshInstalled)(
-    zshInstalled
-      ? "zsh parses its completion script and offers nouns, verbs, flags and sort keys"
-      : "zsh completion in a real zsh (skipped: zsh not installed)",
-    async () => {
-      const zsh = (await runBinary(["completion", "zsh"])).stdout;
-      expect(parses("zsh", zsh)).toBe(true);
-      // In a real zsh, with the completion system's `_describe` and `compadd` standing in to print what
-      // they are offered (`word:description`), as a terminal would list them.
-      const zshOffers = (words: string[]) => {
-        const file = path.join(s.configHome, "zsh-complete.zsh");
-        writeFileSync(
-          file,
-          `${zsh}\n_describe() { print -rl -- "\${(@P)\${@[-1]}}" }\ncompadd() { shift; print -rl -- "$@" }\n` +
-            `words=(${words.map((w) => `'${w}'`).join(" ")}); CURRENT=${words.length}; _tracker\n`,
-        );
-        return spawnSync("zsh", ["-f", file], { encoding: "utf8" }).stdout.split("\n");
-      };
-      expect(zshOffers(["tracker", "iss"])).toContain(
-        "issues:List, view, create, edit, close, relate and move issues",
-      );
-      expect(zshOffers(["tracker", "issues", "li"]).filter((l) => l.startsWith("li"))).toEqual([
-        "list:List issues, with the same filters as the app's views",
-        "link:Attach a web link to an issue",
-      ]);
-      expect(zshOffers(["tracker", "issues", "list", "--sta"])).toContain(
-        '--state:Workflow state name, e.g. "In Progress" (needs --team)',
-      );
-      expect(zshOffers(["tracker", "issues", "list", "--sort", ""])).toContain("-priority");
-    },
-  );
-
-  it.skipIf(!fishInstalled)(
-    fishInstalled
-      ? "fish parses its completion script"
-      : "fish completion in a real fish (skipped: fish not installed)",
-    async () => {
-      expect(parses("fish", (await runBinary(["completion", "fish"])).stdout)).toBe(true);
-    },
-  );
 });

@@ -14,6 +14,11 @@ export const spec = defineCommand({
       value: "FILE",
       description: "Read the comment from a file (- for standard input)",
     },
+    editor: {
+      type: "boolean",
+      short: "e",
+      description: "Write the comment in $EDITOR (VISUAL, EDITOR, else vi)",
+    },
   },
   examples: [
     'tracker issues comment ENG-123 --body "Fixed in #42"',
@@ -26,6 +31,7 @@ export async function run(opts: Opts<typeof spec>, deps: Deps): Promise<void> {
     deps,
     { flag: "body", value: opts.body },
     { flag: "body-file", value: opts.bodyFile },
+    { value: opts.editor, what: "the comment" },
   );
   const body = await required(deps, "body", text?.trim() ? text : undefined, () =>
     deps.prompt.input("Comment"),

@@ -16,6 +16,11 @@ export const spec = defineCommand({
       value: "FILE",
       description: "Read the new text from a file (- for standard input)",
     },
+    editor: {
+      type: "boolean",
+      short: "e",
+      description: "Write the comment in $EDITOR (VISUAL, EDITOR, else vi)",
+    },
   },
   examples: ['tracker comments edit ENG-123 last --body "Fixed in #43"'],
 });
@@ -26,6 +31,7 @@ export async function run(opts: Opts<typeof spec>, deps: Deps): Promise<void> {
     deps,
     { flag: "body", value: opts.body },
     { flag: "body-file", value: opts.bodyFile },
+    { value: opts.editor, what: "the comment", initial: comment.body },
   );
   const body = await required(deps, "body", text?.trim() ? text : undefined, () =>
     deps.prompt.input("Comment", { default: comment.body }),

@@ -17,6 +17,11 @@ export const spec = defineCommand({
       value: "FILE",
       description: "Read the content from a file (- for standard input)",
     },
+    editor: {
+      type: "boolean",
+      short: "e",
+      description: "Write the content in $EDITOR (VISUAL, EDITOR, else vi)",
+    },
     issue: {
       type: "string",
       short: "i",
@@ -38,6 +43,7 @@ export async function run(opts: Opts<typeof spec>, deps: Deps): Promise<void> {
     deps,
     { flag: "content", value: opts.content },
     { flag: "content-file", value: opts.contentFile },
+    { value: opts.editor, what: "the content" },
   );
   if (content !== undefined) body.content = content;
   const issues = splitList(opts.issue);

@@ -1,6 +1,7 @@
 import type { QueryOf, Schemas } from "@tracker/sdk";
 import { type Deps, defineCommand, type Opts } from "../../command.js";
 import { printList, relativeTime } from "../../output.js";
+import { emailsWhenPiped } from "../../resolve.js";
 
 export const spec = defineCommand({
   summary: "List or search documents, most recently updated first",
@@ -10,7 +11,7 @@ export const spec = defineCommand({
       type: "string",
       short: "q",
       value: "TEXT",
-      description: 'Full-text search: words, "a phrase", -excluded, or',
+      description: 'Full-text search: words, "a phrase", -excluded words, a or b',
     },
     team: {
       type: "string",
@@ -34,6 +35,7 @@ export async function run(opts: Opts<typeof spec>, deps: Deps): Promise<void> {
   if (opts.team) query.team = opts.team;
   if (opts.issue) query.issue = opts.issue;
   const docs = await deps.tracker.documents.list(query, deps.call);
+  const emails = await emailsWhenPiped(deps, opts.json);
   await printList<Schemas["Document"]>(
     deps,
     opts,
@@ -43,7 +45,12 @@ export async function run(opts: Opts<typeof spec>, deps: Deps): Promise<void> {
       { header: "TITLE", value: (d) => d.title, flex: true, max: 60, style: (_, c) => c.bold },
       { header: "TEAM", value: (d) => d.team.key },
       { header: "ISSUES", value: (d) => d.issues.map((i) => i.identifier).join(","), max: 30 },
-      { header: "BY", value: (d) => d.creator.name, max: 20 },
+      {
+        header: "BY",
+        value: (d) => emails.get(d.creator.id) ?? d.creator.name,
+        tty: (d) => d.creator.name,
+        max: 20,
+      },
       { header: "UPDATED", value: (d) => d.updatedAt, tty: (d) => relativeTime(d.updatedAt) },
     ],
     "No documents match.",

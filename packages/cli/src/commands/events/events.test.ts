@@ -2,6 +2,7 @@ import { spawn } from "node:child_process";
 import { createTracker } from "@tracker/sdk";
 import { describe, expect, it } from "vitest";
 import { BIN, useSession } from "../../test/binary.js";
+import { terminal } from "../../test/terminal.js";
 
 // `tracker events tail`: a change made through the API shows up as a line, while the binary runs.
 const s = useSession();
@@ -60,7 +61,7 @@ describe("tracker events tail (real server, real binary)", () => {
     expect(run.out().stderr.match(/Following/g)).toHaveLength(2);
   });
 
-  it("prints JSON lines filtered by --jq, and ends cleanly on SIGINT", async () => {
+  it("prints JSON lines filtered by --jq, and exits 130 on SIGINT, as the README says", async () => {
     const sdk = createTracker({ baseUrl: s.server.url, apiKey: s.token });
     const run = tail(["--json", "--jq", '"\\(.action) \\(.entity) \\(.identifier)"']);
     await run.following;
@@ -68,6 +69,12 @@ describe("tracker events tail (real server, real binary)", () => {
     // The comment, then the issue it touched (its updatedAt moved).
     await expect.poll(() => run.out().stdout, { timeout: 10_000 }).toContain("created comment ENG-1\n");
     run.child.kill("SIGINT");
-    expect(await run.exited).toBe(0);
+    expect(await run.exited).toBe(130);
+  });
+
+  it("stops at Ctrl-C on a terminal with exit code 130", async () => {
+    const run = terminal(s, ["events", "tail"]);
+    await run.answer("press Ctrl-C to stop", "\x03");
+    expect(await run.exited).toBe(130);
   });
 });

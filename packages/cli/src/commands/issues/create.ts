@@ -27,6 +27,11 @@ export const spec = defineCommand({
       value: "FILE",
       description: "Read the description from a file (- for standard input)",
     },
+    editor: {
+      type: "boolean",
+      short: "e",
+      description: "Write the description in $EDITOR (VISUAL, EDITOR, else vi)",
+    },
     priority: {
       type: "string",
       value: "P",
@@ -67,6 +72,7 @@ export async function run(opts: Opts<typeof spec>, deps: Deps): Promise<void> {
     deps,
     { flag: "description", value: opts.description },
     { flag: "description-file", value: opts.descriptionFile },
+    { value: opts.editor, what: "the description" },
   );
   if (description !== undefined) body.description = description;
   const priority = parsePriorityFlag(opts.priority);

@@ -46,6 +46,11 @@ export const spec = defineCommand({
       value: "FILE",
       description: "Read the new description from a file (- for standard input)",
     },
+    editor: {
+      type: "boolean",
+      short: "e",
+      description: "Write the description in $EDITOR (VISUAL, EDITOR, else vi)",
+    },
     addLabel: {
       type: "string",
       multiple: true,
@@ -87,6 +92,14 @@ async function changes(opts: Opts<typeof spec>, deps: Deps): Promise<IssueUpdate
     deps,
     { flag: "description", value: opts.description },
     { flag: "description-file", value: opts.descriptionFile },
+    {
+      value: opts.editor,
+      what: "the description",
+      // The first issue's description, to change rather than retype.
+      initial: opts.editor
+        ? ((await deps.tracker.issues.get(opts.ids[0]!, deps.call)).description ?? "")
+        : "",
+    },
   );
   if (description !== undefined) body.description = description;
   const add = splitList(opts.addLabel);

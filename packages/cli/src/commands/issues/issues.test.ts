@@ -1,5 +1,7 @@
+import { createTracker } from "@tracker/sdk";
 import { describe, expect, it } from "vitest";
 import { json, rows, useSession } from "../../test/binary.js";
+import { terminal } from "../../test/terminal.js";
 
 // `tracker issues …` and `tracker comments …`: the built binary against a real server.
 const s = useSession();
@@ -134,32 +136,6 @@ describe("tracker issues (real server, real binary)", () => {
     );
   });
 
-  it("comments: add (also from stdin), list, edit the last, delete", async () => {
-    expect((await s.run(["issues", "comment", "ENG-1", "--body", "Looks good"])).code).toBe(0);
-    await s.run(["comments", "add", "ENG-1", "--body-file", "-"], { input: "From a pipe\n" });
-    const listed = await s.run(["comments", "list", "ENG-1", "--json", "body"]);
-    expect(json(listed)).toEqual([
-      { body: "Fixed in #42" },
-      { body: "Looks good" },
-      { body: "From a pipe\n" },
-    ]);
-    expect((await s.run(["comments", "edit", "ENG-1", "last", "--body", "From a pipe, edited"])).code).toBe(
-      0,
-    );
-    const tsv = await s.run(["comments", "list", "ENG-1"]);
-    expect(rows(tsv).map((r) => r[3])).toEqual(["Fixed in #42", "Looks good", "From a pipe, edited"]);
-    const refused = await s.run(["comments", "delete", "ENG-1", "last"]);
-    expect(refused.code).toBe(2);
-    expect(refused.stderr).toContain("--yes is required");
-    expect((await s.run(["comments", "delete", "ENG-1", "last", "--yes"])).stderr).toMatch(
-      /^Deleted comment /,
-    );
-    expect(json<unknown[]>(await s.run(["comments", "list", "ENG-1", "--json"]))).toHaveLength(2);
-    const empty = await s.run(["issues", "comment", "ENG-1"]);
-    expect(empty.code).toBe(2);
-    expect(empty.stderr).toContain("--body is required");
-  });
-
   it("relates and unrelates two issues, from either side", async () => {
     const related = await s.run(["issues", "relate", "ENG-2", "ENG-1", "--type", "blocked-by"]);
     expect(related.stderr).toBe("ENG-2 blocked by ENG-1\n");
@@ -251,5 +227,49 @@ describe("tracker issues (real server, real binary)", () => {
     const badField = await s.run(["issues", "list", "--json", "identifier,colour"]);
     expect(badField.code).toBe(2);
     expect(badField.stderr).toContain('unknown JSON field "colour"; available: id, identifier, title');
+  });
+});
+
+describe("tracker issues list", () => {
+  it("lists open issues unless --state says closed or all, as gh does, in a terminal", async () => {
+    const sdk = createTracker({ baseUrl: s.server.url, apiKey: s.token, workspace: "" });
+    await sdk.teams.create({ key: "OPN", name: "Open work" });
+    await sdk.issues.create({ team: "OPN", title: "Still open" });
+    await sdk.issues.create({ team: "OPN", title: "Shipped it", state: "Done" });
+    await sdk.issues.create({ team: "OPN", title: "Dropped it", state: "Canceled" });
+    const titles = async (args: string[]) => {
+      const run = terminal(s, ["issues", "list", "--team", "OPN", ...args], { COLUMNS: "120" });
+      expect(await run.exited).toBe(0);
+      return ["Still open", "Shipped it", "Dropped it"].filter((t) => run.plain().includes(t));
+    };
+    expect(await titles([])).toEqual(["Still open"]);
+    expect(await titles(["--state", "closed"])).toEqual(["Shipped it", "Dropped it"]);
+    expect(await titles(["--state", "all"])).toEqual(["Still open", "Shipped it", "Dropped it"]);
+    expect(await titles(["--state", "Done"])).toEqual(["Shipped it"]);
+    expect(await titles(["--state-type", "canceled"])).toEqual(["Dropped it"]);
+    // A completion window asks for finished issues by itself.
+    expect(await titles(["--completed-after", "2020-01-01"])).toEqual(["Shipped it", "Dropped it"]);
+  });
+});
+
+describe("tracker issues create --editor, comments add --editor", () => {
+  it("writes the description and a comment in $EDITOR on a terminal, and refuses --editor when piped", async () => {
+    const editor = `sh -c 'printf "Written in the editor\\n" > "$1"' sh`;
+    const run = terminal(s, ["issues", "create", "--team", "ENG", "--title", "Edited", "--editor"], {
+      EDITOR: editor,
+    });
+    expect(await run.exited).toBe(0);
+    const identifier = /Created (ENG-\d+)/.exec(run.plain())?.[1];
+    const sdk = createTracker({ baseUrl: s.server.url, apiKey: s.token, workspace: "" });
+    expect((await sdk.issues.get(identifier!)).description).toBe("Written in the editor");
+    expect(await terminal(s, ["comments", "add", identifier!, "-e"], { EDITOR: editor }).exited).toBe(0);
+    expect((await sdk.issues.get(identifier!)).comments.map((c) => c.body)).toEqual([
+      "Written in the editor",
+    ]);
+    const piped = await s.run(["issues", "create", "--team", "ENG", "--title", "x", "--editor"], {
+      env: { EDITOR: editor },
+    });
+    expect(piped).toMatchObject({ code: 2 });
+    expect(piped.stderr).toContain("--editor needs a terminal");
   });
 });

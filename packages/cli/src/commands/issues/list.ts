@@ -1,5 +1,11 @@
 import type { QueryOf, Schemas } from "@tracker/sdk";
-import { ISSUE_SORTS, ISSUE_SPECIAL_FILTERS, STATE_TYPES } from "@tracker/sdk";
+import {
+  ISSUE_SORTS,
+  ISSUE_SPECIAL_FILTERS,
+  readListFilters,
+  STATE_TYPES,
+  writeListFilters,
+} from "@tracker/sdk";
 import { CommandError, type Deps, defineCommand, type Opts, splitList, UsageError } from "../../command.js";
 import { printList, say } from "../../output.js";
 import { collectPages, parseLimit } from "../../paging.js";
@@ -8,9 +14,10 @@ import { issueColumns } from "./columns.js";
 export const spec = defineCommand({
   summary: "List issues, with the same filters as the app's views",
   description:
-    "Every filter is ANDed with every other. Without --state or --state-type, finished issues are listed too;\n" +
-    "use --state-type backlog,unstarted,started for open work. --view runs one of your saved views; flags\n" +
-    "given with it replace the view's value of that filter.",
+    "Every filter is ANDed with every other. Open issues are listed unless you say otherwise, as gh does:\n" +
+    "--state closed lists completed and canceled ones, --state all every one; --state-type, a workflow state\n" +
+    "name or a --completed-… window choose for themselves. --view runs one of your saved views; flags given\n" +
+    "with it replace the view's value of that filter.",
   args: [],
   options: {
     team: {
@@ -23,8 +30,8 @@ export const spec = defineCommand({
     state: {
       type: "string",
       short: "s",
-      value: "NAME",
-      description: 'Workflow state name, e.g. "In Progress" (needs --team)',
+      value: "STATE",
+      description: 'open (default), closed, all, or a workflow state name of --team, e.g. "In Progress"',
     },
     stateType: {
       type: "string",
@@ -91,9 +98,11 @@ export const spec = defineCommand({
       description: 'Most issues to list (default 50), or "all"',
     },
     all: { type: "boolean", description: "List every matching issue (same as --limit all)" },
+    web: { type: "boolean", description: "Open the list on the web board instead" },
   },
   examples: [
     "tracker issues list --team ENG --state-type started",
+    "tracker issues list --state closed --completed-after 2026-11-01",
     "tracker issues list --assignee me --special overdue,blocked",
     'tracker issues list --view "My overdue"',
     "tracker issues list --team ENG --completed-after 2026-11-01 --completed-before 2026-12-01",
@@ -104,23 +113,12 @@ export const spec = defineCommand({
 
 type IssueQuery = QueryOf<"listIssues">;
 
-// The keys a saved view of kind `issues` may hold, per the contract's `createView`.
-const VIEW_FILTER_KEYS = [
-  "team",
-  "state",
-  "stateType",
-  "assignee",
-  "project",
-  "cycle",
-  "label",
-  "q",
-  "special",
-  "createdAfter",
-  "createdBefore",
-  "updatedAfter",
-  "completedAfter",
-  "completedBefore",
-];
+/** gh's words for `--state`: which state types each lists (`all`: no filter). */
+const STATE_WORDS: Record<string, IssueQuery["stateType"]> = {
+  open: ["backlog", "unstarted", "started"],
+  closed: ["completed", "canceled"],
+  all: undefined,
+};
 
 /** A saved view's filters as a query: its `filters`, its team and its sort. */
 export async function viewQuery(deps: Deps, ref: string): Promise<IssueQuery> {
@@ -135,18 +133,22 @@ export async function viewQuery(deps: Deps, ref: string): Promise<IssueQuery> {
   }
   if (view.kind !== "issues")
     throw new CommandError(`"${view.name}" is a view of ${view.kind}, not of issues`);
-  const query: Record<string, unknown> = {};
-  for (const key of VIEW_FILTER_KEYS) if (view.filters[key] !== undefined) query[key] = view.filters[key];
+  // A view stores the list query's filters (the SDK's LIST_FILTERS, from the contract).
+  const query: IssueQuery = readListFilters("issues", view.filters);
   if (view.team && query.team === undefined) query.team = view.team;
-  if (view.sort) query.sort = view.sort;
-  return query as IssueQuery;
+  if (view.sort) query.sort = view.sort as IssueQuery["sort"];
+  return query;
 }
 
 /** Turns flags into the SDK's query (values the contract does not allow were refused while parsing). */
 export function toQuery(opts: Opts<typeof spec>): IssueQuery {
   const query: IssueQuery = {};
   if (opts.team) query.team = opts.team;
-  if (opts.state) query.state = opts.state;
+  const word = opts.state?.toLowerCase();
+  if (word !== undefined && word in STATE_WORDS) {
+    const types = STATE_WORDS[word];
+    if (types) query.stateType = types;
+  } else if (opts.state) query.state = opts.state;
   const stateTypes = splitList(opts.stateType);
   if (stateTypes) query.stateType = stateTypes as IssueQuery["stateType"];
   if (opts.assignee) query.assignee = opts.assignee;
@@ -172,10 +174,33 @@ export function toQuery(opts: Opts<typeof spec>): IssueQuery {
   return query;
 }
 
+/** Open issues unless the flags or the view choose states (or a completion window, which open ones never match). */
+export function withDefaultState(query: IssueQuery, stateFlag: string | undefined): IssueQuery {
+  const chosen =
+    stateFlag !== undefined ||
+    query.state !== undefined ||
+    query.stateType !== undefined ||
+    query.completedAfter !== undefined ||
+    query.completedBefore !== undefined;
+  return chosen ? query : { ...query, stateType: STATE_WORDS.open };
+}
+
 export async function run(opts: Opts<typeof spec>, deps: Deps): Promise<void> {
   const flags = toQuery(opts);
   const limit = parseLimit(opts.limit, opts.all);
-  const query = opts.view ? { ...(await viewQuery(deps, opts.view)), ...flags } : flags;
+  const query = withDefaultState(
+    opts.view ? { ...(await viewQuery(deps, opts.view)), ...flags } : flags,
+    opts.state,
+  );
+  if (opts.web) {
+    const { boardUrl, openInBrowser } = await import("../../browser.js");
+    const { team, sort, ...filters } = query;
+    const search = writeListFilters("issues", filters);
+    if (sort) search.set("sort", sort);
+    const text = search.toString().replace(/%2C/g, ",");
+    const route = `${team ? `team/${encodeURIComponent(team.toUpperCase())}/list` : "issues"}${text ? `?${text}` : ""}`;
+    return openInBrowser(deps, await boardUrl(deps, route), false);
+  }
   const { items, more } = await collectPages<Schemas["Issue"]>(
     deps,
     limit,

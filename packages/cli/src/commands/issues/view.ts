@@ -8,7 +8,9 @@ export const spec = defineCommand({
   description:
     "On a terminal it reads like the issue page; piped, it prints `field:<TAB>value` lines, then\n--, then the description.",
   args: ["id"],
-  options: {},
+  options: {
+    web: { type: "boolean", description: "Open the issue on the web board instead" },
+  },
   examples: [
     "tracker issues view ENG-123",
     "tracker issues view ENG-123 --json comments --jq '.comments[].body'",
@@ -87,6 +89,10 @@ function printReadable(deps: Deps, issue: IssueDetail): void {
 }
 
 export async function run(opts: Opts<typeof spec>, deps: Deps): Promise<void> {
+  if (opts.web) {
+    const { boardUrl, openInBrowser } = await import("../../browser.js");
+    return openInBrowser(deps, await boardUrl(deps, `issue/${opts.id.toUpperCase()}`), false);
+  }
   const issue = await deps.tracker.issues.get(opts.id, deps.call);
   if (opts.json) return printJson(deps, issue);
   if (deps.isTTY) printReadable(deps, issue);

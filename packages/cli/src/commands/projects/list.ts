@@ -2,6 +2,7 @@ import type { QueryOf } from "@tracker/sdk";
 import { PROJECT_SORTS, PROJECT_SPECIAL_FILTERS, PROJECT_STATUSES } from "@tracker/sdk";
 import { type Deps, defineCommand, type Opts, splitList } from "../../command.js";
 import { listPlanning, planningListOptions } from "../../planning.js";
+import { emailsWhenPiped } from "../../resolve.js";
 import { projectColumns } from "./columns.js";
 
 export const spec = defineCommand({
@@ -41,6 +42,6 @@ export async function run(opts: Opts<typeof spec>, deps: Deps): Promise<void> {
     "projects",
     extra,
     (query) => deps.tracker.projects.list(query as QueryOf<"listProjects">, deps.call),
-    projectColumns,
+    projectColumns(await emailsWhenPiped(deps, opts.json)),
   );
 }

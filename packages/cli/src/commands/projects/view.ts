@@ -5,11 +5,16 @@ import { findProject } from "./find.js";
 export const spec = defineCommand({
   summary: "Show a project: status, health, progress, lead, teams, dates and members",
   args: ["project"],
-  options: {},
+  options: { web: { type: "boolean", description: "Open the project on the web board instead" } },
   examples: ['tracker projects view "Launch"', "tracker projects view Launch --json progress,health"],
 });
 
 export async function run(opts: Opts<typeof spec>, deps: Deps): Promise<void> {
+  if (opts.web) {
+    const { boardUrl, openInBrowser } = await import("../../browser.js");
+    const { id } = await findProject(deps, opts.project);
+    return openInBrowser(deps, await boardUrl(deps, `project/${id}`), false);
+  }
   const [project, members] = await Promise.all([
     findProject(deps, opts.project),
     deps.tracker.projects.members(opts.project, deps.call),

@@ -12,7 +12,16 @@ export async function run(opts: Opts<typeof spec>, deps: Deps): Promise<void> {
   const key = opts.team.toUpperCase();
   const teams = await deps.tracker.teams.list(deps.call);
   const team = teams.find((t) => t.key === key || t.id === opts.team);
-  if (!team) throw new CommandError(`you are not in team ${key}; join it with 'tracker teams join ${key}'`);
+  if (!team) {
+    // Only a team the caller can see but has not joined can be joined; anything else does not exist for them.
+    const all = await deps.tracker.teams.listAll(deps.call);
+    const listed = all.find((t) => t.key === key || t.id === opts.team);
+    if (!listed)
+      throw new CommandError(
+        `no team ${key}; your teams: ${teams.map((t) => t.key).join(", ") || "none"} (all: 'tracker teams list --all')`,
+      );
+    throw new CommandError(`you are not in team ${key}; join it with 'tracker teams join ${key}'`);
+  }
   const members = await deps.tracker.teams.members(team.key, deps.call);
   if (opts.json) return printJson(deps, { ...team, members });
   const c = palette(deps);

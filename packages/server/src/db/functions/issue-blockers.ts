@@ -1,3 +1,5 @@
+import { OPEN_STATE_TYPES_SQL } from "../../rules/state-types.js";
+
 /**
  * `issues.open_blockers` (open issues that block it) and `issues.open_blocking` (open issues it blocks),
  * kept exact by the database whatever writes relations or states, so the `blocked` and `blocking` list
@@ -13,8 +15,7 @@
  * Created by migration `issue_blockers`.
  */
 
-/** The open state types, as these counters, the partial index `issues_open_updated_index` and the list filters spell them. */
-export const OPEN_STATE_TYPES_SQL = "('backlog', 'unstarted', 'started')";
+/** The open state types (`rules/state-types.ts`), as the partial index `issues_open_updated_index` spells them too. */
 const OPEN = OPEN_STATE_TYPES_SQL;
 
 export const ISSUE_BLOCKERS_ON_RELATION = `

@@ -3,7 +3,7 @@
  * and label ids, kept by a row trigger on `issues` in the same transaction as every write. Its index
  * `issue_label_postings_order_index` holds each label's issues in the default sort's order, so a list
  * filtered by labels walks one label's issues newest first and stops at the page
- * (modules/issues/issue-label-walk.ts). Created by migration `issue_label_postings`, whose comment tells
+ * (modules/issues/list/label-walk.ts). Created by migration `issue_label_postings`, whose comment tells
  * the design.
  *
  * An issue's `label_ids` change (the mirror of `issue_labels` rewrites them, migration `issue_label_ids`):

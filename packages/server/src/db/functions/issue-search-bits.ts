@@ -5,7 +5,7 @@
  * default sort's covering index. `tracker_search_masks(tsquery)` gives the bits a matching issue must have
  * (twelve words: those every `or` branch requires, then the first and the second branch's), so a search in
  * `updated` order rechecks only the rows whose bits hold them (`searchFirstSource` in
- * modules/issues/issue-search.ts). Created by migrations `issue_search_bits` and
+ * modules/issues/list/search.ts). Created by migrations `issue_search_bits` and
  * `issue_search_branch_masks`; `tracker_search_masks` as below since `issue_search_masks_simple`.
  */
 

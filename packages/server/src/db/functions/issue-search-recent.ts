@@ -3,7 +3,7 @@
  * workspace (`tracker_search_terms`), kept by a trigger on `issues` in the same transaction as every write,
  * under a GIN index of their own; `tracker_search_terms_query` prefixes a query the same way (null with a
  * phrase). `tracker_search_recent_prune(keep)` trims each workspace holding more than twice `keep` rows to
- * its `keep` newest, raising `issue_search_recent_since` (modules/issues/search-recent.ts runs it). Created
+ * its `keep` newest, raising `issue_search_recent_since` (modules/issues/list/search-recent.query.ts runs it). Created
  * by migration `issue_search_recent`, whose comment tells the whole design.
  */
 

@@ -1,11 +1,11 @@
 import { Migration } from "@mikro-orm/migrations";
+import { OPEN_STATE_TYPES_SQL } from "../../rules/state-types.js";
 import {
   ISSUE_BLOCKERS_ON_RELATION,
   ISSUE_BLOCKERS_ON_STATE,
   ISSUE_RELATIONS_BLOCKERS_TRIGGER,
   ISSUES_BLOCKERS_DELETE_TRIGGER,
   ISSUES_BLOCKERS_STATE_TRIGGER,
-  OPEN_STATE_TYPES_SQL,
 } from "../functions/issue-blockers.js";
 
 const OPEN = OPEN_STATE_TYPES_SQL;

@@ -1,5 +1,5 @@
 import { handle, inWorkspace } from "../../http/handler.js";
-import { listDigest } from "./activity.service.js";
+import { listDigest } from "./activity.query.js";
 
 export const digestHandlers = [
   handle("getDigest", async (s, { query }) => ({

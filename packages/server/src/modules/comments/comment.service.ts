@@ -1,57 +1,19 @@
-import { randomUUID } from "node:crypto";
-import type { EntityManager } from "@mikro-orm/postgresql";
-import type { components } from "@tracker/sdk/schema";
 import { lockIssues } from "../../db/locks.js";
-import { sql, sqlOne } from "../../db/sql.js";
-import { isoSql } from "../../db/sql-time.js";
 import { inTransaction } from "../../db/transaction.js";
-import { recordChanges } from "../../events/record-change.js";
+import { recordChanges } from "../../events/record-change.query.js";
 import type { WorkspaceScope } from "../../http/handler.js";
-import { Forbidden, NotFound } from "../../http/problem.js";
-import { commentAddedPayload, recordActivity } from "../activity/activity.service.js";
-import { findById, type IssueKey, resolveIssue } from "../shared/resolve.js";
-
-export type CommentOut = components["schemas"]["Comment"];
-
-// Comments whose author's user row is gone would have no author to show; users are never deleted by the
-// API (removing a member keeps the user), so the inner join drops nothing in practice.
-const COMMENT_FROM = "comments c join users u on u.id = c.author_id";
-const COMMENT_ORDER = "c.created_at, c.id";
-
-/** One contract `Comment` as JSON, built in SQL over {@link COMMENT_FROM}. */
-const COMMENT_JSON = `json_build_object(
-    'id', c.id, 'body', c.body,
-    'author', json_build_object('id', u.id, 'name', u.name, 'email', u.email),
-    'createdAt', ${isoSql("c.created_at")}, 'updatedAt', ${isoSql("c.updated_at")}, 'edited', c.edited)`;
-
-/**
- * A JSON array of the contract `Comment`s of the issue whose id is the SQL expression `issueId` (e.g. a
- * column of the enclosing query), oldest first: to read an issue's comments in the issue's own statement.
- */
-export function commentsJsonSql(issueId: string): string {
-  return `coalesce((select json_agg(${COMMENT_JSON} order by ${COMMENT_ORDER})
-                      from ${COMMENT_FROM} where c.issue_id = ${issueId}), '[]'::json)`;
-}
-
-/** The comments of an issue, oldest first, in one query. */
-export async function loadComments(em: EntityManager, issueId: string): Promise<CommentOut[]> {
-  const rows = await sql<{ comment: CommentOut }>(
-    em,
-    `select ${COMMENT_JSON} as comment from ${COMMENT_FROM} where c.issue_id = ? order by ${COMMENT_ORDER}`,
-    [issueId],
-  );
-  return rows.map((r) => r.comment);
-}
-
-async function loadComment(em: EntityManager, id: string): Promise<CommentOut> {
-  const row = await sqlOne<{ comment: CommentOut }>(
-    em,
-    `select ${COMMENT_JSON} as comment from ${COMMENT_FROM} where c.id = ?`,
-    [id],
-  );
-  if (!row) throw new NotFound("No such comment.");
-  return row.comment;
-}
+import { authorize } from "../../rules/permissions.js";
+import { commentAddedPayload, recordActivity } from "../activity/activity.query.js";
+import { type IssueKey, resolveIssue } from "../shared/resolve.query.js";
+import {
+  type CommentOut,
+  deleteCommentRow,
+  insertComment,
+  loadComment,
+  loadComments,
+  lockCommentOfIssue,
+  setCommentBody,
+} from "./comment.query.js";
 
 const issueChange = (issue: IssueKey) => ({
   identifier: issue.identifier,
@@ -69,14 +31,7 @@ export async function createComment(scope: WorkspaceScope, ref: string, body: st
   const id = await inTransaction(scope, async (tx) => {
     const issue = await resolveIssue(tx, ref);
     await lockIssues(tx.em, tx.workspace.id, [issue]);
-    const commentId = randomUUID();
-    await sql(
-      tx.em,
-      `insert into comments (id, issue_id, author_id, body, edited, created_at, updated_at)
-       values (?, ?, ?, ?, false, now(), now())`,
-      [commentId, issue.id, tx.caller.userId, body],
-    );
-    await sql(tx.em, "update issues set updated_at = now() where id = ?", [issue.id]);
+    const commentId = await insertComment(tx, issue.id, body);
     await recordActivity(tx.em, {
       workspaceId: tx.workspace.id,
       issueId: issue.id,
@@ -93,17 +48,6 @@ export async function createComment(scope: WorkspaceScope, ref: string, body: st
   return loadComment(scope.em, id);
 }
 
-/** The comment (locked), when it belongs to the issue; otherwise 404. */
-async function commentOfIssue(tx: WorkspaceScope, issueId: string, commentId: string) {
-  return findById(commentId, `No comment "${commentId}" on this issue.`, (id) =>
-    sqlOne<{ id: string; author_id: string | null; body: string }>(
-      tx.em,
-      "select id, author_id, body from comments where id = ? and issue_id = ? for update",
-      [id, issueId],
-    ),
-  );
-}
-
 /** Replaces a comment's body; only its author may. `edited` becomes true when the body changes. */
 export async function updateComment(
   scope: WorkspaceScope,
@@ -114,14 +58,10 @@ export async function updateComment(
   await inTransaction(scope, async (tx) => {
     const issue = await resolveIssue(tx, ref);
     await lockIssues(tx.em, tx.workspace.id, [issue]);
-    const comment = await commentOfIssue(tx, issue.id, commentId);
-    if (comment.author_id !== tx.caller.userId)
-      throw new Forbidden("forbidden", "Only the author of a comment may edit it.");
+    const comment = await lockCommentOfIssue(tx, issue.id, commentId);
+    authorize(tx, "comment.update", { authorId: comment.author_id });
     if (comment.body === body) return;
-    await sql(tx.em, "update comments set body = ?, edited = true, updated_at = now() where id = ?", [
-      body,
-      comment.id,
-    ]);
+    await setCommentBody(tx.em, comment.id, body);
     await recordChanges(tx.em, tx.workspace.id, [
       { entity: "comment", action: "updated", id: comment.id, ...issueChange(issue) },
     ]);
@@ -134,10 +74,9 @@ export async function deleteComment(scope: WorkspaceScope, ref: string, commentI
   await inTransaction(scope, async (tx) => {
     const issue = await resolveIssue(tx, ref);
     await lockIssues(tx.em, tx.workspace.id, [issue]);
-    const comment = await commentOfIssue(tx, issue.id, commentId);
-    if (comment.author_id !== tx.caller.userId && tx.workspace.role !== "admin")
-      throw new Forbidden("forbidden", "Only the comment's author or a workspace admin may delete it.");
-    await sql(tx.em, "delete from comments where id = ?", [comment.id]);
+    const comment = await lockCommentOfIssue(tx, issue.id, commentId);
+    authorize(tx, "comment.delete", { authorId: comment.author_id });
+    await deleteCommentRow(tx.em, comment.id);
     await recordChanges(tx.em, tx.workspace.id, [
       { entity: "comment", action: "deleted", id: comment.id, ...issueChange(issue) },
     ]);

@@ -1,10 +1,11 @@
 import { handle, inWorkspace } from "../../http/handler.js";
+import { listCycles } from "./cycle.query.js";
 import * as cycles from "./cycle.service.js";
 
 export const cycleHandlers = [
   handle("listCycles", async (s, { query }) => ({
     status: 200,
-    body: { cycles: await cycles.listCycles(inWorkspace(s), query.team) },
+    body: { cycles: await listCycles(inWorkspace(s), query.team) },
   })),
 
   handle("createCycle", async (s, { body }) => ({

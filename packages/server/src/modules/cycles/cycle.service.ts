@@ -1,85 +1,45 @@
-import { randomUUID } from "node:crypto";
 import type { EntityManager } from "@mikro-orm/postgresql";
 import type { components } from "@tracker/sdk/schema";
-import { sql, sqlOne } from "../../db/sql.js";
-import { q } from "../../db/sql-fragment.js";
-import { iso } from "../../db/sql-time.js";
-import { type Change, recordChanges } from "../../events/record-change.js";
+import { type Change, recordChanges } from "../../events/record-change.query.js";
 import type { WorkspaceScope } from "../../http/handler.js";
-import { Conflict, Forbidden, fieldPath, Invalid } from "../../http/problem.js";
-import { reassignIssues } from "../planning/reassign-issues.js";
-import { findById, resolveTeam, visibleTeamCondition } from "../shared/resolve.js";
+import { Conflict, fieldPath, Invalid } from "../../http/problem.js";
+import { reassignIssues } from "../planning/reassign-issues.query.js";
+import { resolveTeam } from "../shared/resolve.query.js";
 import { Cycle } from "./cycle.entity.js";
+import {
+  changedCycleDates,
+  cycleOut,
+  insertCycle,
+  lockCycle,
+  newCycleDates,
+  nextCycleNumber,
+  previousCycle,
+  rangeFits,
+  readCycle,
+  writeCycle,
+} from "./cycle.query.js";
 
 type Schemas = components["schemas"];
-export type CycleOut = Schemas["Cycle"];
-
-interface CycleRow {
-  id: string;
-  number: number;
-  name: string | null;
-  starts_at: Date | string;
-  ends_at: Date | string;
-  is_active: boolean;
-}
-
-/** `isActive` is computed by the database from its clock: starts_at <= now < ends_at. */
-const CYCLE_COLUMNS =
-  "c.id, c.number, c.name, c.starts_at, c.ends_at, (c.starts_at <= now() and now() < c.ends_at) as is_active";
-
-const cycleOut = (r: CycleRow): CycleOut => ({
-  id: r.id,
-  number: r.number,
-  name: r.name,
-  startsAt: iso(r.starts_at)!,
-  endsAt: iso(r.ends_at)!,
-  isActive: r.is_active,
-});
-
-function refuseGuests(scope: WorkspaceScope, what: string) {
-  if (scope.workspace.role === "guest") throw new Forbidden("forbidden", `Guests may not ${what}.`);
-}
-
-export async function listCycles(scope: WorkspaceScope, teamRef: string): Promise<CycleOut[]> {
-  const team = await resolveTeam(scope, teamRef);
-  const rows = await sql<CycleRow>(
-    scope.em,
-    `select ${CYCLE_COLUMNS} from cycles c where c.team_id = ? order by c.number desc`,
-    [team.id],
-  );
-  return rows.map(cycleOut);
-}
 
 /**
  * Refuses a range that does not end after it starts or that overlaps another cycle of the team (ranges
- * are half-open, so one cycle may start when another ends). Compared in SQL on full-precision timestamps
- * (text in, text out): JavaScript dates round microseconds away and would make touching cycles overlap.
+ * are half-open, so one cycle may start when another ends).
  */
 async function checkDates(
   em: EntityManager,
   teamId: string,
-  startsAt: string,
-  endsAt: string,
+  dates: { starts_at: string; ends_at: string },
   exceptId?: string,
 ) {
-  const row = await sqlOne<{ ordered: boolean; overlap: number | null }>(
-    em,
-    `select ?::timestamptz < ?::timestamptz as ordered,
-            case when ?::timestamptz < ?::timestamptz then (
-              select number from cycles
-               where team_id = ? and id <> coalesce(?::uuid, '00000000-0000-0000-0000-000000000000'::uuid)
-                 and tstzrange(starts_at, ends_at) && tstzrange(?::timestamptz, ?::timestamptz)
-               order by number limit 1) end as overlap`,
-    [startsAt, endsAt, startsAt, endsAt, teamId, exceptId ?? null, startsAt, endsAt],
-  );
-  if (!row!.ordered) {
+  const fits = await rangeFits(em, teamId, dates.starts_at, dates.ends_at, exceptId);
+  if (!fits.ordered) {
     throw new Invalid("The cycle must end after it starts.", [
       { path: fieldPath("body", "endsAt"), message: "must be after startsAt" },
     ]);
   }
-  if (row!.overlap !== null) {
-    throw new Invalid(`The dates overlap cycle ${row!.overlap} of this team.`, [
-      { path: fieldPath("body", "startsAt"), message: `overlaps cycle ${row!.overlap}` },
+  if (fits.overlap !== null) {
+    throw new Invalid(`The dates overlap cycle ${fits.overlap} of this team.`, [
+      { path: fieldPath("body", "startsAt"), message: `overlaps cycle ${fits.overlap}` },
     ]);
   }
 }
@@ -89,117 +49,76 @@ function cycleChange(teamKey: string, teamId: string, id: string, action: Change
 }
 
 /**
- * Starts the team's next cycle. The number comes from the team's counter row, bumped by an upsert that
- * holds its lock until commit: concurrent creates are serialised (each then sees the other's cycle when
- * it picks the previous one and checks overlaps) and a deleted cycle's number is never handed out again.
+ * Starts the team's next cycle (numbered by the team's counter, `nextCycleNumber`), after the previous one
+ * unless dates are given; the previous cycle's open issues move to it unless `rollover` is false.
  */
 export async function createCycle(scope: WorkspaceScope, input: Schemas["CycleCreate"]) {
-  refuseGuests(scope, "create cycles");
   const team = await resolveTeam(scope, input.team);
   if (!team.cycles_enabled) throw new Conflict("conflict", `Cycles are disabled for team ${team.key}.`);
   return scope.em.transactional(async (em) => {
-    const counter = await sqlOne<{ last_number: number }>(
-      em,
-      `insert into cycle_counters (team_id, last_number)
-       values (?, (select coalesce(max(number), 0) + 1 from cycles where team_id = ?))
-       on conflict (team_id) do update
-         set last_number = greatest(cycle_counters.last_number,
-                                    (select coalesce(max(number), 0) from cycles where team_id = excluded.team_id)) + 1
-       returning last_number`,
-      [team.id, team.id],
-    );
-    const number = counter!.last_number;
-    const previous = await sqlOne<{ id: string; number: number }>(
-      em,
-      "select id, number from cycles where team_id = ? and number < ? order by number desc limit 1",
-      [team.id, number],
-    );
-    const dates = await sqlOne<{ starts_at: string; ends_at: string }>(
-      em,
-      `select s.starts_at::text as starts_at,
-              coalesce(?::timestamptz, s.starts_at + make_interval(weeks => ?))::text as ends_at
-         from (select coalesce(?::timestamptz, greatest(now(), (select ends_at from cycles where id = ?))) as starts_at) s`,
-      [input.endsAt ?? null, team.cycle_length_weeks, input.startsAt ?? null, previous?.id ?? null],
-    );
-    await checkDates(em, team.id, dates!.starts_at, dates!.ends_at);
-    const id = randomUUID();
-    await sql(
-      em,
-      `insert into cycles (id, team_id, number, name, starts_at, ends_at, created_at)
-       values (?, ?, ?, ?, ?::timestamptz, ?::timestamptz, now())`,
-      [id, team.id, number, input.name ?? null, dates!.starts_at, dates!.ends_at],
-    );
-
+    const number = await nextCycleNumber(em, team.id);
+    const previous = await previousCycle(em, team.id, number);
+    const dates = await newCycleDates(em, {
+      startsAt: input.startsAt,
+      endsAt: input.endsAt,
+      weeks: team.cycle_length_weeks,
+      previousId: previous?.id ?? null,
+    });
+    await checkDates(em, team.id, dates);
+    const id = await insertCycle(em, {
+      teamId: team.id,
+      number,
+      name: input.name ?? null,
+      startsAt: dates.starts_at,
+      endsAt: dates.ends_at,
+    });
     const changes: Change[] = [cycleChange(team.key, team.id, id, "created")];
     let rolledOver = 0;
     if (input.rollover !== false && previous) {
       const moved = await reassignIssues(
         scope,
         em,
-        "cycle",
-        q`i.cycle_id = ${previous.id} and i.state_type not in ('completed', 'canceled')`,
+        { field: "cycle", from: previous.id, open: true },
         { from: { id: previous.id, number: previous.number }, to: { id, number } },
       );
       rolledOver = moved.length;
       changes.push(...moved);
     }
     await recordChanges(em, scope.workspace.id, changes);
-    const row = await sqlOne<CycleRow>(em, `select ${CYCLE_COLUMNS} from cycles c where c.id = ?`, [id]);
-    return { cycle: cycleOut(row!), rolledOver };
+    return { cycle: await readCycle(em, id), rolledOver };
   });
 }
 
-/** A cycle of a team the caller may see, locked for the rest of the transaction. */
-async function findCycle(scope: WorkspaceScope, em: EntityManager, id: string) {
-  const vis = visibleTeamCondition(scope, "t");
-  return findById(id, `No cycle "${id}" in this workspace.`, (id) =>
-    sqlOne<CycleRow & { team_id: string; team_key: string }>(
-      em,
-      `select ${CYCLE_COLUMNS}, t.id as team_id, t.key as team_key
-         from cycles c join teams t on t.id = c.team_id
-        where c.id = ? and t.workspace_id = ? and ${vis.sql}
-        for update of c`,
-      [id, scope.workspace.id, ...vis.params],
-    ),
-  );
-}
-
 export async function updateCycle(scope: WorkspaceScope, id: string, input: Schemas["CycleUpdate"]) {
-  refuseGuests(scope, "change cycles");
   return scope.em.transactional(async (em) => {
-    const cycle = await findCycle(scope, em, id);
+    const cycle = await lockCycle(scope, em, id);
     if (input.name === undefined && input.startsAt === undefined && input.endsAt === undefined) {
       return cycleOut(cycle);
     }
-    const dates = await sqlOne<{ starts_at: string; ends_at: string }>(
-      em,
-      `select coalesce(?::timestamptz, starts_at)::text as starts_at, coalesce(?::timestamptz, ends_at)::text as ends_at
-         from cycles where id = ?`,
-      [input.startsAt ?? null, input.endsAt ?? null, cycle.id],
-    );
-    await checkDates(em, cycle.team_id, dates!.starts_at, dates!.ends_at, cycle.id);
-    const row = await sqlOne<CycleRow>(
-      em,
-      `update cycles c set name = ?, starts_at = ?::timestamptz, ends_at = ?::timestamptz where c.id = ?
-       returning ${CYCLE_COLUMNS}`,
-      [input.name === undefined ? cycle.name : input.name, dates!.starts_at, dates!.ends_at, cycle.id],
-    );
+    const dates = await changedCycleDates(em, cycle.id, input);
+    await checkDates(em, cycle.team_id, dates, cycle.id);
+    const updated = await writeCycle(em, cycle.id, {
+      name: input.name === undefined ? cycle.name : input.name,
+      startsAt: dates.starts_at,
+      endsAt: dates.ends_at,
+    });
     await recordChanges(em, scope.workspace.id, [
       cycleChange(cycle.team_key, cycle.team_id, cycle.id, "updated"),
     ]);
-    return cycleOut(row!);
+    return updated;
   });
 }
 
 /** Deletes a cycle; its issues stay and lose it (recorded per issue). The number is not reused. */
 export async function deleteCycle(scope: WorkspaceScope, id: string) {
-  refuseGuests(scope, "delete cycles");
   await scope.em.transactional(async (em) => {
-    const cycle = await findCycle(scope, em, id);
-    const cleared = await reassignIssues(scope, em, "cycle", q`i.cycle_id = ${cycle.id}`, {
-      from: { id: cycle.id, number: cycle.number },
-      to: null,
-    });
+    const cycle = await lockCycle(scope, em, id);
+    const cleared = await reassignIssues(
+      scope,
+      em,
+      { field: "cycle", from: cycle.id },
+      { from: { id: cycle.id, number: cycle.number }, to: null },
+    );
     await em.nativeDelete(Cycle, cycle.id);
     await recordChanges(em, scope.workspace.id, [
       cycleChange(cycle.team_key, cycle.team_id, cycle.id, "deleted"),

@@ -1,9 +1,9 @@
 import type { EntityManager } from "@mikro-orm/postgresql";
 import type { WorkspaceScope } from "../../http/handler.js";
 import { createComment } from "../comments/comment.service.js";
-import { createIssue } from "../issues/issue-create.service.js";
-import type { IssueCreateInput } from "../issues/issue-write.js";
-import { createRelation } from "../issues/relation.service.js";
+import type { IssueCreateInput } from "../issues/issue-shape.js";
+import { createIssue } from "../issues/write/create.service.js";
+import { createRelation } from "../issues/write/relation.query.js";
 import { bootstrapWorkspace } from "./bootstrap.js";
 
 export const DEMO_TEAM = { key: "ENG", name: "Engineering" };

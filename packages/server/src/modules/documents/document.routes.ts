@@ -1,10 +1,11 @@
 import { handle, inWorkspace, OK } from "../../http/handler.js";
+import { getDocument, listDocuments } from "./document.query.js";
 import * as documents from "./document.service.js";
 
 export const documentHandlers = [
   handle("listDocuments", async (s, { query }) => ({
     status: 200,
-    body: { documents: await documents.listDocuments(inWorkspace(s), query) },
+    body: { documents: await listDocuments(inWorkspace(s), query) },
   })),
 
   handle("createDocument", async (s, { body }) => ({
@@ -14,7 +15,7 @@ export const documentHandlers = [
 
   handle("getDocument", async (s, { params }) => ({
     status: 200,
-    body: { document: await documents.getDocument(inWorkspace(s), params.id) },
+    body: { document: await getDocument(inWorkspace(s), params.id) },
   })),
 
   handle("updateDocument", async (s, { params, body }) => ({

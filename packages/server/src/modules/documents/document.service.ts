@@ -1,162 +1,17 @@
-import type { EntityManager } from "@mikro-orm/postgresql";
-import type { components } from "@tracker/sdk/schema";
-import { holdInWorkspace, lockIssues } from "../../db/locks.js";
-import { sql, sqlOne } from "../../db/sql.js";
-import { iso } from "../../db/sql-time.js";
-import { type Change, recordChanges } from "../../events/record-change.js";
+import { lockIssues } from "../../db/locks.js";
+import { type Change, recordChanges } from "../../events/record-change.query.js";
 import type { WorkspaceScope } from "../../http/handler.js";
-import { Forbidden } from "../../http/problem.js";
+import { authorize } from "../../rules/permissions.js";
+import { resolveIssues, resolveTeam } from "../shared/resolve.query.js";
+import { Document, DocumentIssue } from "./document.entity.js";
 import {
-  findById,
-  resolveIssue,
-  resolveIssues,
-  resolveTeam,
-  visibleTeamCondition,
-} from "../shared/resolve.js";
-import { DOCUMENT_SEARCH_VECTOR, Document, DocumentIssue } from "./document.entity.js";
-
-export type DocumentOut = components["schemas"]["Document"];
-
-interface DocumentRow {
-  id: string;
-  title: string;
-  content: string | null;
-  team_key: string;
-  team_name: string;
-  creator_id: string | null;
-  creator_name: string | null;
-  issues: { identifier: string; title: string }[];
-  created_at: Date;
-  updated_at: Date;
-}
-
-/** Creators are never deleted by any operation; the fallback only keeps a damaged row readable. */
-const UNKNOWN_USER = { id: "00000000-0000-0000-0000-000000000000", name: "Unknown user" };
-
-function toDocument(r: DocumentRow): DocumentOut {
-  return {
-    id: r.id,
-    title: r.title,
-    team: { key: r.team_key, name: r.team_name },
-    content: r.content,
-    creator: r.creator_id ? { id: r.creator_id, name: r.creator_name ?? "" } : UNKNOWN_USER,
-    issues: r.issues,
-    createdAt: iso(r.created_at)!,
-    updatedAt: iso(r.updated_at)!,
-  };
-}
-
-/**
- * Selects documents the caller may see, each with its linked issues (only those the caller may see) in
- * the same statement. `where` is ANDed; its params follow.
- */
-async function selectDocuments(
-  scope: WorkspaceScope,
-  em: EntityManager,
-  where: string[],
-  params: unknown[],
-): Promise<DocumentOut[]> {
-  const teamVis = visibleTeamCondition(scope, "t");
-  const issueVis = visibleTeamCondition(scope, "it");
-  const rows = await sql<DocumentRow>(
-    em,
-    `select d.id, d.title, d.content, d.created_at, d.updated_at, t.key as team_key, t.name as team_name,
-            u.id as creator_id, u.name as creator_name,
-            coalesce((select json_agg(json_build_object('identifier', it.key || '-' || i.number, 'title', i.title)
-                                      order by it.key, i.number)
-                        from document_issues di
-                        join issues i on i.id = di.issue_id
-                        join teams it on it.id = i.team_id
-                       where di.document_id = d.id and ${issueVis.sql}), '[]'::json) as issues
-       from documents d
-       join teams t on t.id = d.team_id
-       left join users u on u.id = d.creator_id
-      where d.workspace_id = ? and ${teamVis.sql} ${where.map((w) => `and ${w}`).join(" ")}
-      order by d.updated_at desc, d.id desc`,
-    [...issueVis.params, scope.workspace.id, ...teamVis.params, ...params],
-  );
-  return rows.map(toDocument);
-}
-
-export async function listDocuments(
-  scope: WorkspaceScope,
-  query: { q?: string; issue?: string; team?: string },
-): Promise<DocumentOut[]> {
-  const where: string[] = [];
-  const params: unknown[] = [];
-  const q = query.q?.trim();
-  if (q) {
-    // Exactly the indexed expression (no other table in the statement has a title or content column).
-    where.push(`${DOCUMENT_SEARCH_VECTOR} @@ websearch_to_tsquery('english', ?)`);
-    params.push(q);
-  }
-  if (query.issue) {
-    const issue = await resolveIssue(scope, query.issue);
-    where.push(
-      "exists (select 1 from document_issues fdi where fdi.document_id = d.id and fdi.issue_id = ?)",
-    );
-    params.push(issue.id);
-  }
-  if (query.team) {
-    const team = await resolveTeam(scope, query.team);
-    where.push("d.team_id = ?");
-    params.push(team.id);
-  }
-  return selectDocuments(scope, scope.em, where, params);
-}
-
-async function readDocument(scope: WorkspaceScope, em: EntityManager, id: string): Promise<DocumentOut> {
-  return findById(
-    id,
-    `No document ${id} in this workspace.`,
-    async (id) => (await selectDocuments(scope, em, ["d.id = ?"], [id]))[0],
-  );
-}
-
-export function getDocument(scope: WorkspaceScope, id: string): Promise<DocumentOut> {
-  return readDocument(scope, scope.em, id);
-}
-
-/**
- * Locks a visible document's row for the rest of the transaction. The lock comes first, alone: a locking
- * statement joining the team would, after waiting for a concurrent move to another team, re-check the join
- * against the old team and miss the document.
- */
-function lockDocument(scope: WorkspaceScope, em: EntityManager, id: string) {
-  return findById(id, `No document ${id} in this workspace.`, async (id) => {
-    await holdInWorkspace(em, "documents", scope.workspace.id, [id], "update");
-    const vis = visibleTeamCondition(scope, "t");
-    return sqlOne<{ id: string; team_id: string; team_key: string; creator_id: string | null }>(
-      em,
-      `select d.id, d.team_id, t.key as team_key, d.creator_id
-         from documents d join teams t on t.id = d.team_id
-        where d.id = ? and d.workspace_id = ? and ${vis.sql}`,
-      [id, scope.workspace.id, ...vis.params],
-    );
-  });
-}
-
-/**
- * Live-stream changes for issues whose document links changed (their page lists the documents), read in
- * one query.
- */
-async function issueChanges(em: EntityManager, issueIds: string[]): Promise<Change[]> {
-  if (issueIds.length === 0) return [];
-  const rows = await sql<{ id: string; identifier: string; team_id: string; team_key: string }>(
-    em,
-    `select i.id, t.key || '-' || i.number as identifier, t.id as team_id, t.key as team_key
-       from issues i join teams t on t.id = i.team_id where i.id = any(?::uuid[])`,
-    [issueIds],
-  );
-  return rows.map((k) => ({
-    entity: "issue",
-    action: "updated",
-    id: k.id,
-    identifier: k.identifier,
-    teamKey: k.team_key,
-    teamId: k.team_id,
-  }));
-}
+  type DocumentOut,
+  issueChanges,
+  linkedIssues,
+  lockDocument,
+  readDocument,
+  relinkDocument,
+} from "./document.query.js";
 
 export async function createDocument(
   scope: WorkspaceScope,
@@ -201,21 +56,7 @@ export async function updateDocument(
     if (wanted !== undefined) {
       await lockIssues(em, scope.workspace.id, wanted, "key share");
       const wantedIds = [...new Set(wanted.map((i) => i.id))];
-      const unlinked = await sql<{ issue_id: string }>(
-        em,
-        `delete from document_issues where document_id = ? and not (issue_id = any(?::uuid[]))
-         returning issue_id`,
-        [doc.id, wantedIds],
-      );
-      const linked = await sql<{ issue_id: string }>(
-        em,
-        `insert into document_issues (document_id, issue_id)
-         select ?, x from unnest(?::uuid[]) x on conflict do nothing returning issue_id`,
-        [doc.id, wantedIds],
-      );
-      changes.push(
-        ...(await issueChanges(em, [...new Set([...unlinked, ...linked].map((r) => r.issue_id))])),
-      );
+      changes.push(...(await issueChanges(em, await relinkDocument(em, doc.id, wantedIds))));
     }
     // Already locked by lockDocument.
     const document = await em.findOneOrFail(Document, doc.id);
@@ -240,18 +81,8 @@ export async function updateDocument(
 export async function deleteDocument(scope: WorkspaceScope, id: string): Promise<void> {
   await scope.em.transactional(async (em) => {
     const doc = await lockDocument(scope, em, id);
-    if (doc.creator_id !== scope.caller.userId && scope.workspace.role !== "admin") {
-      throw new Forbidden("forbidden", "Only the document's creator or a workspace admin may delete it.");
-    }
-    const links = await sql<{ issue_id: string }>(
-      em,
-      "select issue_id from document_issues where document_id = ?",
-      [doc.id],
-    );
-    const unlinked = await issueChanges(
-      em,
-      links.map((l) => l.issue_id),
-    );
+    authorize(scope, "document.delete", { creatorId: doc.creator_id });
+    const unlinked = await issueChanges(em, await linkedIssues(em, doc.id));
     await em.nativeDelete(Document, doc.id);
     await recordChanges(em, scope.workspace.id, [
       { entity: "document", action: "deleted", id: doc.id, teamKey: doc.team_key, teamId: doc.team_id },

@@ -1,11 +1,16 @@
+import type { EntityManager } from "@mikro-orm/postgresql";
 import { type components, initiativeStatusValues } from "@tracker/sdk/schema";
-import { sql } from "../../db/sql.js";
+import { sql, sqlOne } from "../../db/sql.js";
+import { q, raw } from "../../db/sql-fragment.js";
 import { dateSql } from "../../db/sql-time.js";
 import { AUTH_EPOCH_SQL, confirmCaller } from "../../http/auth.js";
 import type { WorkspaceScope } from "../../http/handler.js";
+import { UNCOUNTED_PROJECT_STATUSES_SQL } from "../../rules/state-types.js";
+import { visibleInitiativeCondition, visibleProjectCondition } from "../../rules/visibility.js";
 import * as planning from "../planning/planning-list.js";
 import { healthSql, percentSql } from "../planning/progress.js";
-import { projectMetricsSql, visibleProjectCondition } from "../projects/project.query.js";
+import { projectMetricsSql } from "../projects/project.query.js";
+import { isUuid, rowOr404 } from "../shared/resolve.query.js";
 
 type Schemas = components["schemas"];
 export type InitiativeOut = Schemas["Initiative"];
@@ -17,22 +22,6 @@ export type InitiativeQuery = planning.PlanningQuery<
   Schemas["InitiativeSpecialFilter"],
   Schemas["InitiativeSort"]
 >;
-
-/**
- * SQL condition (on an initiatives alias) for what the caller may see: members and admins see every
- * initiative of the workspace; guests those holding at least one project they may see.
- */
-export function visibleInitiativeCondition(
-  scope: WorkspaceScope,
-  alias = "i",
-): { sql: string; params: unknown[] } {
-  if (scope.workspace.role !== "guest") return { sql: "true", params: [] };
-  const vis = visibleProjectCondition(scope, "vp");
-  return {
-    sql: `exists (select 1 from projects vp where vp.initiative_id = ${alias}.id and ${vis.sql})`,
-    params: vis.params,
-  };
-}
 
 interface InitiativeRow {
   auth_epoch: string;
@@ -58,7 +47,7 @@ const SORTS: Record<Exclude<Schemas["InitiativeSort"], `-${string}`>, string> = 
   projects: "h.project_count",
 };
 
-const COUNTED = "pr.status not in ('paused', 'canceled')";
+const COUNTED = `pr.status not in ${UNCOUNTED_PROJECT_STATUSES_SQL}`;
 
 function initiativeSpecials(
   scope: WorkspaceScope,
@@ -105,13 +94,14 @@ export async function queryInitiatives(
   const start = "coalesce(m.start_date, (m.created_at at time zone 'utc')::date)";
   const rows = await sql<InitiativeRow>(
     scope.em,
-    `with pr as (${projectMetricsSql()}),
+    {
+      sql: `with pr as (${projectMetricsSql()}),
      agg as (
        select i.*,
               coalesce(sum(pr.done) filter (where ${COUNTED}), 0)::int as done,
               coalesce(sum(pr.total) filter (where ${COUNTED}), 0)::int as total,
               coalesce(sum(pr.issue_count) filter (where ${COUNTED}), 0)::int as counted_issues,
-              (count(pr.id) filter (where pr.status in ('paused', 'canceled')))::int as excluded,
+              (count(pr.id) filter (where pr.status in ${UNCOUNTED_PROJECT_STATUSES_SQL}))::int as excluded,
               count(pr.id)::int as project_count,
               greatest(i.updated_at, max(pr.updated_at)) as last_change,
               -- Arrays, shaped into objects in JavaScript: json_build_object per project cost twice as much.
@@ -131,7 +121,8 @@ export async function queryInitiatives(
        from h left join users lu on lu.id = h.lead_id
       where ${conditions.where.join(" and ")}
       order by ${order}${page}`,
-    conditions.params,
+      params: conditions.params,
+    },
     { prepare: true },
   );
   confirmCaller(scope, rows[0]?.auth_epoch);
@@ -155,4 +146,79 @@ export async function queryInitiatives(
     })),
     nextOffset,
   };
+}
+
+// ---- One initiative ------------------------------------------------------------------------------
+
+/** An initiative the caller may see, by id or name (case-insensitive); anything else is 404. */
+export function findInitiative(scope: WorkspaceScope, ref: string, em: EntityManager = scope.em) {
+  return rowOr404<{ id: string; name: string; lead_id: string | null }>(
+    em,
+    q`select i.id, i.name, i.lead_id from initiatives i
+      where i.workspace_id = ${scope.workspace.id} and ${isUuid(ref) ? q`i.id = ${ref}` : q`lower(i.name) = lower(${ref})`}
+        and ${visibleInitiativeCondition(scope, "i")}`,
+    `No initiative "${ref}" in this workspace.`,
+  );
+}
+
+/** What moving an initiative copies of it. */
+export interface InitiativeToMove {
+  id: string;
+  name: string;
+  description: string | null;
+  status: string;
+  lead_id: string | null;
+  start_date: string | null;
+  target_date: string | null;
+}
+
+/** The initiative, locked, while it is still in the workspace. */
+export function lockInitiative(em: EntityManager, id: string, workspaceId: string) {
+  return sqlOne<InitiativeToMove>(
+    em,
+    q`select id, name, description, status, lead_id, ${raw(dateSql("start_date"))} as start_date,
+            ${raw(dateSql("target_date"))} as target_date
+       from initiatives where id = ${id} and workspace_id = ${workspaceId} for update`,
+  );
+}
+
+/** A copy of the initiative in another workspace, led by its lead when they are a member there. */
+export async function copyInitiative(
+  em: EntityManager,
+  original: InitiativeToMove,
+  newId: string,
+  workspaceId: string,
+): Promise<void> {
+  await sql(
+    em,
+    q`insert into initiatives (id, workspace_id, name, description, status, lead_id, start_date, target_date,
+                              created_at, updated_at)
+     values (${newId}, ${workspaceId}, ${original.name}, ${original.description}, ${original.status},
+             (select m.user_id from memberships m where m.workspace_id = ${workspaceId} and m.user_id = ${original.lead_id}),
+             ${original.start_date}, ${original.target_date}, now(), now())`,
+  );
+}
+
+/** The initiative's projects, locked, by name. */
+export function lockProjectsOf(em: EntityManager, initiativeId: string) {
+  return sql<{ id: string }>(
+    em,
+    q`select id from projects where initiative_id = ${initiativeId} order by lower(name), id for update`,
+  );
+}
+
+export async function setProjectsInitiative(
+  em: EntityManager,
+  projects: { id: string }[],
+  initiativeId: string,
+): Promise<void> {
+  if (!projects.length) return;
+  await sql(
+    em,
+    q`update projects set initiative_id = ${initiativeId} where id = any(${projects.map((p) => p.id)}::uuid[])`,
+  );
+}
+
+export async function cancelInitiative(em: EntityManager, id: string): Promise<void> {
+  await sql(em, q`update initiatives set status = 'canceled', updated_at = now() where id = ${id}`);
 }

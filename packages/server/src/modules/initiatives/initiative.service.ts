@@ -1,21 +1,27 @@
 import { randomUUID } from "node:crypto";
 import { type EntityManager, LockMode } from "@mikro-orm/postgresql";
 import type { components } from "@tracker/sdk/schema";
-import { sql, sqlOne } from "../../db/sql.js";
-import { dateSql } from "../../db/sql-time.js";
-import { recordChanges } from "../../events/record-change.js";
-import { requireAdmin } from "../../http/auth.js";
+import { recordChanges } from "../../events/record-change.query.js";
 import type { WorkspaceScope } from "../../http/handler.js";
-import { Conflict, Forbidden, fieldPath, guardUnique, Invalid, NotFound } from "../../http/problem.js";
+import { Conflict, fieldPath, guardUnique, Invalid, NotFound } from "../../http/problem.js";
 import {
   moveProjectToWorkspace,
   resolveTargetTeam,
-  resolveTargetWorkspace,
   type WorkspaceMoveReport,
-} from "../projects/project-move.service.js";
-import { isUuid, resolveUser } from "../shared/resolve.js";
+} from "../projects/project-move.query.js";
+import { resolveTargetWorkspace } from "../projects/project-move.service.js";
+import { resolveUser } from "../shared/resolve.query.js";
 import { type IInitiative, Initiative } from "./initiative.entity.js";
-import { type InitiativeOut, queryInitiatives, visibleInitiativeCondition } from "./initiative.query.js";
+import {
+  cancelInitiative,
+  copyInitiative,
+  findInitiative,
+  type InitiativeOut,
+  lockInitiative,
+  lockProjectsOf,
+  queryInitiatives,
+  setProjectsInitiative,
+} from "./initiative.query.js";
 
 type Schemas = components["schemas"];
 type InitiativeRecord = Schemas["InitiativeRecord"];
@@ -28,23 +34,6 @@ const guardName = <T>(name: string, where: string, work: () => Promise<T>) =>
     [NAME_UNIQUE]: () =>
       new Conflict("conflict", `An initiative named "${name}" already exists in ${where}.`),
   });
-
-function refuseGuests(scope: WorkspaceScope, what: string) {
-  if (scope.workspace.role === "guest") throw new Forbidden("forbidden", `Guests may not ${what}.`);
-}
-
-/** An initiative the caller may see, by id or name (case-insensitive); anything else is 404. */
-export async function findInitiative(scope: WorkspaceScope, ref: string, em: EntityManager = scope.em) {
-  const vis = visibleInitiativeCondition(scope, "i");
-  const row = await sqlOne<{ id: string; name: string; lead_id: string | null }>(
-    em,
-    `select i.id, i.name, i.lead_id from initiatives i
-      where i.workspace_id = ? and ${isUuid(ref) ? "i.id = ?" : "lower(i.name) = lower(?)"} and ${vis.sql}`,
-    [scope.workspace.id, ref, ...vis.params],
-  );
-  if (!row) throw new NotFound(`No initiative "${ref}" in this workspace.`);
-  return row;
-}
 
 /** A resolved initiative's entity; 404 when it went meanwhile (moved to another workspace). */
 async function loadInitiative(em: EntityManager, id: string, ref: string, lockMode?: LockMode) {
@@ -69,7 +58,6 @@ export async function createInitiative(
   scope: WorkspaceScope,
   input: Schemas["InitiativeCreate"],
 ): Promise<InitiativeRecord> {
-  refuseGuests(scope, "create initiatives");
   const lead = input.lead ? await resolveUser(scope, input.lead) : null;
   return scope.em.transactional(async (em) => {
     const initiative = em.create(Initiative, {
@@ -93,7 +81,6 @@ export async function updateInitiative(
   ref: string,
   input: Schemas["InitiativeUpdate"],
 ): Promise<InitiativeRecord> {
-  refuseGuests(scope, "change initiatives");
   const found = await findInitiative(scope, ref);
   const lead = typeof input.lead === "string" ? await resolveUser(scope, input.lead) : input.lead;
   const changes = {
@@ -139,9 +126,8 @@ export async function moveInitiative(
   ref: string,
   body: Schemas["InitiativeMoveRequest"],
 ) {
-  requireAdmin(scope.workspace, "move initiatives");
   const initiative = await findInitiative(scope, ref);
-  const target = await resolveTargetWorkspace(scope, body.workspace, "move initiatives");
+  const target = await resolveTargetWorkspace(scope, body.workspace);
   if (target.id === scope.workspace.id) {
     throw new Invalid("The initiative is already in that workspace.", [
       { path: fieldPath("body", "workspace"), message: "must name another workspace" },
@@ -149,49 +135,13 @@ export async function moveInitiative(
   }
   return scope.em.transactional(async (em) => {
     const team = await resolveTargetTeam(scope, em, target, body.team);
-    const original = await sqlOne<{
-      id: string;
-      name: string;
-      description: string | null;
-      status: string;
-      lead_id: string | null;
-      start_date: string | null;
-      target_date: string | null;
-    }>(
-      em,
-      `select id, name, description, status, lead_id, ${dateSql("start_date")} as start_date,
-              ${dateSql("target_date")} as target_date
-         from initiatives where id = ? and workspace_id = ? for update`,
-      [initiative.id, scope.workspace.id],
-    );
+    const original = await lockInitiative(em, initiative.id, scope.workspace.id);
     if (!original) throw new NotFound("The initiative is no longer in this workspace.");
     const newId = randomUUID();
     await guardName(original.name, `the workspace "${target.name}"`, () =>
-      sql(
-        em,
-        `insert into initiatives (id, workspace_id, name, description, status, lead_id, start_date, target_date,
-                                  created_at, updated_at)
-         values (?, ?, ?, ?, ?,
-                 (select m.user_id from memberships m where m.workspace_id = ? and m.user_id = ?),
-                 ?, ?, now(), now())`,
-        [
-          newId,
-          target.id,
-          original.name,
-          original.description,
-          original.status,
-          target.id,
-          original.lead_id,
-          original.start_date,
-          original.target_date,
-        ],
-      ),
+      copyInitiative(em, original, newId, target.id),
     );
-    const projects = await sql<{ id: string }>(
-      em,
-      "select id from projects where initiative_id = ? order by lower(name), id for update",
-      [original.id],
-    );
+    const projects = await lockProjectsOf(em, original.id);
     const reports: WorkspaceMoveReport[] = [];
     for (const p of projects) {
       reports.push(
@@ -204,15 +154,8 @@ export async function moveInitiative(
         }),
       );
     }
-    if (projects.length) {
-      await sql(em, "update projects set initiative_id = ? where id = any(?::uuid[])", [
-        newId,
-        projects.map((p) => p.id),
-      ]);
-    }
-    await sql(em, "update initiatives set status = 'canceled', updated_at = now() where id = ?", [
-      original.id,
-    ]);
+    await setProjectsInitiative(em, projects, newId);
+    await cancelInitiative(em, original.id);
     await recordChanges(em, scope.workspace.id, [
       { entity: "initiative", action: "updated", id: original.id },
     ]);

@@ -1,12 +1,12 @@
 import { randomBytes } from "node:crypto";
 import { type EntityManager, LockMode } from "@mikro-orm/postgresql";
 import { iso } from "../../db/sql-time.js";
-import { recordChanges } from "../../events/record-change.js";
-import { hashToken, requireAdmin } from "../../http/auth.js";
+import { recordChanges } from "../../events/record-change.query.js";
+import { hashToken } from "../../http/auth.js";
 import type { WorkspaceScope } from "../../http/handler.js";
 import { Conflict, fieldPath, Gone, Invalid, NotFound } from "../../http/problem.js";
 import { insertApiKey } from "../api-keys/api-key.service.js";
-import { findById } from "../shared/resolve.js";
+import { findById } from "../shared/resolve.query.js";
 import { findOrCreateUser } from "../users/user.service.js";
 import { type MemberRole, Membership, Workspace } from "../workspaces/workspace.entity.js";
 import { addMember } from "../workspaces/workspace.service.js";
@@ -24,7 +24,6 @@ export async function listInvites(scope: WorkspaceScope) {
 }
 
 export async function createInvite(scope: WorkspaceScope, email: string, role: MemberRole) {
-  requireAdmin(scope.workspace, "invite people");
   const address = email.trim().toLowerCase();
   const member = await scope.em.count(Membership, {
     workspace: scope.workspace.id,
@@ -61,7 +60,6 @@ export async function createInvite(scope: WorkspaceScope, email: string, role: M
 }
 
 export async function deleteInvite(scope: WorkspaceScope, id: string) {
-  requireAdmin(scope.workspace, "revoke invites");
   await scope.em.transactional(async (em) => {
     await findById(
       id,

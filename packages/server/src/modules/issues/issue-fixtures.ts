@@ -1,6 +1,7 @@
 import { randomUUID } from "node:crypto";
+import type { StateType } from "../../rules/state-types.js";
 import type { Db } from "../../test/databases.js";
-import { DEFAULT_STATES, type StateType } from "../teams/team.entity.js";
+import { DEFAULT_STATES } from "../teams/team.entity.js";
 
 /**
  * Test fixtures for the issue, comment, move and digest tests: rows the issue endpoints need but do not

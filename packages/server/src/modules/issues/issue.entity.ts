@@ -1,12 +1,12 @@
 import { defineEntity, p } from "@mikro-orm/core";
 import { issueRelationTypeValues } from "@tracker/sdk/schema";
-import { OPEN_STATE_TYPES_SQL } from "../../db/functions/issue-blockers.js";
 import { stateTypeRank } from "../../db/functions/issue-sort-keys.js";
 import { createdTimestamp, uuidPrimaryKey } from "../../entity-columns.js";
+import { OPEN_STATE_TYPES_SQL, STATE_TYPES } from "../../rules/state-types.js";
 import { Cycle } from "../cycles/cycle.entity.js";
 import { Label } from "../labels/label.entity.js";
 import { Project } from "../projects/project.entity.js";
-import { STATE_TYPES, Team, WorkflowState } from "../teams/team.entity.js";
+import { Team, WorkflowState } from "../teams/team.entity.js";
 import { User } from "../users/user.entity.js";
 import { Workspace } from "../workspaces/workspace.entity.js";
 
@@ -83,7 +83,7 @@ export const Issue = defineEntity({
       name: `issues_${ref}_updated_index`,
       expression: `create index "issues_${ref}_updated_index" on "issues" ("${ref}_id", "updated_at", "team_id", "number") include ("workspace_id", "id")`,
     })),
-    // The `label` filter: `label_ids @> <the named labels' ids>` (issue-filter.ts). Both GIN indexes keep a
+    // The `label` filter: `label_ids @> <the named labels' ids>` (list/filter.ts). Both GIN indexes keep a
     // 256 kB fast-update list, which every scan reads (Migration20261126160000_gin_pending_list_limit).
     {
       name: "issues_label_ids_index",
@@ -216,7 +216,7 @@ export const IssueSearchRecentSince = defineEntity({
 
 /**
  * Each label's issues in the default sort's order: a row per issue and label with what the walk of a label
- * filter reads (modules/issues/issue-label-walk.ts), under `issue_label_postings_order_index`. Kept by a
+ * filter reads (modules/issues/list/label-walk.ts), under `issue_label_postings_order_index`. Kept by a
  * trigger on `issues` (migration `issue_label_postings`); never written here.
  */
 export const IssueLabelPosting = defineEntity({

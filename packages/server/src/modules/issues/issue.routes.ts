@@ -1,13 +1,25 @@
 import { CONFIRMS_CALLER, handle, inWorkspace, OK } from "../../http/handler.js";
-import { createIssue } from "./issue-create.service.js";
-import { createIssueLink } from "./issue-link.service.js";
-import { moveIssues } from "./issue-move.service.js";
-import { getIssuePageData } from "./issue-page-data.service.js";
-import { getIssueDetail } from "./issue-read.service.js";
-import { updateIssue } from "./issue-update.service.js";
-import * as relations from "./relation.service.js";
+import { listIssues } from "./list/list.query.js";
+import { getIssuePageData } from "./read/page-data.query.js";
+import { getIssueDetail } from "./read/read.query.js";
+import { createIssues, placeItemRefusal } from "./write/batch.service.js";
+import { createIssue } from "./write/create.service.js";
+import { createIssueLink } from "./write/link.query.js";
+import { moveIssues } from "./write/move.query.js";
+import * as relations from "./write/relation.query.js";
+import { updateIssue } from "./write/update.service.js";
 
+/** Every issue operation: the list (`list/`), the reads (`read/`) and the writes (`write/`). */
 export const issueHandlers = [
+  handle(
+    "listIssues",
+    async (s, { query }) => {
+      const { workspace: _workspace, ...filter } = query;
+      return { status: 200, body: await listIssues(inWorkspace(s), filter) };
+    },
+    CONFIRMS_CALLER,
+  ),
+
   handle("createIssue", async (s, { body }) => ({
     status: 201,
     body: { issue: await createIssue(inWorkspace(s), body) },
@@ -57,6 +69,15 @@ export const issueHandlers = [
     await relations.deleteRelation(inWorkspace(s), params.identifier, params.relationId);
     return { status: 200, body: OK };
   }),
+
+  handle(
+    "createIssues",
+    async (s, { body }) => ({
+      status: 201,
+      body: { issues: await createIssues(inWorkspace(s), body.issues) },
+    }),
+    { placeInvalid: placeItemRefusal },
+  ),
 
   handle("moveIssues", async (s, { body }) => ({
     status: 200,

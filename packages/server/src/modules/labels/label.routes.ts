@@ -1,10 +1,11 @@
 import { handle, inWorkspace } from "../../http/handler.js";
+import { listLabels } from "./label.query.js";
 import * as labels from "./label.service.js";
 
 export const labelHandlers = [
   handle("listLabels", async (s, { query }) => ({
     status: 200,
-    body: { labels: await labels.listLabels(inWorkspace(s), query.counts === "1") },
+    body: { labels: await listLabels(inWorkspace(s), query.counts === "1") },
   })),
 
   handle("createLabel", async (s, { body }) => ({

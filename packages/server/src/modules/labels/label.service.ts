@@ -1,15 +1,20 @@
 import { createHash } from "node:crypto";
 import { type EntityManager, LockMode } from "@mikro-orm/postgresql";
 import type { components } from "@tracker/sdk/schema";
-import { sql } from "../../db/sql.js";
-import { type Change, recordChanges } from "../../events/record-change.js";
-import { requireAdmin } from "../../http/auth.js";
+import { type Change, recordChanges } from "../../events/record-change.query.js";
 import type { WorkspaceScope } from "../../http/handler.js";
-import { Conflict, Forbidden, fieldPath, guardUnique, Invalid, NotFound } from "../../http/problem.js";
-import { type ActivityInput, recordActivities } from "../activity/activity.service.js";
-import { isUuid } from "../shared/resolve.js";
-import { rewriteLabelFilters } from "../views/label-filters.js";
+import { Conflict, fieldPath, guardUnique, Invalid, NotFound } from "../../http/problem.js";
+import { type ActivityInput, recordActivities } from "../activity/activity.query.js";
+import { isUuid } from "../shared/resolve.query.js";
+import { rewriteLabelFilters } from "../views/label-filters.query.js";
 import { type ILabel, Label } from "./label.entity.js";
+import {
+  type AffectedIssue,
+  copyLabelLinks,
+  dropLabelLinks,
+  lockIssuesCarrying,
+  unlinkLabel,
+} from "./label.query.js";
 
 export type LabelOut = components["schemas"]["Label"];
 export type LabelListItemOut = components["schemas"]["LabelListItem"];
@@ -50,58 +55,6 @@ const guardLabelName = <T>(name: string, work: () => Promise<T>) =>
       ),
   });
 
-function refuseGuests(scope: WorkspaceScope, what: string): void {
-  if (scope.workspace.role === "guest") throw new Forbidden("forbidden", `Guests may not ${what}.`);
-}
-
-export async function listLabels(scope: WorkspaceScope, withCounts: boolean): Promise<LabelListItemOut[]> {
-  if (!withCounts) {
-    return sql<LabelOut>(
-      scope.em,
-      "select id, name, color, description from labels where workspace_id = ? order by lower(name), id",
-      [scope.workspace.id],
-    );
-  }
-  requireAdmin(scope.workspace, "see label counts");
-  // One aggregate over every team (personal spaces included): admins see the workspace-wide usage.
-  return sql<LabelListItemOut>(
-    scope.em,
-    `select l.id, l.name, l.color, l.description,
-            count(i.id)::int as "issueCount",
-            (count(i.id) filter (where i.state_type not in ('completed', 'canceled')))::int as "openIssueCount"
-       from labels l
-       left join issue_labels il on il.label_id = l.id
-       left join issues i on i.id = il.issue_id
-      where l.workspace_id = ?
-      group by l.id
-      order by lower(l.name), l.id`,
-    [scope.workspace.id],
-  );
-}
-
-/**
- * Locks the issues of this workspace carrying a label, in id order, and returns their ids. An issue that
- * left for another workspace since (with its project, relabelled there) is not among them once the lock is
- * held: a merge or delete then neither labels it, records activity for it here, nor announces it on this
- * workspace's stream. Called with the label rows already locked; an issue write takes its issue first and
- * then labels, so the two can deadlock, and the loser is run again (`http/app.ts`).
- */
-async function lockIssuesCarrying(
-  em: EntityManager,
-  workspaceId: string,
-  labelId: string,
-): Promise<string[]> {
-  const rows = await sql<{ id: string }>(
-    em,
-    `select i.id from issues i
-      where i.workspace_id = ? and i.id in (select issue_id from issue_labels where label_id = ?)
-      order by i.id
-        for update`,
-    [workspaceId, labelId],
-  );
-  return rows.map((r) => r.id);
-}
-
 /**
  * A label of the workspace by id, or by name (case-insensitive). With `lock` the row is locked for the
  * rest of the transaction, so a concurrent rename, merge or delete of the same label waits.
@@ -125,7 +78,6 @@ export async function createLabel(
   scope: WorkspaceScope,
   input: { name: string; color?: string; description?: string | null },
 ): Promise<LabelOut> {
-  refuseGuests(scope, "create labels");
   const name = input.name.trim();
   if (!name)
     throw new Invalid("A label needs a name.", [
@@ -150,7 +102,6 @@ export async function updateLabel(
   ref: string,
   input: { name?: string; color?: string; description?: string | null },
 ): Promise<LabelOut> {
-  refuseGuests(scope, "edit labels");
   const name = input.name?.trim();
   if (input.name !== undefined && !name)
     throw new Invalid("A label needs a name.", [
@@ -174,13 +125,6 @@ export async function updateLabel(
   });
 }
 
-interface AffectedIssue {
-  id: string;
-  identifier: string;
-  team_id: string;
-  team_key: string;
-}
-
 function issueChanges(issues: AffectedIssue[]): Change[] {
   return issues.map((i) => ({
     entity: "issue",
@@ -193,19 +137,12 @@ function issueChanges(issues: AffectedIssue[]): Change[] {
 }
 
 export async function deleteLabel(scope: WorkspaceScope, ref: string): Promise<void> {
-  refuseGuests(scope, "delete labels");
   await scope.em.transactional(async (em) => {
     const label = await findLabel(em, scope.workspace.id, ref, true);
     // The label's issue links go with it (and no activity is recorded, per the contract); the issues
     // still change, so the live stream hears of each.
     const held = await lockIssuesCarrying(em, scope.workspace.id, label.id);
-    const issues = await sql<AffectedIssue>(
-      em,
-      `with gone as (delete from issue_labels where label_id = ? and issue_id = any(?::uuid[]) returning issue_id)
-       select i.id, t.key || '-' || i.number as identifier, t.id as team_id, t.key as team_key
-         from gone g join issues i on i.id = g.issue_id join teams t on t.id = i.team_id`,
-      [label.id, held],
-    );
+    const issues = await unlinkLabel(em, label.id, held);
     const filterChanges = await rewriteLabelFilters(em, scope.workspace.id, label.name, null);
     await em.nativeDelete(Label, label.id);
     await recordChanges(em, scope.workspace.id, [
@@ -221,7 +158,6 @@ export async function mergeLabel(
   ref: string,
   into: string,
 ): Promise<{ label: LabelOut; moved: number; collapsed: number }> {
-  refuseGuests(scope, "merge labels");
   return scope.em.transactional(async (em) => {
     const sourceRef = await findLabel(em, scope.workspace.id, ref);
     const targetRef = await findLabel(em, scope.workspace.id, into);
@@ -241,25 +177,8 @@ export async function mergeLabel(
     if (!source || !target) throw new NotFound("The label was deleted meanwhile.");
 
     const held = await lockIssuesCarrying(em, scope.workspace.id, source.id);
-    const moved = await sql<{ issue_id: string }>(
-      em,
-      `insert into issue_labels (issue_id, label_id)
-       select issue_id, ? from issue_labels where label_id = ? and issue_id = any(?::uuid[])
-       on conflict do nothing
-       returning issue_id`,
-      [target.id, source.id, held],
-    );
-    const movedIds = new Set(moved.map((r) => r.issue_id));
-    const issues = await sql<AffectedIssue>(
-      em,
-      `with gone as (delete from issue_labels where label_id = ? and issue_id = any(?::uuid[]) returning issue_id),
-            touched as (update issues i set updated_at = now() from gone g where i.id = g.issue_id
-                        returning i.id, i.number, i.team_id)
-       select x.id, t.key || '-' || x.number as identifier, t.id as team_id, t.key as team_key
-         from touched x join teams t on t.id = x.team_id
-        order by t.key, x.number`,
-      [source.id, held],
-    );
+    const movedIds = new Set(await copyLabelLinks(em, source.id, target.id, held));
+    const issues = await dropLabelLinks(em, source.id, held);
     const events: ActivityInput[] = issues.map((i) => ({
       workspaceId: scope.workspace.id,
       issueId: i.id,

@@ -1,24 +1,12 @@
 import { type EntityManager, LockMode } from "@mikro-orm/postgresql";
-import { sql } from "../../db/sql.js";
-import { recordChanges } from "../../events/record-change.js";
+import { recordChanges } from "../../events/record-change.query.js";
 import type { WorkspaceScope } from "../../http/handler.js";
-import { Conflict, Forbidden } from "../../http/problem.js";
+import { Conflict } from "../../http/problem.js";
+import { authorize, leavesNoAdmin } from "../../rules/permissions.js";
 import { ApiKey } from "../api-keys/api-key.entity.js";
-import { findById } from "../shared/resolve.js";
+import { findById } from "../shared/resolve.query.js";
 import { TeamMember } from "../teams/team.entity.js";
 import { type MemberRole, Membership } from "../workspaces/workspace.entity.js";
-
-export async function listUsers(scope: WorkspaceScope) {
-  const rows = await sql<{ id: string; name: string; email: string; role: MemberRole }>(
-    scope.em,
-    `select u.id, u.name, u.email, m.role
-       from memberships m join users u on u.id = m.user_id
-      where m.workspace_id = ?
-      order by lower(u.name), u.id`,
-    [scope.workspace.id],
-  );
-  return rows.map((u) => ({ ...u, isMe: u.id === scope.caller.userId }));
-}
 
 /**
  * Locks the workspace's admin rows, so two concurrent demotions cannot both see "another admin is left".
@@ -44,7 +32,7 @@ export async function changeRole(scope: WorkspaceScope, userId: string, role: Me
   await scope.em.transactional(async (em) => {
     const admins = await lockAdmins(em, scope.workspace.id);
     const target = await membership(em, scope.workspace.id, userId);
-    if (target.role === "admin" && role !== "admin" && admins <= 1) {
+    if (leavesNoAdmin(target.role, role, admins)) {
       throw new Conflict("last_admin", "This is the workspace's last admin: make someone else admin first.");
     }
     em.assign(target, { role });
@@ -60,14 +48,11 @@ export async function changeRole(scope: WorkspaceScope, userId: string, role: Me
  * their account keys are cut off here at once.
  */
 export async function removeMember(scope: WorkspaceScope, userId: string) {
-  const self = userId === scope.caller.userId;
-  if (!self && scope.workspace.role !== "admin") {
-    throw new Forbidden("admin_required", "Only workspace admins may remove other members.");
-  }
+  authorize(scope, "member.remove", { userId });
   await scope.em.transactional(async (em) => {
     const admins = await lockAdmins(em, scope.workspace.id);
     const target = await membership(em, scope.workspace.id, userId);
-    if (target.role === "admin" && admins <= 1) {
+    if (leavesNoAdmin(target.role, null, admins)) {
       throw new Conflict("last_admin", "This is the workspace's last admin: make someone else admin first.");
     }
     const ws = scope.workspace.id;

@@ -1,7 +1,8 @@
 import type { components } from "@tracker/sdk/schema";
 import { TODAY } from "../../db/sql-time.js";
 import type { WorkspaceScope } from "../../http/handler.js";
-import { isUuid } from "../shared/resolve.js";
+import { FINISHED_STATUSES_SQL } from "../../rules/state-types.js";
+import { isUuid } from "../shared/resolve.query.js";
 import { HEALTH_RANK, orderTerm } from "./progress.js";
 
 /**
@@ -33,7 +34,7 @@ export type Term = string | { sql: string; params: unknown[] };
 type SharedSpecial = "overdue" | "no_target_date" | "no_lead" | "update_overdue" | "off_track" | "led_by_me";
 
 /** Not completed or canceled: the statuses both kinds share for "done". */
-export const OPEN = "h.status not in ('completed', 'canceled')";
+export const OPEN = `h.status not in ${FINISHED_STATUSES_SQL}`;
 
 /** Open, with its target date in this month or quarter (UTC). */
 export const dueThis = (period: "month" | "quarter"): Term =>

@@ -1,7 +1,8 @@
 import { randomUUID } from "node:crypto";
+import type { StateType } from "../../rules/state-types.js";
 import type { Db } from "../../test/databases.js";
 import type { TestServer } from "../../test/harness.js";
-import { DEFAULT_STATES, type StateType } from "../teams/team.entity.js";
+import { DEFAULT_STATES } from "../teams/team.entity.js";
 
 /**
  * Test fixtures for the project, initiative and cycle tests: teams, issues and projects written straight

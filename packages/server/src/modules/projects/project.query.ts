@@ -1,18 +1,19 @@
 import { type components, projectStatusValues } from "@tracker/sdk/schema";
-import { genericPlanWhenOnly, sql } from "../../db/sql.js";
-import { dateFromJson, isoFromJson, jsonTimeSql } from "../../db/sql-time.js";
+import { genericPlanWhenOnly, sql, sqlOne } from "../../db/sql.js";
+import { q, raw, type SqlFragment } from "../../db/sql-fragment.js";
+import { dateFromJson, dateSql, isoFromJson, jsonTimeSql } from "../../db/sql-time.js";
 import { AUTH_EPOCH_SQL, confirmCaller } from "../../http/auth.js";
 import type { WorkspaceScope } from "../../http/handler.js";
 import { NotFound } from "../../http/problem.js";
-import * as planning from "../planning/planning-list.js";
-import { healthSql, percentSql } from "../planning/progress.js";
+import { UNCOUNTED_PROJECT_STATUSES_SQL } from "../../rules/state-types.js";
 import {
-  resolveInitiative,
-  resolveProject,
-  teamVisibilityIds,
+  visibleProjectCondition,
   visibleTeamCondition,
   visibleTeamIdCondition,
-} from "../shared/resolve.js";
+} from "../../rules/visibility.js";
+import * as planning from "../planning/planning-list.js";
+import { healthSql, percentSql } from "../planning/progress.js";
+import { isUuid, resolveInitiative, resolveProject, rowOr404 } from "../shared/resolve.query.js";
 import { namesAt, type WorkspaceNames } from "../shared/workspace-names.js";
 
 type Schemas = components["schemas"];
@@ -21,25 +22,6 @@ export type ProjectStatus = Schemas["ProjectStatus"];
 export type Health = Schemas["Health"];
 export type ProjectSpecial = Schemas["ProjectSpecialFilter"];
 export type ProjectSort = Schemas["ProjectSort"];
-
-/**
- * SQL condition (on a projects alias) for the projects the caller may see: those on at least one team
- * they see, those they were added to directly, and (members and admins) team-less detached projects.
- * Reads the row's `team_ids` (kept equal to `project_teams` by triggers), so it costs array operators per
- * project rather than a lookup.
- */
-export function visibleProjectCondition(
-  scope: WorkspaceScope,
-  alias = "p",
-): { sql: string; params: unknown[] } {
-  const member = `exists (select 1 from project_members vpm where vpm.project_id = ${alias}.id and vpm.user_id = ?)`;
-  const ids = teamVisibilityIds(scope);
-  const onVisibleTeam =
-    ids.kind === "visible"
-      ? `${alias}.team_ids && ${ids.sql}`
-      : `cardinality(${alias}.team_ids) = 0 or not ${alias}.team_ids <@ ${ids.sql}`;
-  return { sql: `(${onVisibleTeam} or ${member})`, params: [...ids.params, scope.caller.userId] };
-}
 
 /** SQL array (on a projects alias) of the project's team ids the caller may see. */
 function visibleTeamIdsSql(scope: WorkspaceScope, alias: string): { sql: string; params: unknown[] } {
@@ -126,15 +108,12 @@ function projectSpecials(scope: WorkspaceScope): Record<ProjectSpecial, planning
                                        and si.updated_at >= now() - interval '14 days')`,
     no_initiative: "h.initiative_id is null",
     no_issues: "h.issue_count = 0",
-    uncounted: "h.status in ('paused', 'canceled')",
+    uncounted: `h.status in ${UNCOUNTED_PROJECT_STATUSES_SQL}`,
   };
 }
 
 /** Compiles every filter, special filter and sort to one SQL statement (fetching one row past the page). */
-export async function projectListQuery(
-  scope: WorkspaceScope,
-  q: ProjectQuery,
-): Promise<{ text: string; params: unknown[] }> {
+export async function projectListQuery(scope: WorkspaceScope, q: ProjectQuery): Promise<SqlFragment> {
   const vis = visibleProjectCondition(scope, "h");
   const conditions = new planning.PlanningConditions(vis.sql, [scope.workspace.id, ...vis.params]);
   const { where, params } = conditions;
@@ -180,7 +159,7 @@ export async function projectListQuery(
     // then the page's initiative and lead names. The inner join to users is removed by the planner unless
     // the lead sort or a lead email filter reads it.
     return {
-      text: `with h as (${projectMetricsSql()}),
+      sql: `with h as (${projectMetricsSql()}),
        pg as (
          select ${PAGE_COLUMNS} from h left join users lu on lu.id = h.lead_id
           where ${where.join(" and ")}
@@ -197,7 +176,7 @@ export async function projectListQuery(
   // Nothing reads a computed value before paging: page the plain rows first, then compute progress and
   // health for that page only (the same expressions, on 51 rows instead of the whole workspace).
   return {
-    text: `with pg as (
+    sql: `with pg as (
        select h.* from projects h left join users lu on lu.id = h.lead_id
         where h.workspace_id = ? and ${where.join(" and ")}
         order by ${order}${page}
@@ -233,7 +212,7 @@ export async function queryProjects(
   q: ProjectQuery,
 ): Promise<{ projects: ProjectOut[]; nextOffset: number | null }> {
   const query = await projectListQuery(scope, q);
-  const rows = await sql<ProjectRow>(scope.em, query.text, query.params, {
+  const rows = await sql<ProjectRow>(scope.em, query, {
     prepare: genericPlanWhenOnly(q, PLAN_FREE_KEYS),
   });
   confirmCaller(scope, rows[0]?.auth_epoch);
@@ -302,11 +281,10 @@ async function teamsOf(scope: WorkspaceScope, projectIds: string[]): Promise<Pro
   const vis = visibleTeamCondition(scope, "t");
   const rows = await sql<{ project_id: string; id: string; key: string; name: string }>(
     scope.em,
-    `select pt.project_id, t.id, t.key, t.name
+    q`select pt.project_id, t.id, t.key, t.name
        from project_teams pt join teams t on t.id = pt.team_id
-      where pt.project_id = any(?::uuid[]) and ${vis.sql}
+      where pt.project_id = any(${projectIds}::uuid[]) and ${vis}
       order by t.key`,
-    [projectIds, ...vis.params],
     { prepare: true },
   );
   for (const r of rows) {
@@ -331,4 +309,64 @@ export async function projectById(scope: WorkspaceScope, id: string): Promise<Pr
   // Gone since it was resolved: moved to another workspace by a concurrent request.
   if (!projects[0]) throw new NotFound(`No project "${id}" in this workspace.`);
   return projects[0];
+}
+
+// ---- One project ------------------------------------------------------------------------------
+
+export interface ProjectRecord {
+  id: string;
+  name: string;
+  status: string;
+  lead_id: string | null;
+  start_date: string | null;
+  target_date: string | null;
+  /** True when one of its teams is a personal space. */
+  personal: boolean;
+}
+
+/** A project the caller may see, by id or name (case-insensitive); anything else is 404. */
+export async function findProject(scope: WorkspaceScope, ref: string, em = scope.em): Promise<ProjectRecord> {
+  const vis = visibleProjectCondition(scope, "p");
+  return rowOr404<ProjectRecord>(
+    em,
+    q`select p.id, p.name, p.status, p.lead_id, ${raw(dateSql("p.start_date"))} as start_date,
+            ${raw(dateSql("p.target_date"))} as target_date,
+            exists (select 1 from project_teams xpt join teams xt on xt.id = xpt.team_id
+                     where xpt.project_id = p.id and xt.personal) as personal
+       from projects p
+      where p.workspace_id = ${scope.workspace.id} and ${isUuid(ref) ? q`p.id = ${ref}` : q`lower(p.name) = lower(${ref})`} and ${vis}`,
+    `No project "${ref}" in this workspace.`,
+  );
+}
+
+export async function projectPageData(scope: WorkspaceScope, ref: string) {
+  const project = await findProject(scope, ref);
+  const row = await sqlOne<{ description: string | null }>(
+    scope.em,
+    q`select description from projects where id = ${project.id}`,
+  );
+  return { project: { id: project.id, description: row?.description ?? null } };
+}
+
+// ---- Members ------------------------------------------------------------------------------------
+
+export async function listProjectMembers(scope: WorkspaceScope, ref: string) {
+  const project = await findProject(scope, ref);
+  return sql<{ id: string; name: string; email: string }>(
+    scope.em,
+    q`select u.id, u.name, u.email
+       from project_members pm join users u on u.id = pm.user_id
+      where pm.project_id = ${project.id}
+      order by lower(u.name), u.id`,
+  );
+}
+
+/** Whether the caller belongs to one of the project's teams (`project.manageMembers`). */
+export async function callerInTeams(scope: WorkspaceScope, project: ProjectRecord): Promise<boolean> {
+  const inTeam = await sqlOne(
+    scope.em,
+    q`select 1 from project_teams pt join team_members tm on tm.team_id = pt.team_id
+      where pt.project_id = ${project.id} and tm.user_id = ${scope.caller.userId}`,
+  );
+  return inTeam !== undefined;
 }

@@ -1,5 +1,5 @@
 import { CONFIRMS_CALLER, handle, inWorkspace, OK } from "../../http/handler.js";
-import { getProject, queryProjects } from "./project.query.js";
+import { getProject, listProjectMembers, projectPageData, queryProjects } from "./project.query.js";
 import * as projects from "./project.service.js";
 import { moveProject } from "./project-move.service.js";
 
@@ -35,7 +35,7 @@ export const projectHandlers = [
 
   handle("listProjectMembers", async (s, { params }) => ({
     status: 200,
-    body: { members: await projects.listProjectMembers(inWorkspace(s), params.id) },
+    body: { members: await listProjectMembers(inWorkspace(s), params.id) },
   })),
 
   handle("addProjectMember", async (s, { params, body }) => {
@@ -50,6 +50,6 @@ export const projectHandlers = [
 
   handle("getProjectPageData", async (s, { params }) => ({
     status: 200,
-    body: await projects.projectPageData(inWorkspace(s), params.id),
+    body: await projectPageData(inWorkspace(s), params.id),
   })),
 ];

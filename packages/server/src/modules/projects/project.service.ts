@@ -1,23 +1,20 @@
 import { type EntityManager, LockMode } from "@mikro-orm/postgresql";
 import type { components } from "@tracker/sdk/schema";
 import { holdInWorkspace } from "../../db/locks.js";
-import { sql, sqlOne } from "../../db/sql.js";
-import { q } from "../../db/sql-fragment.js";
-import { dateSql } from "../../db/sql-time.js";
-import { type Change, recordChanges } from "../../events/record-change.js";
+import { type Change, recordChanges } from "../../events/record-change.query.js";
 import type { WorkspaceScope } from "../../http/handler.js";
-import { Conflict, Forbidden, fieldPath, guardUnique, Invalid, NotFound } from "../../http/problem.js";
-import { reassignIssues } from "../planning/reassign-issues.js";
+import { Conflict, fieldPath, guardUnique, Invalid, NotFound } from "../../http/problem.js";
+import { authorize } from "../../rules/permissions.js";
+import { reassignIssues } from "../planning/reassign-issues.query.js";
 import {
   findById,
-  isUuid,
   resolveInitiative,
   resolveTeam,
   resolveUser,
   type TeamRow,
-} from "../shared/resolve.js";
+} from "../shared/resolve.query.js";
 import { Project, ProjectMember, ProjectTeam } from "./project.entity.js";
-import { type ProjectOut, projectById, visibleProjectCondition } from "./project.query.js";
+import { callerInTeams, findProject, type ProjectOut, projectById } from "./project.query.js";
 
 type ProjectCreate = components["schemas"]["ProjectCreate"];
 type ProjectUpdate = components["schemas"]["ProjectUpdate"];
@@ -30,34 +27,6 @@ export const guardProjectName = <T>(name: string, where: string, work: () => Pro
     [PROJECT_NAME_UNIQUE]: () =>
       new Conflict("conflict", `A project named "${name}" already exists in ${where}.`),
   });
-
-export interface ProjectRecord {
-  id: string;
-  name: string;
-  status: string;
-  lead_id: string | null;
-  start_date: string | null;
-  target_date: string | null;
-  /** True when one of its teams is a personal space. */
-  personal: boolean;
-}
-
-/** A project the caller may see, by id or name (case-insensitive); anything else is 404. */
-export async function findProject(scope: WorkspaceScope, ref: string, em = scope.em): Promise<ProjectRecord> {
-  const vis = visibleProjectCondition(scope, "p");
-  const row = await sqlOne<ProjectRecord>(
-    em,
-    `select p.id, p.name, p.status, p.lead_id, ${dateSql("p.start_date")} as start_date,
-            ${dateSql("p.target_date")} as target_date,
-            exists (select 1 from project_teams xpt join teams xt on xt.id = xpt.team_id
-                     where xpt.project_id = p.id and xt.personal) as personal
-       from projects p
-      where p.workspace_id = ? and ${isUuid(ref) ? "p.id = ?" : "lower(p.name) = lower(?)"} and ${vis.sql}`,
-    [scope.workspace.id, ref, ...vis.params],
-  );
-  if (!row) throw new NotFound(`No project "${ref}" in this workspace.`);
-  return row;
-}
 
 function checkDates(start: string | null | undefined, target: string | null | undefined) {
   if (start && target && start > target) {
@@ -154,8 +123,7 @@ export async function updateProject(
         ...(await reassignIssues(
           scope,
           em,
-          "project",
-          q`i.project_id = ${project.id} and not (i.team_id = any(${teamIds}::uuid[]))`,
+          { field: "project", from: project.id, outsideTeams: teamIds },
           { from: { id: project.id, name: project.name }, to: null },
         )),
       );
@@ -165,47 +133,7 @@ export async function updateProject(
   return projectById(scope, project.id);
 }
 
-export async function projectPageData(scope: WorkspaceScope, ref: string) {
-  const project = await findProject(scope, ref);
-  const row = await sqlOne<{ description: string | null }>(
-    scope.em,
-    "select description from projects where id = ?",
-    [project.id],
-  );
-  return { project: { id: project.id, description: row?.description ?? null } };
-}
-
 // ---- Members ------------------------------------------------------------------------------------
-
-export async function listProjectMembers(scope: WorkspaceScope, ref: string) {
-  const project = await findProject(scope, ref);
-  return sql<{ id: string; name: string; email: string }>(
-    scope.em,
-    `select u.id, u.name, u.email
-       from project_members pm join users u on u.id = pm.user_id
-      where pm.project_id = ?
-      order by lower(u.name), u.id`,
-    [project.id],
-  );
-}
-
-/** Admins, the project lead and non-guest members of the project's teams may manage its members. */
-async function requireMemberManager(scope: WorkspaceScope, em: EntityManager, project: ProjectRecord) {
-  if (scope.workspace.role === "admin" || project.lead_id === scope.caller.userId) return;
-  if (scope.workspace.role !== "guest") {
-    const inTeam = await sqlOne(
-      em,
-      `select 1 from project_teams pt join team_members tm on tm.team_id = pt.team_id
-        where pt.project_id = ? and tm.user_id = ?`,
-      [project.id, scope.caller.userId],
-    );
-    if (inTeam) return;
-  }
-  throw new Forbidden(
-    "forbidden",
-    "Only admins, the project's lead and members of its teams may change its members.",
-  );
-}
 
 /**
  * Key-share-locks a resolved project and checks it is still in the workspace: a move to another workspace
@@ -222,7 +150,10 @@ export async function addProjectMember(scope: WorkspaceScope, ref: string, userR
   if (project.personal) {
     throw new Conflict("personal_space", "Projects in a personal space cannot have members.");
   }
-  await requireMemberManager(scope, scope.em, project);
+  authorize(scope, "project.manageMembers", {
+    leadId: project.lead_id,
+    callerInTeams: await callerInTeams(scope, project),
+  });
   const user = await resolveUser(scope, userRef);
   await scope.em.transactional(async (em) => {
     await holdProject(scope, em, project.id, ref);
@@ -237,7 +168,11 @@ export async function addProjectMember(scope: WorkspaceScope, ref: string, userR
 
 export async function removeProjectMember(scope: WorkspaceScope, ref: string, userId: string) {
   const project = await findProject(scope, ref);
-  if (userId !== scope.caller.userId) await requireMemberManager(scope, scope.em, project);
+  authorize(scope, "project.removeMember", {
+    userId,
+    leadId: project.lead_id,
+    callerInTeams: await callerInTeams(scope, project),
+  });
   await scope.em.transactional(async (em) => {
     await findById(
       userId,

@@ -1,6 +1,6 @@
 import type { EntityManager } from "@mikro-orm/postgresql";
-import { sqlOne } from "../../db/sql.js";
-import type { StateType } from "../teams/team.entity.js";
+import type { StateType } from "../../rules/state-types.js";
+import { readWorkspaceNames } from "./workspace-names.query.js";
 
 /**
  * The names an issue list shows for what its issues refer to, for one workspace at one `names_version`:
@@ -42,30 +42,7 @@ function cacheOf(em: EntityManager): Map<string, WorkspaceNames> {
  * newer than a statement that ran just before: callers compare it.
  */
 async function loadNames(em: EntityManager, workspaceId: string): Promise<WorkspaceNames | undefined> {
-  const row = await sqlOne<{ version: string; names: Omit<WorkspaceNames, "version"> }>(
-    em,
-    `select w.names_version::text as version, json_build_object(
-       'teams', coalesce((select json_object_agg(t.id, json_build_array(t.key, t.name))
-                            from teams t where t.workspace_id = w.id), '{}'),
-       'states', coalesce((select json_object_agg(s.id, json_build_array(s.name, s.type))
-                             from workflow_states s join teams t on t.id = s.team_id
-                            where t.workspace_id = w.id), '{}'),
-       'users', coalesce((select json_object_agg(u.id, json_build_array(u.name, u.email))
-                            from memberships m join users u on u.id = m.user_id
-                           where m.workspace_id = w.id), '{}'),
-       'projects', coalesce((select json_object_agg(p.id, p.name) from projects p
-                              where p.workspace_id = w.id), '{}'),
-       'cycles', coalesce((select json_object_agg(c.id, c.number)
-                             from cycles c join teams t on t.id = c.team_id
-                            where t.workspace_id = w.id), '{}'),
-       'labels', coalesce((select json_object_agg(l.id, json_build_array(l.name, l.position))
-                             from (select id, name, row_number() over (order by lower(name), name) as position
-                                     from labels where workspace_id = w.id) l), '{}')) as names
-       from workspaces w
-      where w.id = ?`,
-    [workspaceId],
-    { prepare: true },
-  );
+  const row = await readWorkspaceNames(em, workspaceId);
   if (!row) return undefined;
   const names: WorkspaceNames = { version: row.version, ...row.names };
   const cache = cacheOf(em);
@@ -84,6 +61,22 @@ export async function latestNames(
   workspaceId: string,
 ): Promise<WorkspaceNames | undefined> {
   return cacheOf(em).get(workspaceId) ?? (await loadNames(em, workspaceId));
+}
+
+/**
+ * Answers `read` given the names this server holds for the workspace (read now if it holds none), for a
+ * read that compiles names into its statement (a list filtered by label names compares label ids). Such a
+ * read answers `undefined` when its statement ran at another names version than those names' (they changed
+ * in between): it is then answered once more without them, matching the names in SQL, and that answer is
+ * the one given. So a stale cache costs a second statement, never a wrong answer.
+ */
+export async function withLatestNames<T>(
+  em: EntityManager,
+  workspaceId: string,
+  read: (names: WorkspaceNames | undefined) => Promise<T | undefined>,
+): Promise<T> {
+  const answer = await read(await latestNames(em, workspaceId));
+  return answer ?? (await read(undefined))!;
 }
 
 /** The names at exactly `version`: cached, or read now if the workspace is still there. */

@@ -1,17 +1,9 @@
 import { defineEntity, type InferEntity, p } from "@mikro-orm/core";
-import {
-  type components,
-  estimateScaleValues,
-  stateTypeValues,
-  workflowTriggerValues,
-} from "@tracker/sdk/schema";
+import { estimateScaleValues, workflowTriggerValues } from "@tracker/sdk/schema";
 import { createdTimestamp, uuidPrimaryKey } from "../../entity-columns.js";
+import { STATE_TYPES, type StateType } from "../../rules/state-types.js";
 import { User } from "../users/user.entity.js";
 import { Workspace } from "../workspaces/workspace.entity.js";
-
-/** The contract's workflow state kinds (`StateType`), in its order. */
-export const STATE_TYPES = stateTypeValues;
-export type StateType = components["schemas"]["StateType"];
 
 export const Team = defineEntity({
   name: "Team",

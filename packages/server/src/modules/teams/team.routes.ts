@@ -1,10 +1,11 @@
 import { handle, inWorkspace, OK } from "../../http/handler.js";
+import { listJoinedTeams, listTeamMembers, listVisibleTeams, listWorkflows } from "./team.query.js";
 import * as teams from "./team.service.js";
 
 export const teamHandlers = [
   handle("listTeams", async (s) => ({
     status: 200,
-    body: { teams: await teams.listJoinedTeams(inWorkspace(s)) },
+    body: { teams: await listJoinedTeams(inWorkspace(s)) },
   })),
 
   handle("createTeam", async (s, { body }) => ({
@@ -14,7 +15,7 @@ export const teamHandlers = [
 
   handle("listAllTeams", async (s) => ({
     status: 200,
-    body: { teams: await teams.listVisibleTeams(inWorkspace(s)) },
+    body: { teams: await listVisibleTeams(inWorkspace(s)) },
   })),
 
   handle("updateTeam", async (s, { params, body }) => {
@@ -34,7 +35,7 @@ export const teamHandlers = [
 
   handle("listTeamMembers", async (s, { params }) => ({
     status: 200,
-    body: await teams.listTeamMembers(inWorkspace(s), params.key),
+    body: await listTeamMembers(inWorkspace(s), params.key),
   })),
 
   handle("addTeamMember", async (s, { params, body }) => {
@@ -49,7 +50,7 @@ export const teamHandlers = [
 
   handle("listWorkflows", async (s, { params }) => ({
     status: 200,
-    body: await teams.listWorkflows(inWorkspace(s), params.key),
+    body: await listWorkflows(inWorkspace(s), params.key),
   })),
 
   handle("upsertWorkflow", async (s, { params, body }) => {

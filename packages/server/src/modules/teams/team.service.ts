@@ -2,20 +2,21 @@ import { randomUUID } from "node:crypto";
 import { type EntityManager, LockMode } from "@mikro-orm/postgresql";
 import type { components } from "@tracker/sdk/schema";
 import { holdInWorkspace } from "../../db/locks.js";
-import { sql, sqlOne } from "../../db/sql.js";
-import { type Change, recordChanges } from "../../events/record-change.js";
+import { type Change, recordChanges } from "../../events/record-change.query.js";
 import type { WorkspaceScope } from "../../http/handler.js";
-import { Conflict, Forbidden, fieldPath, guardUnique, Invalid, NotFound } from "../../http/problem.js";
-import {
-  findById,
-  isUuid,
-  resolveTeam,
-  resolveUser,
-  type TeamRow,
-  visibleTeamCondition,
-} from "../shared/resolve.js";
+import { Conflict, fieldPath, guardUnique, Invalid, NotFound } from "../../http/problem.js";
+import { authorize } from "../../rules/permissions.js";
+import { findById, isUuid, resolveTeam, resolveUser, type TeamRow } from "../shared/resolve.query.js";
 import { DEFAULT_STATES, Team, TeamMember, WorkflowRule, WorkflowState } from "./team.entity.js";
-import { type TeamFields, teamOut } from "./team.serialize.js";
+import {
+  deleteSoleProjects,
+  lockTeamProjects,
+  projectIncludesTeam,
+  redirectTeamIdentifiers,
+  teamIssues,
+  upsertWorkflowRule,
+} from "./team.query.js";
+import { teamOut } from "./team.serialize.js";
 
 type Schemas = components["schemas"];
 type EstimateScale = Schemas["EstimateScale"];
@@ -89,43 +90,7 @@ async function insertTeamWithStates(
   return { team, states };
 }
 
-/** Columns of the Team shape, with the states in position order aggregated in the same query. */
-const TEAM_COLUMNS = `t.id, t.key, t.name, t.personal, t.cycles_enabled as "cyclesEnabled",
-  t.cycle_length_weeks as "cycleLengthWeeks", t.estimate_scale as "estimateScale",
-  (select coalesce(json_agg(json_build_object('id', s.id, 'name', s.name, 'type', s.type)
-                            order by s.position, s.name), '[]'::json)
-     from workflow_states s where s.team_id = t.id) as states`;
-
-/** The teams the caller has joined, personal space first, then by name. */
-export async function listJoinedTeams(scope: WorkspaceScope) {
-  const vis = visibleTeamCondition(scope);
-  const rows = await sql<TeamFields & { states: Schemas["StateRef"][] }>(
-    scope.em,
-    `select ${TEAM_COLUMNS}
-       from teams t join team_members tm on tm.team_id = t.id and tm.user_id = ?
-      where t.workspace_id = ? and ${vis.sql}
-      order by t.personal desc, lower(t.name), t.key`,
-    [scope.caller.userId, scope.workspace.id, ...vis.params],
-  );
-  return rows.map((row) => teamOut(row, row.states));
-}
-
-/** Every team the caller may see, with `joined`. */
-export async function listVisibleTeams(scope: WorkspaceScope) {
-  const vis = visibleTeamCondition(scope);
-  return sql<{ id: string; key: string; name: string; joined: boolean }>(
-    scope.em,
-    `select t.id, t.key, t.name,
-            exists (select 1 from team_members tm where tm.team_id = t.id and tm.user_id = ?) as joined
-       from teams t
-      where t.workspace_id = ? and ${vis.sql}
-      order by lower(t.name), t.key`,
-    [scope.caller.userId, scope.workspace.id, ...vis.params],
-  );
-}
-
 export async function createTeam(scope: WorkspaceScope, input: components["schemas"]["TeamCreate"]) {
-  if (scope.workspace.role === "guest") throw new Forbidden("forbidden", "Guests may not create teams.");
   const personal = input.personal ?? false;
   const name = input.name.trim();
   if (!name)
@@ -164,13 +129,7 @@ export async function updateTeam(
   input: components["schemas"]["TeamUpdate"],
 ) {
   const team = await resolveTeam(scope, ref);
-  const ownsPersonal = team.personal && team.owner_id === scope.caller.userId;
-  if (scope.workspace.role !== "admin" && !ownsPersonal) {
-    throw new Forbidden(
-      "admin_required",
-      "Only workspace admins may change a team (the owner may change their personal space).",
-    );
-  }
+  authorize(scope, "team.update", { personal: team.personal, ownerId: team.owner_id });
   const name = input.name?.trim();
   if (name === "")
     throw new Invalid("A team needs a name.", [
@@ -198,19 +157,8 @@ export async function updateTeam(
     if (newKey !== oldKey) {
       // Old identifiers keep resolving. A newer redirect for the same old identifier replaces an older one:
       // the old key's current issue is what that identifier showed until now.
-      await sql(
-        em,
-        `insert into issue_redirects (id, workspace_id, team_key, number, issue_id, created_at)
-         select gen_random_uuid(), ?, ?, i.number, i.id, now() from issues i where i.team_id = ?
-         on conflict (workspace_id, team_key, number)
-         do update set issue_id = excluded.issue_id, created_at = excluded.created_at`,
-        [ws, oldKey, team.id],
-      );
-      const issues = await sql<{ id: string; number: number }>(
-        em,
-        "select id, number from issues where team_id = ? order by number",
-        [team.id],
-      );
+      await redirectTeamIdentifiers(em, ws, team.id, oldKey);
+      const issues = await teamIssues(em, team.id);
       for (const i of issues) {
         changes.push({
           entity: "issue",
@@ -228,35 +176,18 @@ export async function updateTeam(
 
 export async function deleteTeam(scope: WorkspaceScope, ref: string, deleteProjects: boolean) {
   const team = await resolveTeam(scope, ref);
-  if (scope.workspace.role !== "admin") {
-    throw new Forbidden("admin_required", "Only workspace admins may delete a team.");
-  }
   if (team.personal) throw new Conflict("personal_space", "A personal space cannot be deleted.");
   const ws = scope.workspace.id;
   return scope.em.transactional(async (em) => {
     await lockTeam(em, team.id);
     // Lock the team's projects too, so a concurrent change of their teams cannot make a "sole" project shared.
-    const projects = await sql<{ id: string; sole: boolean }>(
-      em,
-      `select p.id,
-              not exists (select 1 from project_teams o where o.project_id = p.id and o.team_id <> ?) as sole
-         from projects p join project_teams pt on pt.project_id = p.id and pt.team_id = ?
-        order by p.id
-          for update of p`,
-      [team.id, team.id],
-    );
+    const projects = await lockTeamProjects(em, team.id);
     const sole = projects.filter((p) => p.sole).map((p) => p.id);
     const shared = projects.filter((p) => !p.sole).map((p) => p.id);
-    const issues = await sql<{ id: string; number: number }>(
-      em,
-      "select id, number from issues where team_id = ? order by number",
-      [team.id],
-    );
+    const issues = await teamIssues(em, team.id);
     const changes: Change[] = [];
     if (deleteProjects && sole.length) {
-      // Rules of other teams limited to a deleted project go with it: they would never fire again.
-      await sql(em, "delete from workflow_rules where project_id = any(?::uuid[])", [sole]);
-      await sql(em, "delete from projects where id = any(?::uuid[])", [sole]);
+      await deleteSoleProjects(em, sole);
       for (const id of sole) changes.push({ entity: "project", action: "deleted", id });
     }
     const detached = deleteProjects ? shared : [...sole, ...shared];
@@ -288,12 +219,11 @@ async function isTeamMember(em: EntityManager, teamId: string, userId: string) {
   return (await em.count(TeamMember, { team: teamId, user: userId })) > 0;
 }
 
-/** Admins, and non-guest members of the team, may manage its members and workflow rules. */
-async function requireTeamManager(scope: WorkspaceScope, team: TeamRow, what: string) {
-  if (scope.workspace.role === "admin") return;
-  if (scope.workspace.role === "member" && (await isTeamMember(scope.em, team.id, scope.caller.userId)))
-    return;
-  throw new Forbidden("forbidden", `Only workspace admins and members of ${team.key} may ${what}.`);
+/** Who may manage the team's members and workflow rules (`team.manage`). */
+async function authorizeTeamManager(scope: WorkspaceScope, team: TeamRow) {
+  authorize(scope, "team.manage", {
+    callerInTeam: await isTeamMember(scope.em, team.id, scope.caller.userId),
+  });
 }
 
 async function addToTeam(em: EntityManager, ws: string, team: TeamRow, userId: string) {
@@ -317,29 +247,9 @@ export async function joinTeam(scope: WorkspaceScope, ref: string) {
   await scope.em.transactional((em) => addToTeam(em, scope.workspace.id, team, scope.caller.userId));
 }
 
-export async function listTeamMembers(scope: WorkspaceScope, ref: string) {
-  const team = await resolveTeam(scope, ref);
-  const members = await sql<{ id: string; name: string; email: string }>(
-    scope.em,
-    `select u.id, u.name, u.email
-         from team_members tm join users u on u.id = tm.user_id
-         join memberships m on m.user_id = u.id and m.workspace_id = ?
-        where tm.team_id = ?
-        order by lower(u.name), u.id`,
-    [scope.workspace.id, team.id],
-  );
-  const workspaceMembers = await sql<{ id: string; name: string; email: string }>(
-    scope.em,
-    `select u.id, u.name, u.email from memberships m join users u on u.id = m.user_id
-        where m.workspace_id = ? order by lower(u.name), u.id`,
-    [scope.workspace.id],
-  );
-  return { members, workspaceMembers };
-}
-
 export async function addTeamMember(scope: WorkspaceScope, ref: string, userRef: string) {
   const team = await resolveTeam(scope, ref);
-  await requireTeamManager(scope, team, "add members");
+  await authorizeTeamManager(scope, team);
   const user = await resolveUser(scope, userRef);
   if (team.personal && user.id !== team.owner_id) {
     throw new Conflict("personal_space", "A personal space takes no other members.");
@@ -350,9 +260,7 @@ export async function addTeamMember(scope: WorkspaceScope, ref: string, userRef:
 export async function removeTeamMember(scope: WorkspaceScope, ref: string, userRef: string) {
   const team = await resolveTeam(scope, ref);
   const userId = userRef === "me" ? scope.caller.userId : userRef;
-  if (userId !== scope.caller.userId && scope.workspace.role !== "admin") {
-    throw new Forbidden("forbidden", "Only workspace admins may remove other people from a team.");
-  }
+  authorize(scope, "team.removeMember", { userId });
   if (team.personal && userId === team.owner_id) {
     throw new Conflict("personal_space", "The owner cannot leave their personal space.");
   }
@@ -368,44 +276,13 @@ export async function removeTeamMember(scope: WorkspaceScope, ref: string, userR
   });
 }
 
-/** The contract's WorkflowRule shape, as columns of `workflow_rules r`. */
-const RULE_COLUMNS = `r.id, r.trigger, r.project_id as "projectId", r.target_state_id as "targetStateId"`;
-
-export async function listWorkflows(scope: WorkspaceScope, ref: string) {
-  const team = await resolveTeam(scope, ref);
-  const workflows = await sql<Schemas["WorkflowRule"]>(
-    scope.em,
-    `select ${RULE_COLUMNS} from workflow_rules r
-        where r.team_id = ? order by r.trigger, r.project_id nulls first, r.created_at, r.id`,
-    [team.id],
-  );
-  const states = await sql<{
-    id: string;
-    name: string;
-    type: components["schemas"]["StateType"];
-    color: string;
-    position: number;
-  }>(
-    scope.em,
-    "select id, name, type, color, position from workflow_states where team_id = ? order by position, name",
-    [team.id],
-  );
-  const projects = await sql<{ id: string; name: string }>(
-    scope.em,
-    `select p.id, p.name from projects p join project_teams pt on pt.project_id = p.id
-        where pt.team_id = ? order by lower(p.name), p.id`,
-    [team.id],
-  );
-  return { workflows, states, projects };
-}
-
 export async function upsertWorkflow(
   scope: WorkspaceScope,
   ref: string,
   input: { trigger: WorkflowTrigger; targetStateId: string; projectId?: string | null },
 ) {
   const team = await resolveTeam(scope, ref);
-  await requireTeamManager(scope, team, "change workflow rules");
+  await authorizeTeamManager(scope, team);
   const state =
     isUuid(input.targetStateId) &&
     (await scope.em.count(WorkflowState, { id: input.targetStateId, team: team.id })) > 0;
@@ -422,12 +299,7 @@ export async function upsertWorkflow(
       const held =
         isUuid(projectId) &&
         (await holdInWorkspace(em, "projects", scope.workspace.id, [projectId], "share")).has(projectId);
-      const project =
-        held &&
-        (await sqlOne(em, "select 1 from project_teams where project_id = ? and team_id = ?", [
-          projectId,
-          team.id,
-        ]));
+      const project = held && (await projectIncludesTeam(em, projectId, team.id));
       if (!project) {
         throw new Invalid(`projectId is not a project of ${team.key}.`, [
           { path: fieldPath("body", "projectId"), message: `not a project that includes ${team.key}` },
@@ -435,15 +307,7 @@ export async function upsertWorkflow(
       }
     }
     // The unique index on (team, trigger, project) treats nulls as equal, so the team-wide rule upserts too.
-    const row = await sqlOne<Schemas["WorkflowRule"] & { created: boolean }>(
-      em,
-      `insert into workflow_rules as r (id, team_id, trigger, project_id, target_state_id, created_at)
-       values (?, ?, ?, ?, ?, now())
-       on conflict (team_id, trigger, project_id) do update set target_state_id = excluded.target_state_id
-       returning ${RULE_COLUMNS}, (xmax = 0) as created`,
-      [randomUUID(), team.id, input.trigger, projectId, input.targetStateId],
-    );
-    if (!row) throw new Error("upsert returned no row");
+    const row = await upsertWorkflowRule(em, team.id, { ...input, projectId });
     await recordChanges(em, scope.workspace.id, [
       {
         entity: "workflow",
@@ -460,7 +324,7 @@ export async function upsertWorkflow(
 
 export async function deleteWorkflow(scope: WorkspaceScope, ref: string, ruleId: string) {
   const team = await resolveTeam(scope, ref);
-  await requireTeamManager(scope, team, "change workflow rules");
+  await authorizeTeamManager(scope, team);
   await scope.em.transactional(async (em) => {
     await findById(
       ruleId,

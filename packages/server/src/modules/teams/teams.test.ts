@@ -5,7 +5,7 @@ import type { WorkspaceScope } from "../../http/handler.js";
 import { driftedProjectTeamIds } from "../../test/derived-counts.js";
 import { type ApiClient, useTestServer } from "../../test/harness.js";
 import { whileHolding } from "../../test/hold.js";
-import { resolveIssue } from "../shared/resolve.js";
+import { resolveIssue } from "../shared/resolve.query.js";
 
 const srv = useTestServer();
 // Deleting a team and changing a project's teams keep each project's team_ids equal to project_teams.
@@ -80,7 +80,7 @@ async function insertProject(wsId: string, name: string, teamIds: string[]) {
   return id;
 }
 
-/** Resolves an identifier the way every issue endpoint does (shared/resolve.ts), as an admin of the workspace. */
+/** Resolves an identifier the way every issue endpoint does (shared/resolve.query.ts), as an admin of the workspace. */
 function resolveAs(wsId: string, userId: string, identifier: string) {
   const scope = {
     em: srv.running.orm.em.fork() as EntityManager,

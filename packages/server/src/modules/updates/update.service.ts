@@ -1,35 +1,28 @@
-import type { EntityManager } from "@mikro-orm/postgresql";
-import type { components } from "@tracker/sdk/schema";
 import { holdInWorkspace, lockIssues } from "../../db/locks.js";
-import { sql, sqlOne } from "../../db/sql.js";
 import { iso } from "../../db/sql-time.js";
-import { recordChanges } from "../../events/record-change.js";
+import { recordChanges } from "../../events/record-change.query.js";
 import type { WorkspaceScope } from "../../http/handler.js";
-import { Forbidden, fieldPath, Invalid, NotFound } from "../../http/problem.js";
-import { queryInitiatives } from "../initiatives/initiative.query.js";
-import { findInitiative } from "../initiatives/initiative.service.js";
-import { healthSql, percentSql } from "../planning/progress.js";
-import { projectById } from "../projects/project.query.js";
-import { findProject } from "../projects/project.service.js";
-import { resolveIssues, resolveTeam, visibleTeamCondition } from "../shared/resolve.js";
-
+import { fieldPath, Invalid, NotFound } from "../../http/problem.js";
+import { findInitiative, queryInitiatives } from "../initiatives/initiative.query.js";
+import { findProject, projectById } from "../projects/project.query.js";
+import { resolveIssues, resolveTeam } from "../shared/resolve.query.js";
 import { StatusUpdateIssue } from "./status-update.entity.js";
-
-export type Health = components["schemas"]["Health"];
+import {
+  activeCycleHealth,
+  completedSince,
+  createdAt,
+  type Health,
+  insertStatusUpdate,
+  latestUpdate,
+  type StatusUpdateOut,
+  type Subject,
+  selectUpdates,
+} from "./update.query.js";
 
 export interface SubjectQuery {
   team?: string;
   project?: string;
   initiative?: string;
-}
-
-/** The one thing a status update is about. `column` is its column in status_updates. */
-interface Subject {
-  kind: "team" | "project" | "initiative";
-  column: "team_id" | "project_id" | "initiative_id";
-  id: string;
-  teamKey: string | null;
-  createdAt: Date;
 }
 
 /**
@@ -38,10 +31,12 @@ interface Subject {
  */
 export async function resolveSubject(
   scope: WorkspaceScope,
-  q: SubjectQuery,
+  named: SubjectQuery,
   part: "query" | "body" = "query",
 ): Promise<Subject> {
-  const given = (["team", "project", "initiative"] as const).filter((k) => q[k] !== undefined && q[k] !== "");
+  const given = (["team", "project", "initiative"] as const).filter(
+    (k) => named[k] !== undefined && named[k] !== "",
+  );
   if (given.length !== 1) {
     throw new Invalid(
       given.length === 0
@@ -55,28 +50,20 @@ export async function resolveSubject(
   }
   const kind = given[0]!;
   if (kind === "team") {
-    const team = await resolveTeam(scope, q.team!);
-    const row = await sqlOne<{ created_at: Date }>(scope.em, "select created_at from teams where id = ?", [
-      team.id,
-    ]);
-    return { kind, column: "team_id", id: team.id, teamKey: team.key, createdAt: row!.created_at };
+    const team = await resolveTeam(scope, named.team!);
+    const created = await createdAt(scope.em, kind, team.id);
+    return { kind, column: "team_id", id: team.id, teamKey: team.key, createdAt: created };
   }
   if (kind === "project") {
-    // findProject applies the projects module's visibility rule (a project is seen through its teams).
-    const project = await findProject(scope, q.project!);
-    const row = await sqlOne<{ created_at: Date }>(scope.em, "select created_at from projects where id = ?", [
-      project.id,
-    ]);
-    return { kind, column: "project_id", id: project.id, teamKey: null, createdAt: row!.created_at };
+    // findProject applies who sees a project (rules/visibility.ts: through its teams).
+    const project = await findProject(scope, named.project!);
+    const created = await createdAt(scope.em, kind, project.id);
+    return { kind, column: "project_id", id: project.id, teamKey: null, createdAt: created };
   }
-  // findInitiative applies the initiatives module's visibility rule (guests: through their projects).
-  const initiative = await findInitiative(scope, q.initiative!);
-  const row = await sqlOne<{ created_at: Date }>(
-    scope.em,
-    "select created_at from initiatives where id = ?",
-    [initiative.id],
-  );
-  return { kind, column: "initiative_id", id: initiative.id, teamKey: null, createdAt: row!.created_at };
+  // findInitiative applies who sees an initiative (rules/visibility.ts: guests, through their projects).
+  const initiative = await findInitiative(scope, named.initiative!);
+  const created = await createdAt(scope.em, kind, initiative.id);
+  return { kind, column: "initiative_id", id: initiative.id, teamKey: null, createdAt: created };
 }
 
 /**
@@ -90,85 +77,18 @@ export async function subjectHealth(scope: WorkspaceScope, subject: Subject): Pr
     const { initiatives } = await queryInitiatives(scope, { ids: [subject.id] });
     return initiatives[0]?.health ?? "on_track";
   }
-  const row = await sqlOne<{ health: Health }>(
-    scope.em,
-    `select ${healthSql({
-      done: "x.done",
-      total: "x.total",
-      percent: percentSql("x.done", "x.total"),
-      start: "x.start_day",
-      target: "x.end_day",
-    })} as health
-       from (select (c.starts_at at time zone 'utc')::date as start_day,
-                    (c.ends_at at time zone 'utc')::date as end_day,
-                    count(i.id) filter (where i.state_type = 'completed')::int as done,
-                    count(i.id) filter (where i.state_type <> 'canceled')::int as total
-               from cycles c left join issues i on i.cycle_id = c.id
-              where c.id = (select id from cycles where team_id = ? and starts_at <= now() and ends_at > now()
-                             order by starts_at desc limit 1)
-              group by c.id) x`,
-    [subject.id],
-  );
-  return row?.health ?? "on_track";
+  return activeCycleHealth(scope.em, subject.id);
 }
 
-export type StatusUpdateOut = components["schemas"]["StatusUpdate"];
-
-const UNKNOWN_USER = { id: "00000000-0000-0000-0000-000000000000", name: "Unknown user" };
-
-async function selectUpdates(
-  scope: WorkspaceScope,
-  em: EntityManager,
-  where: string,
-  params: unknown[],
-): Promise<StatusUpdateOut[]> {
-  const vis = visibleTeamCondition(scope, "it");
-  const rows = await sql<{
-    id: string;
-    title: string;
-    content: string;
-    health: Health;
-    created_at: Date;
-    creator_id: string | null;
-    creator_name: string | null;
-    issues: { identifier: string; title: string }[];
-  }>(
-    em,
-    `select su.id, su.title, su.content, su.health, su.created_at, u.id as creator_id, u.name as creator_name,
-            coalesce((select json_agg(json_build_object('identifier', it.key || '-' || i.number, 'title', i.title)
-                                      order by it.key, i.number)
-                        from status_update_issues sui
-                        join issues i on i.id = sui.issue_id
-                        join teams it on it.id = i.team_id
-                       where sui.update_id = su.id and i.workspace_id = su.workspace_id and ${vis.sql}),
-                     '[]'::json) as issues
-       from status_updates su left join users u on u.id = su.creator_id
-      where su.workspace_id = ? and ${where}
-      order by su.created_at desc, su.id desc`,
-    [...vis.params, scope.workspace.id, ...params],
-  );
-  return rows.map((r) => ({
-    id: r.id,
-    title: r.title,
-    content: r.content,
-    health: r.health,
-    createdAt: iso(r.created_at)!,
-    creator: r.creator_id ? { id: r.creator_id, name: r.creator_name ?? "" } : UNKNOWN_USER,
-    issues: r.issues,
-  }));
-}
-
-export async function listUpdates(scope: WorkspaceScope, q: SubjectQuery): Promise<StatusUpdateOut[]> {
-  const subject = await resolveSubject(scope, q);
-  return selectUpdates(scope, scope.em, `su.${subject.column} = ?`, [subject.id]);
+export async function listUpdates(scope: WorkspaceScope, named: SubjectQuery): Promise<StatusUpdateOut[]> {
+  const subject = await resolveSubject(scope, named);
+  return selectUpdates(scope, scope.em, subject);
 }
 
 export async function createUpdate(
   scope: WorkspaceScope,
   input: SubjectQuery & { title: string; content: string; issues?: string[] },
 ): Promise<StatusUpdateOut> {
-  if (scope.workspace.role === "guest")
-    throw new Forbidden("forbidden", "Guests may not post status updates.");
   const subject = await resolveSubject(scope, input, "body");
   const issues = await resolveIssues(scope, input.issues ?? []);
   const health = await subjectHealth(scope, subject);
@@ -179,15 +99,7 @@ export async function createUpdate(
     const held = await holdInWorkspace(em, table, scope.workspace.id, [subject.id], "key share");
     if (!held.has(subject.id)) throw new NotFound(`No ${subject.kind} "${subject.id}" in this workspace.`);
     await lockIssues(em, scope.workspace.id, issues, "key share");
-    // Stamped by the database's clock to the microsecond (an entity's Date would drop them): the next
-    // update's candidates are the issues completed after it.
-    const { id } = (await sqlOne<{ id: string }>(
-      em,
-      `insert into status_updates (id, workspace_id, ${subject.column}, title, content, health, creator_id, created_at)
-       values (gen_random_uuid(), ?, ?, ?, ?, ?, ?, clock_timestamp())
-       returning id`,
-      [scope.workspace.id, subject.id, input.title, input.content, health, scope.caller.userId],
-    ))!;
+    const id = await insertStatusUpdate({ ...scope, em }, subject, { ...input, health });
     for (const issueId of new Set(issues.map((i) => i.id)))
       em.create(StatusUpdateIssue, { update: id, issue: issueId });
     await em.flush();
@@ -200,7 +112,7 @@ export async function createUpdate(
         teamId: subject.kind === "team" ? subject.id : null,
       },
     ]);
-    return (await selectUpdates(scope, em, "su.id = ?", [id]))[0]!;
+    return (await selectUpdates(scope, em, { id }))[0]!;
   });
 }
 
@@ -219,51 +131,12 @@ export interface UpdateCandidatesOut {
 
 export async function getUpdateCandidates(
   scope: WorkspaceScope,
-  q: SubjectQuery,
+  named: SubjectQuery,
 ): Promise<UpdateCandidatesOut> {
-  const subject = await resolveSubject(scope, q);
-  const latest = await sqlOne<{ id: string; created_at: Date }>(
-    scope.em,
-    `select id, created_at from status_updates where ${subject.column} = ?
-      order by created_at desc, id desc limit 1`,
-    [subject.id],
-  );
+  const subject = await resolveSubject(scope, named);
+  const latest = await latestUpdate(scope.em, subject);
   const at = latest?.created_at ?? subject.createdAt;
-  // Compared in SQL against the stored timestamp itself: JavaScript dates drop the microseconds.
-  const since = latest
-    ? { sql: "(select created_at from status_updates where id = ?)", param: latest.id }
-    : { sql: `(select created_at from ${subject.kind}s where id = ?)`, param: subject.id };
-  const scopeCondition =
-    subject.kind === "team"
-      ? "i.team_id = ?"
-      : subject.kind === "project"
-        ? "i.project_id = ?"
-        : "i.project_id in (select id from projects where initiative_id = ?)";
-  const vis = visibleTeamCondition(scope, "t");
-  const rows = await sql<{
-    identifier: string;
-    title: string;
-    description: string | null;
-    completed_at: Date;
-    assignee: string | null;
-    project: string | null;
-    labels: string[];
-  }>(
-    scope.em,
-    `select t.key || '-' || i.number as identifier, i.title, i.description, i.completed_at,
-            u.name as assignee, p.name as project,
-            array(select l.name from issue_labels il join labels l on l.id = il.label_id
-                   where il.issue_id = i.id order by lower(l.name)) as labels
-       from issues i
-       join teams t on t.id = i.team_id
-       left join users u on u.id = i.assignee_id
-       left join projects p on p.id = i.project_id
-      where i.workspace_id = ? and ${scopeCondition} and ${vis.sql}
-        and i.state_type = 'completed' and i.completed_at > ${since.sql}
-      order by i.completed_at desc, i.id desc
-      limit 200`,
-    [scope.workspace.id, subject.id, ...vis.params, since.param],
-  );
+  const rows = await completedSince(scope, subject, latest?.id ?? null);
   return {
     since: { update: latest?.id ?? null, at: iso(at)! },
     issues: rows.map((r) => ({

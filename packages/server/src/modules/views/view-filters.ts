@@ -19,7 +19,7 @@ import {
   type IssueTimeBound,
   TIME_BOUND_FORMAT,
   timeBoundInstant,
-} from "../issues/issue-filter.js";
+} from "../issues/list/filter.js";
 
 /**
  * What a saved view may store in `filters` and `sort`, per kind. `filters` are stored as given, but only

@@ -1,10 +1,11 @@
 import { handle, inWorkspace, OK } from "../../http/handler.js";
+import { listViewDefaults, listViews } from "./view.query.js";
 import * as views from "./view.service.js";
 
 export const viewHandlers = [
   handle("listViews", async (s) => ({
     status: 200,
-    body: { views: await views.listViews(inWorkspace(s)) },
+    body: { views: await listViews(inWorkspace(s)) },
   })),
 
   handle("createView", async (s, { body }) => ({
@@ -24,7 +25,7 @@ export const viewHandlers = [
 
   handle("listViewDefaults", async (s, { query }) => ({
     status: 200,
-    body: { defaults: await views.listViewDefaults(inWorkspace(s), query.viewKey) },
+    body: { defaults: await listViewDefaults(inWorkspace(s), query.viewKey) },
   })),
 
   handle("putViewDefault", async (s, { body }) => ({

@@ -1,12 +1,11 @@
 import { type EntityManager, LockMode } from "@mikro-orm/postgresql";
 import type { components } from "@tracker/sdk/schema";
-import { sql, sqlOne } from "../../db/sql.js";
-import { recordChanges } from "../../events/record-change.js";
-import { requireAdmin } from "../../http/auth.js";
+import { recordChanges } from "../../events/record-change.query.js";
 import type { WorkspaceScope } from "../../http/handler.js";
 import { NotFound } from "../../http/problem.js";
-import { findById, resolveTeam } from "../shared/resolve.js";
+import { findById, resolveTeam } from "../shared/resolve.query.js";
 import { SavedView, ViewDefault } from "./view.entity.js";
+import { upsertViewDefault } from "./view.query.js";
 import { checkViewFilters, checkViewSort, type ViewKind } from "./view-filters.js";
 
 type Schemas = components["schemas"];
@@ -15,20 +14,6 @@ export type ViewDefaultOut = Schemas["ViewDefault"];
 type ViewCreate = Schemas["ViewCreate"];
 type ViewUpdate = Schemas["ViewUpdate"];
 type ViewDefaultPut = Schemas["ViewDefaultPut"];
-
-/** The contract's View shape, as columns of `saved_views v` with its team `t`. */
-const VIEW_SELECT = `select v.id, v.name, v.kind, t.key as team, v.display, v.grouping, v.filters, v.sort, v.favorite
-                       from saved_views v left join teams t on t.id = v.team_id`;
-
-/** The caller's own views, favorites first, then by name. Views are private to their owner. */
-export async function listViews(scope: WorkspaceScope): Promise<ViewOut[]> {
-  return sql<ViewOut>(
-    scope.em,
-    `${VIEW_SELECT} where v.workspace_id = ? and v.owner_id = ?
-      order by v.favorite desc, lower(v.name), v.id`,
-    [scope.workspace.id, scope.caller.userId],
-  );
-}
 
 const viewNotFound = (id: string) => `No saved view ${id} of yours in this workspace.`;
 
@@ -110,47 +95,15 @@ export async function deleteView(scope: WorkspaceScope, id: string): Promise<voi
   });
 }
 
-/** The contract's ViewDefault shape, as columns of `view_defaults`. */
-const DEFAULT_COLUMNS = `view_key as "viewKey", (case when user_id is null then 'workspace' else 'user' end) as scope,
-  filters, sort, display, grouping, hidden`;
-
-/** The defaults in effect for the caller: per view key their own override, else the workspace baseline. */
-export async function listViewDefaults(scope: WorkspaceScope, viewKey?: string): Promise<ViewDefaultOut[]> {
-  return sql<ViewDefaultOut>(
-    scope.em,
-    `select distinct on (view_key) ${DEFAULT_COLUMNS}
-       from view_defaults
-      where workspace_id = ? and (user_id = ? or user_id is null) ${viewKey !== undefined ? "and view_key = ?" : ""}
-      order by view_key, user_id nulls last`,
-    [scope.workspace.id, scope.caller.userId, ...(viewKey !== undefined ? [viewKey] : [])],
-  );
-}
-
 export async function putViewDefault(scope: WorkspaceScope, input: ViewDefaultPut): Promise<ViewDefaultOut> {
   const scopeName = input.scope ?? "user";
-  if (scopeName === "workspace") requireAdmin(scope.workspace, "set workspace view defaults");
   return scope.em.transactional(async (em) => {
-    // The unique index (workspace, view key, user) with NULLS NOT DISTINCT makes this a true upsert for
-    // the workspace baseline (user null) as well.
-    const row = (await sqlOne<ViewDefaultOut & { id: string; inserted: boolean }>(
+    const row = await upsertViewDefault(
       em,
-      `insert into view_defaults (id, workspace_id, user_id, view_key, filters, sort, display, grouping, hidden, updated_at)
-       values (gen_random_uuid(), ?, ?, ?, ?::jsonb, ?, ?, ?, ?::jsonb, now())
-       on conflict (workspace_id, view_key, user_id) do update
-         set filters = excluded.filters, sort = excluded.sort, display = excluded.display,
-             grouping = excluded.grouping, hidden = excluded.hidden, updated_at = excluded.updated_at
-       returning id, ${DEFAULT_COLUMNS}, (xmax = 0) as inserted`,
-      [
-        scope.workspace.id,
-        scopeName === "user" ? scope.caller.userId : null,
-        input.viewKey,
-        JSON.stringify(input.filters ?? {}),
-        input.sort ?? null,
-        input.display ?? null,
-        input.grouping ?? null,
-        JSON.stringify(input.hidden ?? []),
-      ],
-    ))!;
+      scope.workspace.id,
+      scopeName === "user" ? scope.caller.userId : null,
+      input,
+    );
     const { id, inserted, ...viewDefault } = row;
     await recordChanges(em, scope.workspace.id, [
       { entity: "view_default", action: inserted ? "created" : "updated", id },
@@ -164,7 +117,6 @@ export async function deleteViewDefault(
   viewKey: string,
   scopeName: "user" | "workspace" = "user",
 ): Promise<void> {
-  if (scopeName === "workspace") requireAdmin(scope.workspace, "remove workspace view defaults");
   await scope.em.transactional(async (em) => {
     const existing = await em.findOne(
       ViewDefault,

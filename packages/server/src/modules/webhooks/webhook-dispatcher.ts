@@ -1,7 +1,7 @@
 import pg from "pg";
 import { WEBHOOK_CHANNEL } from "../../db/functions/webhook-outbox.js";
 import type { Orm } from "../../db/orm.js";
-import { recordChanges } from "../../events/record-change.js";
+import { recordChanges } from "../../events/record-change.query.js";
 import type { Logger } from "../../logger.js";
 import { secretBox } from "../codehost/secret-box.js";
 import * as db from "./webhook.query.js";

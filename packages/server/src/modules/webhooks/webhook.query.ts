@@ -2,6 +2,7 @@ import type { EntityManager } from "@mikro-orm/postgresql";
 import type { components } from "@tracker/sdk/schema";
 import { WEBHOOK_CHANNEL } from "../../db/functions/webhook-outbox.js";
 import { sql, sqlOne } from "../../db/sql.js";
+import { q, raw } from "../../db/sql-fragment.js";
 import { isoSql } from "../../db/sql-time.js";
 
 /** The SQL of outbound webhooks: endpoints, the delivery log, and the dispatcher's claims and results. */
@@ -10,21 +11,22 @@ export type WebhookOut = components["schemas"]["Webhook"];
 export type DeliveryOut = components["schemas"]["WebhookDelivery"];
 
 /** The contract's `Webhook`, over `webhook_endpoints e`. */
-const WEBHOOK_COLUMNS = `e.id, e.url, e.events, e.enabled, e.disabled_reason as "disabledReason",
+const WEBHOOK_COLUMNS = raw(`e.id, e.url, e.events, e.enabled, e.disabled_reason as "disabledReason",
   ${isoSql("e.failing_since")} as "failingSince", ${isoSql("e.created_at")} as "createdAt",
-  (select json_build_object('id', t.id, 'key', t.key, 'name', t.name) from teams t where t.id = e.team_id) as team`;
+  (select json_build_object('id', t.id, 'key', t.key, 'name', t.name) from teams t where t.id = e.team_id) as team`);
 
 /** The contract's `WebhookDelivery`, over `webhook_deliveries d`. */
-const DELIVERY_COLUMNS = `d.id, d.message_id as "messageId", d.event_type as "eventType", d.status, d.attempts,
+const DELIVERY_COLUMNS =
+  raw(`d.id, d.message_id as "messageId", d.event_type as "eventType", d.status, d.attempts,
   d.response_status as "responseStatus", d.response_body_prefix as "responseBodyPrefix", d.duration_ms as "durationMs",
   d.error, ${isoSql("d.created_at")} as "createdAt", ${isoSql("d.last_attempt_at")} as "lastAttemptAt",
-  ${isoSql("d.next_attempt_at")} as "nextAttemptAt"`;
+  ${isoSql("d.next_attempt_at")} as "nextAttemptAt"`);
 
 export async function listEndpoints(em: EntityManager, workspaceId: string): Promise<WebhookOut[]> {
   return sql<WebhookOut>(
     em,
-    `select ${WEBHOOK_COLUMNS} from webhook_endpoints e where e.workspace_id = ? order by e.created_at, e.id`,
-    [workspaceId],
+    q`select ${WEBHOOK_COLUMNS} from webhook_endpoints e where e.workspace_id = ${workspaceId}
+       order by e.created_at, e.id`,
   );
 }
 
@@ -35,8 +37,7 @@ export async function endpointOf(
 ): Promise<WebhookOut | undefined> {
   return sqlOne<WebhookOut>(
     em,
-    `select ${WEBHOOK_COLUMNS} from webhook_endpoints e where e.workspace_id = ? and e.id = ?`,
-    [workspaceId, id],
+    q`select ${WEBHOOK_COLUMNS} from webhook_endpoints e where e.workspace_id = ${workspaceId} and e.id = ${id}`,
   );
 }
 
@@ -47,11 +48,11 @@ export async function insertEndpoint(
 ): Promise<WebhookOut> {
   const row = await sqlOne<WebhookOut>(
     em,
-    `with e as (
+    q`with e as (
        insert into webhook_endpoints (id, workspace_id, url, events, team_id, secret_sealed, enabled, created_at)
-       values (gen_random_uuid(), ?, ?, ?::text[], ?, ?, true, now()) returning *)
+       values (gen_random_uuid(), ${workspaceId}, ${input.url}, ${input.events}::text[], ${input.teamId},
+               ${input.secretSealed}, true, now()) returning *)
      select ${WEBHOOK_COLUMNS} from e`,
-    [workspaceId, input.url, input.events, input.teamId, input.secretSealed],
   );
   return row!;
 }
@@ -62,37 +63,26 @@ export async function updateEndpoint(
   id: string,
   input: { url?: string; events?: string[]; teamId?: string | null; enabled?: boolean },
 ): Promise<WebhookOut | undefined> {
+  const enabled = input.enabled ?? null;
   return sqlOne<WebhookOut>(
     em,
-    `with e as (
+    q`with e as (
        update webhook_endpoints set
-         url = coalesce(?::text, url),
-         events = coalesce(?::text[], events),
-         team_id = case when ?::boolean then ?::uuid else team_id end,
-         enabled = coalesce(?::boolean, enabled),
-         disabled_reason = case when ?::boolean is not null then null else disabled_reason end,
-         failing_since = case when ?::boolean and not enabled then null else failing_since end
-       where workspace_id = ? and id = ? returning *)
+         url = coalesce(${input.url ?? null}::text, url),
+         events = coalesce(${input.events ?? null}::text[], events),
+         team_id = case when ${input.teamId !== undefined}::boolean then ${input.teamId ?? null}::uuid else team_id end,
+         enabled = coalesce(${enabled}::boolean, enabled),
+         disabled_reason = case when ${enabled}::boolean is not null then null else disabled_reason end,
+         failing_since = case when ${input.enabled === true}::boolean and not enabled then null else failing_since end
+       where workspace_id = ${workspaceId} and id = ${id} returning *)
      select ${WEBHOOK_COLUMNS} from e`,
-    [
-      input.url ?? null,
-      input.events ?? null,
-      input.teamId !== undefined,
-      input.teamId ?? null,
-      input.enabled ?? null,
-      input.enabled ?? null,
-      input.enabled === true,
-      workspaceId,
-      id,
-    ],
   );
 }
 
 export async function deleteEndpoint(em: EntityManager, workspaceId: string, id: string): Promise<boolean> {
   const row = await sqlOne(
     em,
-    "delete from webhook_endpoints where workspace_id = ? and id = ? returning 1 as gone",
-    [workspaceId, id],
+    q`delete from webhook_endpoints where workspace_id = ${workspaceId} and id = ${id} returning 1 as gone`,
   );
   return row !== undefined;
 }
@@ -104,10 +94,9 @@ export async function listDeliveries(
 ): Promise<DeliveryOut[]> {
   return sql<DeliveryOut>(
     em,
-    `select ${DELIVERY_COLUMNS} from webhook_deliveries d
-      where d.endpoint_id = ? and (?::text is null or d.status = ?::text)
-      order by d.created_at desc, d.id desc limit ?`,
-    [endpointId, opts.status ?? null, opts.status ?? null, opts.limit],
+    q`select ${DELIVERY_COLUMNS} from webhook_deliveries d
+       where d.endpoint_id = ${endpointId} and (${opts.status ?? null}::text is null or d.status = ${opts.status ?? null}::text)
+       order by d.created_at desc, d.id desc limit ${opts.limit}`,
   );
 }
 
@@ -119,15 +108,14 @@ export async function redeliver(
 ): Promise<DeliveryOut | undefined> {
   return sqlOne<DeliveryOut>(
     em,
-    `with d as (
+    q`with d as (
        insert into webhook_deliveries
          (id, endpoint_id, message_id, event_type, payload, status, attempts, next_attempt_at, created_at)
        select gen_random_uuid(), o.endpoint_id, o.message_id, o.event_type, o.payload, 'pending', 0, now(), now()
-         from webhook_deliveries o where o.endpoint_id = ? and o.id = ?
+         from webhook_deliveries o where o.endpoint_id = ${endpointId} and o.id = ${deliveryId}
        returning *),
-     woken as (select pg_notify(?, '') from d)
+     woken as (select pg_notify(${WEBHOOK_CHANNEL}, '') from d)
      select ${DELIVERY_COLUMNS}, (select count(*) from woken) as woken from d`,
-    [endpointId, deliveryId, WEBHOOK_CHANNEL],
   );
 }
 
@@ -158,20 +146,20 @@ export async function claimDue(
 ): Promise<ClaimedDelivery[]> {
   return sql<ClaimedDelivery>(
     em,
-    `with due as (
+    q`with due as (
         select d.id, d.endpoint_id, d.next_attempt_at from webhook_deliveries d
-         where d.status = 'pending' and d.next_attempt_at <= now() and d.endpoint_id <> all(?::uuid[])
-         order by d.next_attempt_at limit ? * 4
+         where d.status = 'pending' and d.next_attempt_at <= now() and d.endpoint_id <> all(${opts.busy}::uuid[])
+         order by d.next_attempt_at limit ${opts.limit} * 4
          for update of d skip locked),
       picked as (
         select r.id from (
           select due.id, due.next_attempt_at,
                  row_number() over (partition by due.endpoint_id order by due.next_attempt_at) as n
             from due join webhook_endpoints e on e.id = due.endpoint_id and e.enabled) r
-         where r.n <= ? order by r.next_attempt_at limit ?),
+         where r.n <= ${opts.perEndpoint} order by r.next_attempt_at limit ${opts.limit}),
       claimed as (
         update webhook_deliveries d
-           set next_attempt_at = now() + (? * interval '1 millisecond'), attempts = d.attempts + 1,
+           set next_attempt_at = now() + (${opts.leaseMs} * interval '1 millisecond'), attempts = d.attempts + 1,
                last_attempt_at = now()
           from picked where d.id = picked.id
         returning d.*)
@@ -179,7 +167,6 @@ export async function claimDue(
             e.secret_sealed as "secretSealed", c.message_id as "messageId", c.payload, c.attempts,
             (extract(epoch from c.created_at) * 1000)::float8 as "createdAtMs"
        from claimed c join webhook_endpoints e on e.id = c.endpoint_id`,
-    [opts.busy, opts.limit, opts.perEndpoint, opts.limit, opts.leaseMs],
   );
 }
 
@@ -201,20 +188,16 @@ export async function recordSuccesses(
   if (done.length === 0) return;
   await sql(
     em,
-    `with r as (
-       select * from unnest(?::uuid[], ?::int[], ?::text[], ?::int[]) as r(id, status, body, ms)),
+    q`with r as (
+       select * from unnest(${done.map((d) => d.claimed.id)}::uuid[], ${done.map((d) => d.result.responseStatus)}::int[],
+                            ${done.map((d) => d.result.responseBodyPrefix)}::text[],
+                            ${done.map((d) => d.result.durationMs)}::int[]) as r(id, status, body, ms)),
      d as (
        update webhook_deliveries w set status = 'succeeded', next_attempt_at = null, response_status = r.status,
               response_body_prefix = r.body, duration_ms = r.ms, error = null
          from r where w.id = r.id and w.status = 'pending' returning w.endpoint_id)
      update webhook_endpoints set failing_since = null
       where id in (select endpoint_id from d) and failing_since is not null`,
-    [
-      done.map((d) => d.claimed.id),
-      done.map((d) => d.result.responseStatus),
-      done.map((d) => d.result.responseBodyPrefix),
-      done.map((d) => d.result.durationMs),
-    ],
   );
 }
 
@@ -234,30 +217,21 @@ export async function recordFailure(
 ): Promise<{ failingTooLong: boolean }> {
   const row = await sqlOne<{ failingTooLong: boolean }>(
     em,
-    `with d as (
+    q`with d as (
        update webhook_deliveries
-          set status = case when ?::timestamptz is null then 'failed' else 'pending' end,
-              next_attempt_at = ?::timestamptz, response_status = ?, response_body_prefix = ?, duration_ms = ?,
-              error = ?
-        where id = ? and status = 'pending' returning endpoint_id, status, created_at),
+          set status = case when ${retryAt}::timestamptz is null then 'failed' else 'pending' end,
+              next_attempt_at = ${retryAt}::timestamptz, response_status = ${result.responseStatus},
+              response_body_prefix = ${result.responseBodyPrefix}, duration_ms = ${result.durationMs},
+              error = ${result.error}
+        where id = ${claimed.id} and status = 'pending' returning endpoint_id, status, created_at),
      e as (
        update webhook_endpoints set failing_since = coalesce(failing_since, now())
         where id in (select endpoint_id from d) returning failing_since)
-     select coalesce((select e.failing_since <= now() - (? * interval '1 millisecond') from e), false)
+     select coalesce((select e.failing_since <= now() - (${disableAfterMs} * interval '1 millisecond') from e), false)
             or coalesce((select d.status = 'failed' and not exists (
                            select 1 from webhook_deliveries s
                             where s.endpoint_id = d.endpoint_id and s.status = 'succeeded'
                               and s.last_attempt_at >= d.created_at) from d), false) as "failingTooLong"`,
-    [
-      retryAt,
-      retryAt,
-      result.responseStatus,
-      result.responseBodyPrefix,
-      result.durationMs,
-      result.error,
-      claimed.id,
-      disableAfterMs,
-    ],
   );
   return row ?? { failingTooLong: false };
 }
@@ -273,16 +247,15 @@ export async function disableEndpoint(
 ): Promise<boolean> {
   const row = await sqlOne(
     em,
-    "update webhook_endpoints set enabled = false, disabled_reason = ? where id = ? and enabled returning id",
-    [reason, endpointId],
+    q`update webhook_endpoints set enabled = false, disabled_reason = ${reason}
+       where id = ${endpointId} and enabled returning id`,
   );
   if (!row) return false;
   await sql(
     em,
-    `update webhook_deliveries set status = 'failed', next_attempt_at = null,
+    q`update webhook_deliveries set status = 'failed', next_attempt_at = null,
             error = coalesce(error, 'the endpoint was disabled')
-      where endpoint_id = ? and status = 'pending'`,
-    [endpointId],
+      where endpoint_id = ${endpointId} and status = 'pending'`,
   );
   return true;
 }
@@ -293,9 +266,10 @@ export async function workspaceOfEndpoint(
   endpointId: string,
 ): Promise<string | undefined> {
   return (
-    await sqlOne<{ w: string }>(em, "select workspace_id as w from webhook_endpoints where id = ?", [
-      endpointId,
-    ])
+    await sqlOne<{ w: string }>(
+      em,
+      q`select workspace_id as w from webhook_endpoints where id = ${endpointId}`,
+    )
   )?.w;
 }
 
@@ -303,9 +277,9 @@ export async function workspaceOfEndpoint(
 export async function pruneDeliveries(em: EntityManager): Promise<number> {
   const row = await sqlOne<{ n: number }>(
     em,
-    `with d as (delete from webhook_deliveries where status <> 'pending' and created_at < now() - interval '7 days'
-                returning 1)
-     select count(*)::int as n from d`,
+    q`with d as (delete from webhook_deliveries where status <> 'pending' and created_at < now() - interval '7 days'
+                 returning 1)
+      select count(*)::int as n from d`,
   );
   return row?.n ?? 0;
 }

@@ -1,4 +1,3 @@
-import { requireAdmin } from "../../http/auth.js";
 import { handle, inWorkspace, OK } from "../../http/handler.js";
 import * as workspaces from "./workspace.service.js";
 
@@ -20,7 +19,6 @@ export const workspaceHandlers = [
 
   handle("updateWorkspace", async (s, { body }) => {
     const scope = inWorkspace(s);
-    requireAdmin(scope.workspace, "change the workspace");
     await workspaces.renameWorkspace(scope.em, scope.workspace.id, body.name);
     return { status: 200, body: OK };
   }),

@@ -1,7 +1,8 @@
 import type { EntityManager } from "@mikro-orm/postgresql";
-import { recordChanges } from "../../events/record-change.js";
-import { type Caller, reachableWorkspace } from "../../http/auth.js";
-import { Conflict, Forbidden, fieldPath, Invalid } from "../../http/problem.js";
+import { recordChanges } from "../../events/record-change.query.js";
+import type { Caller } from "../../http/auth.js";
+import { Conflict, fieldPath, Invalid } from "../../http/problem.js";
+import { reachableWorkspace } from "../../http/workspace.js";
 import { ApiKey } from "../api-keys/api-key.entity.js";
 import { type IWorkspace, type MemberRole, Membership, Workspace } from "./workspace.entity.js";
 
@@ -76,12 +77,6 @@ export function listWorkspaces(caller: Caller) {
 }
 
 export async function createWorkspace(em: EntityManager, caller: Caller, name: string, slug?: string) {
-  if (caller.keyScope === "workspace") {
-    throw new Forbidden(
-      "forbidden",
-      "A workspace key reaches only its own workspace; create workspaces with an account key.",
-    );
-  }
   return em.transactional(async (tem) => {
     const ws = await insertWorkspace(tem, caller.userId, name, slug);
     await tem.nativeUpdate(ApiKey, caller.keyId, { activeWorkspace: ws.id });

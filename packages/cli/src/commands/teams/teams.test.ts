@@ -1,0 +1,76 @@
+import { createTracker } from "@tracker/sdk";
+import { describe, expect, it } from "vitest";
+import { rows, useSession } from "../../test/binary.js";
+import { terminal } from "../../test/terminal.js";
+
+// `tracker teams view` for teams the caller is not in.
+const s = useSession();
+const _tty = { TRACKER_FORCE_TTY: "1", NO_COLOR: "1", COLUMNS: "100" };
+
+describe("tracker teams create, view, edit, join, members, workflows and delete", () => {
+  it("creates, views, edits, joins, lists members and workflow rules, and deletes teams", async () => {
+    expect(
+      (await s.run(["teams", "create", "--name", "Design", "--key", "DES", "--estimates", "tshirt"])).stdout,
+    ).toBe("DES\n");
+    expect(rows(await s.run(["teams", "list"]))).toEqual([
+      ["DES", "Design", "Backlog,Todo,In Progress,In Review,Done,Canceled"],
+      ["ENG", "Engineering", "Backlog,Todo,In Progress,In Review,Done,Canceled"],
+    ]);
+    const view = await s.run(["teams", "view", "DES"]);
+    expect(view.stdout).toContain("estimates:\ttshirt\n");
+    expect(view.stdout).toContain(`members:\t${s.user.email}\n`);
+    expect((await s.run(["teams", "edit", "DES", "--cycles", "--cycle-weeks", "1"])).code).toBe(0);
+    expect((await s.run(["teams", "view", "des", "--jq", ".cycleLengthWeeks"])).stdout).toBe("1\n");
+
+    const member = await s.server.addMember(s.token, "member");
+    expect(rows(await s.run(["teams", "members", "DES", "--add", member.email])).map((r) => r[1])).toEqual(
+      expect.arrayContaining([member.email, s.user.email]),
+    );
+    expect(rows(await s.run(["teams", "members", "DES", "--remove", member.email])).map((r) => r[1])).toEqual(
+      [s.user.email],
+    );
+    const joined = await s.run(["teams", "join", "DES"], { env: { TRACKER_API_KEY: member.token } });
+    expect(joined).toMatchObject({ code: 0, stderr: "Joined DES\n" });
+    expect(rows(await s.run(["teams", "list", "--all"], { env: { TRACKER_API_KEY: member.token } }))).toEqual(
+      [
+        ["DES", "Design", "joined"],
+        ["ENG", "Engineering", ""],
+      ],
+    );
+
+    const rule = await s.run(["teams", "workflows", "DES", "--set", "pr_merged=done"]);
+    expect(rows(rule).map((r) => r.slice(0, 3))).toEqual([["pr_merged", "Done", ""]]);
+    const badRule = await s.run(["teams", "workflows", "DES", "--set", "pr_merged=Shipped"]);
+    expect(badRule).toMatchObject({ code: 1 });
+    expect(badRule.stderr).toContain('no state "Shipped" in DES; states: Backlog, Todo');
+
+    const guarded = await s.run(["teams", "delete", "DES"]);
+    expect(guarded.code).toBe(2);
+    expect(guarded.stderr).toContain(
+      "--yes is required to delete team DES and every issue in it without a terminal",
+    );
+    const denied = await s.run(["teams", "delete", "DES", "--yes"], {
+      env: { TRACKER_API_KEY: member.token },
+    });
+    expect(denied.code).toBe(1);
+    expect(denied.stderr).toMatch(/^admin_required: .*\nAsk an admin of the workspace to do it.\n$/);
+    expect((await s.run(["teams", "delete", "DES", "--yes"])).stderr).toBe("Deleted team DES\n");
+  });
+});
+
+describe("tracker teams view", () => {
+  it("says a missing team does not exist, and offers to join only a team that does", async () => {
+    const missing = terminal(s, ["teams", "view", "XYZ"]);
+    expect(await missing.exited).toBe(1);
+    expect(missing.plain()).toContain("no team XYZ; your teams: ENG");
+    expect(missing.plain()).not.toContain("join");
+    const sdk = createTracker({ baseUrl: s.server.url, apiKey: s.token, workspace: "" });
+    await sdk.teams.create({ key: "OPS", name: "Operations" });
+    await sdk.teams.removeMember("OPS", "me");
+    const other = terminal(s, ["teams", "view", "OPS"]);
+    expect(await other.exited).toBe(1);
+    expect(other.plain()).toContain("you are not in team OPS; join it with 'tracker teams join OPS'");
+    expect(await terminal(s, ["teams", "join", "OPS"]).exited).toBe(0);
+    expect(await terminal(s, ["teams", "view", "OPS"]).exited).toBe(0);
+  });
+});

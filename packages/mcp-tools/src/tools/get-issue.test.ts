@@ -1,0 +1,20 @@
+import { describe, expect, it } from "vitest";
+import { useTools } from "../test/tools.js";
+
+const { ws, call } = useTools();
+
+describe("get_issue", () => {
+  it("reads an issue with its relations said one way only, and points at search for an unknown one", async () => {
+    await ws.sdk.issues.addRelation("ENG-3", { issue: "ENG-1", type: "blocks" });
+    await ws.sdk.issues.addRelation("ENG-4", { issue: "ENG-1", type: "duplicate" });
+    const good = await call("get_issue", { identifier: "eng-1" });
+    expect(good.text).toMatch(
+      /^ENG-1 \[Backlog\] P1 .*Login fails on Safari\nteam ENG · project "Launch" · labels bug.*\n[\s\S]*Documents:\n {2}Runbook/,
+    );
+    expect(good.text).toContain("  blocked by ENG-3 [Backlog] Export to CSV drops unicode");
+    expect(good.text).toContain("  duplicated by ENG-4 [Backlog] Dark mode contrast on buttons");
+    const bad = await call("get_issue", { identifier: "ENG-999" });
+    expect(bad.isError).toBe(true);
+    expect(bad.text).toMatch(/not_found: .*ENG-999[\s\S]*search_issues with `query`/);
+  });
+});

@@ -1,0 +1,63 @@
+import { describe, expect, it } from "vitest";
+import { LIST_FILTERS, readListFilters, SCHEMA_RULES, writeListFilters } from "./index.js";
+
+describe("the list-filter vocabulary", () => {
+  it("names each paged list's filters as the contract's list query does", () => {
+    expect(LIST_FILTERS.issues).toEqual([
+      "team",
+      "state",
+      "stateType",
+      "assignee",
+      "project",
+      "cycle",
+      "label",
+      "q",
+      "special",
+      "createdAfter",
+      "createdBefore",
+      "updatedAfter",
+      "completedAfter",
+      "completedBefore",
+    ]);
+    expect(LIST_FILTERS.projects).toEqual(["initiative", "status", "lead", "team", "health", "special"]);
+    expect(LIST_FILTERS.initiatives).toEqual(["status", "lead", "health", "special"]);
+  });
+
+  it("reads filters from a URL or a saved view in the contract's shapes, dropping what is not one", () => {
+    const search = new URLSearchParams(
+      "stateType=started,nope&cycle=3&special=overdue&label=bug,ui&q=%20login%20&sort=due&limit=5&x=1",
+    );
+    expect(readListFilters("issues", search)).toEqual({
+      stateType: ["started"],
+      cycle: 3,
+      special: ["overdue"],
+      label: ["bug", "ui"],
+      q: "login",
+    });
+    expect(readListFilters("issues", { cycle: "current", label: [], createdAfter: "2026-11-01" })).toEqual({
+      cycle: "current",
+      createdAfter: "2026-11-01",
+    });
+    expect(readListFilters("projects", { status: "started", health: ["off_track", "sunny"] })).toEqual({
+      status: ["started"],
+      health: ["off_track"],
+    });
+  });
+
+  it("writes filters as comma lists in the contract's order, and round-trips", () => {
+    const filters = { special: ["overdue", "blocked"], team: "ENG", cycle: 2, sort: "due" };
+    const params = writeListFilters("issues", filters);
+    expect(params.toString()).toBe("team=ENG&cycle=2&special=overdue%2Cblocked");
+    expect(readListFilters("issues", params)).toEqual({
+      team: "ENG",
+      cycle: 2,
+      special: ["overdue", "blocked"],
+    });
+  });
+
+  it("carries the contract's bounds, not copies of them", () => {
+    expect(SCHEMA_RULES.IssueCreate.title).toEqual({ type: "string", minLength: 1, maxLength: 255 });
+    expect(SCHEMA_RULES.IssueCreate.estimate).toEqual({ nullable: true, type: "integer", minimum: 0 });
+    expect(SCHEMA_RULES.LabelCreate.color.pattern).toBe("^#[0-9a-fA-F]{6}$");
+  });
+});

@@ -1,0 +1,432 @@
+import { issueSpecialFilterValues, type operations } from "@tracker/sdk/schema";
+import { stateTypeRank } from "../../../db/functions/issue-sort-keys.js";
+import { TODAY } from "../../../db/sql-time.js";
+import type { WorkspaceScope } from "../../../http/handler.js";
+import { HttpProblem, Invalid } from "../../../http/problem.js";
+import {
+  NOT_STARTED_STATE_TYPES_SQL,
+  OPEN_STATE_TYPES_SQL,
+  STATE_TYPES,
+} from "../../../rules/state-types.js";
+import { visibleTeamCondition, visibleTeamIdCondition } from "../../../rules/visibility.js";
+import {
+  isUuid,
+  resolveCycle,
+  resolveProject,
+  resolveState,
+  resolveTeam,
+  resolveUser,
+} from "../../shared/resolve.query.js";
+import type { WorkspaceNames } from "../../shared/workspace-names.js";
+import { issueSearchCondition } from "./search.js";
+
+/**
+ * The issue list query (`listIssues`), which is also what a saved view stores in `filters`. References
+ * stay as people write them (team key, state name, assignee email or `me`, project name, cycle number or
+ * `current`, label NAMES), so a label rename rewrites `label` entries and the filter keeps meaning the same.
+ */
+export type IssueFilter = Omit<NonNullable<operations["listIssues"]["parameters"]["query"]>, "workspace">;
+export type IssueSpecial = NonNullable<IssueFilter["special"]>[number];
+export type IssueSortKey = NonNullable<IssueFilter["sort"]>;
+
+/**
+ * The time windows of the list query, each as its comparison on `issues i`: `...After` is inclusive,
+ * `...Before` exclusive, so consecutive windows never share an issue. A NULL `completed_at` compares to
+ * nothing, so the `completed...` bounds match only completed (or canceled) issues.
+ */
+export const ISSUE_TIME_BOUNDS = {
+  createdAfter: "i.created_at >=",
+  createdBefore: "i.created_at <",
+  updatedAfter: "i.updated_at >=",
+  completedAfter: "i.completed_at >=",
+  completedBefore: "i.completed_at <",
+} as const satisfies Partial<Record<keyof IssueFilter, string>>;
+export type IssueTimeBound = keyof typeof ISSUE_TIME_BOUNDS;
+
+const DATE = /^(\d{4})-(\d{2})-(\d{2})$/;
+const DATE_TIME =
+  /^(\d{4}-\d{2}-\d{2})[Tt ](\d{2}):(\d{2}):(\d{2})(\.\d{1,9})?([Zz]|[+-](\d{2})(?::?(\d{2}))?)$/;
+const DAYS_IN_MONTH = [31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31];
+
+function isDate(text: string): boolean {
+  const m = DATE.exec(text);
+  if (!m) return false;
+  const [year, month, day] = [Number(m[1]), Number(m[2]), Number(m[3])];
+  const leap = year % 4 === 0 && (year % 100 !== 0 || year % 400 === 0);
+  return (
+    year >= 1 &&
+    month >= 1 &&
+    month <= 12 &&
+    day >= 1 &&
+    day <= (month === 2 && leap ? 29 : DAYS_IN_MONTH[month - 1]!)
+  );
+}
+
+/**
+ * The instant a time bound names, as text PostgreSQL reads as a `timestamptz` in any session time zone: a
+ * date (`2026-11-01`) is the start of that day in UTC, a date-time needs `Z` or an offset (RFC 3339, as the
+ * contract's `date` and `date-time` formats; no leap seconds). Undefined when `value` is neither.
+ */
+export function timeBoundInstant(value: unknown): string | undefined {
+  if (typeof value !== "string") return undefined;
+  if (isDate(value)) return `${value}T00:00:00Z`;
+  const m = DATE_TIME.exec(value);
+  if (!m || !isDate(m[1]!)) return undefined;
+  const [hour, minute, second] = [Number(m[2]), Number(m[3]), Number(m[4])];
+  const [offsetHours, offsetMinutes] = [Number(m[7] ?? 0), Number(m[8] ?? 0)];
+  if (hour > 23 || minute > 59 || second > 59 || offsetHours > 23 || offsetMinutes > 59) return undefined;
+  return value.toUpperCase().replace(" ", "T");
+}
+
+export const TIME_BOUND_FORMAT =
+  "a date (2026-11-01, the start of that UTC day) or a date-time with Z or an offset";
+
+export const DEFAULT_ISSUE_SORT: IssueSortKey = "-updated";
+export const DEFAULT_ISSUE_LIMIT = 50;
+export const MAX_ISSUE_LIMIT = 200;
+
+/**
+ * A filter compiled to SQL over the `issues i` alias:
+ * `select ... from issues i ${joins} where ${where} order by ${orderBy}`.
+ */
+export interface CompiledIssueFilter {
+  /** Conditions on `issues i` only (subqueries aside): usable in any statement that has `issues i`. */
+  where: string;
+  /** Values of the `?` placeholders of `where`, in order. */
+  params: unknown[];
+  /** Joins the sort needs (`ist` workflow state, `ia` assignee), or "": they add no rows and no `?`. */
+  joins: string;
+  /** A total order (unique tiebreaker included) over `i` and the aliases of `joins`. */
+  orderBy: string;
+  /**
+   * The workspace `names_version` whose names the SQL was compiled from (label names resolved to ids), or
+   * undefined when it depends on no names. The SQL is exact only if the statement ran at that version.
+   */
+  namesVersion?: string;
+  /** The ids of the labels the filter names, when it names labels and each name names one (`namesVersion`). */
+  labelIds?: string[];
+  /**
+   * Resolves the filter's references strictly, throwing what a reference naming nothing deserves (404 for
+   * team, assignee, project; 400 for a state or cycle the team lacks). `where` already matches nothing
+   * then, so call it when a query came back empty (or always, if you need the refusal up front).
+   */
+  check(): Promise<void>;
+}
+
+/** Spelled as the predicate of `issues_open_updated_index`, so the planner can prove the partial index applies. */
+const OPEN = `i.state_type in ${OPEN_STATE_TYPES_SQL}`;
+
+/** Each computed filter as a condition on `issues i`; `?` is the caller's user id where used. */
+const SPECIAL_SQL: Record<IssueSpecial, string> = {
+  overdue: `${OPEN} and i.due_date < ${TODAY}`,
+  due_today: `${OPEN} and i.due_date = ${TODAY}`,
+  due_week: `${OPEN} and i.due_date between ${TODAY} and ${TODAY} + 6`,
+  no_due_date: "i.due_date is null",
+  stale: `${OPEN} and i.updated_at < now() - interval '14 days'`,
+  unassigned: "i.assignee_id is null",
+  no_estimate: "i.estimate is null",
+  no_project: "i.project_id is null",
+  // `label_ids` mirrors `issue_labels` (triggers): checked on the row a sort's index scan reads.
+  no_labels: "cardinality(i.label_ids) = 0",
+  // Counters kept by the database on every relation and state change (migration `issue_blockers`), each
+  // with a partial index of the few issues it is positive for.
+  blocked: "i.open_blockers > 0",
+  blocking: "i.open_blocking > 0",
+  unstarted_overdue: `i.state_type in ${NOT_STARTED_STATE_TYPES_SQL} and i.due_date < ${TODAY}`,
+  mine: "i.assignee_id = ?",
+  created_by_me: "i.creator_id = ?",
+};
+
+/**
+ * Sort keys as nullable SQL expressions, ascending = the natural order. Missing values are NULL, so
+ * `asc nulls last` / `desc nulls first` puts them last ascending and first descending, and the descending
+ * order is the exact reverse of the ascending one (an index on the expression serves both directions).
+ */
+const SORT_SQL: Record<string, { exprs: string[]; joins?: string }> = {
+  // 1 urgent first ... 4 low; 0 "none" is missing.
+  priority: { exprs: ["nullif(i.priority, 0)"] },
+  due: { exprs: ["i.due_date"] },
+  created: { exprs: ["i.created_at"] },
+  updated: { exprs: ["i.updated_at"] },
+  title: { exprs: ["lower(i.title)"] },
+  estimate: { exprs: ["i.estimate"] },
+  // State type order (backlog, unstarted, started, completed, canceled), then the state's workflow position;
+  // the assignee's name. Both on keys the database keeps on the issue, in the order of an index
+  // (db/functions/issue-sort-keys.ts), so a page stops after the page as every other sort does.
+  state: { exprs: [stateTypeRank("i.state_type"), "i.state_position"] },
+  assignee: { exprs: ["i.assignee_sort"] },
+};
+
+/**
+ * SQL ORDER BY of a sort key (and the joins it needs); ties break by team then issue number (unique),
+ * reversed with the key, so `-key` is exactly the reverse of `key` and one index serves both.
+ */
+export function issueOrderBy(sort: string = DEFAULT_ISSUE_SORT): { orderBy: string; joins: string } {
+  const desc = sort.startsWith("-");
+  const key = desc ? sort.slice(1) : sort;
+  const spec = SORT_SQL[key];
+  if (!spec)
+    throw new Invalid(`Unknown sort "${sort}".`, [{ path: "/query/sort", message: "is not a sort key" }]);
+  const dir = desc ? "desc nulls first" : "asc nulls last";
+  const tie = desc ? "desc" : "asc";
+  return {
+    orderBy: [...spec.exprs.map((e) => `${e} ${dir}`), `i.team_id ${tie}`, `i.number ${tie}`].join(", "),
+    joins: spec.joins ?? "",
+  };
+}
+
+/** Whether the list is in `updated` order, either way: the order the first sources of a page walk. */
+export function sortsByUpdated(filter: Pick<IssueFilter, "sort">): boolean {
+  return filter.sort === undefined || filter.sort === "updated" || filter.sort === "-updated";
+}
+
+/** An order by over `issues i` (`issueOrderBy`) as the same order over `alias`, a select of those columns. */
+export function orderByOver(orderBy: string, alias: string): string {
+  return orderBy.replace(/\bi\./g, `${alias}.`);
+}
+
+/** A reference that names something the team does not have is a bad request (contract), not a 404. */
+async function asInvalid<T>(path: string, run: () => Promise<T>): Promise<T> {
+  try {
+    return await run();
+  } catch (e) {
+    if (e instanceof HttpProblem && e.status === 404)
+      throw new Invalid(e.message, [{ path, message: e.message }]);
+    throw e;
+  }
+}
+
+export const asList = <T>(v: T[] | T | undefined | null): T[] =>
+  v == null ? [] : Array.isArray(v) ? v : [v];
+
+/** Printable ASCII only (label names hold no control characters). */
+const ASCII = /^[ -~]*$/;
+/** Per names object: label id by lowercased name, or null when a name is not ASCII (see `labelIdsOf`). */
+const labelIdsByName = new WeakMap<WorkspaceNames, Map<string, string> | null>();
+
+/**
+ * The ids of the labels `names` (matched case-insensitively) name in `known`, null for a name naming no
+ * label, or undefined when JavaScript's lowercasing may differ from PostgreSQL's `lower()` (a name that is
+ * not ASCII, in the filter or among the workspace's labels): the caller then matches names in SQL.
+ */
+function labelIdsOf(known: WorkspaceNames, names: string[]): (string | null)[] | undefined {
+  let byName = labelIdsByName.get(known);
+  if (byName === undefined) {
+    const labels = Object.entries(known.labels);
+    byName = labels.every(([, [name]]) => ASCII.test(name))
+      ? new Map(labels.map(([id, [name]]) => [name.toLowerCase(), id]))
+      : null;
+    labelIdsByName.set(known, byName);
+  }
+  if (!byName || !names.every((n) => ASCII.test(n))) return undefined;
+  return names.map((n) => byName.get(n.toLowerCase()) ?? null);
+}
+
+/**
+ * Compiles a filter (the list query or a saved view's `filters`) to SQL for the caller: references are
+ * resolved (404 for a team, assignee or project naming nothing; 400 for `state`/`cycle` without `team` or
+ * naming nothing in it), and only teams the caller may see are included. Values that did not pass the
+ * contract's validation (saved filters) are checked here too.
+ */
+export async function compileIssueFilter(
+  scope: WorkspaceScope,
+  filter: IssueFilter,
+  options: {
+    /**
+     * The statement will run on a generic plan: build the full-text query once per execution (an init
+     * plan), since a generic plan would rebuild it in each row's recheck. A plan made for the values folds
+     * it while planning instead, and estimates the matches from it.
+     */
+    genericPlan?: boolean;
+    /**
+     * The workspace's names as this server caches them: label names become their ids, so the statement
+     * compares `issues.label_ids` with a constant (`issues_label_ids_index`, estimated from the column's
+     * statistics). The result's `namesVersion` is then theirs.
+     */
+    names?: WorkspaceNames;
+  } = {},
+): Promise<CompiledIssueFilter> {
+  const where: string[] = ["i.workspace_id = ?"];
+  const params: unknown[] = [scope.workspace.id];
+  const add = (condition: string, ...values: unknown[]) => {
+    where.push(condition);
+    params.push(...values);
+  };
+
+  if (filter.state != null && filter.team == null)
+    throw new Invalid("Filtering by state needs `team`: state names belong to a team.", [
+      { path: "/query/state", message: "needs team" },
+    ]);
+  if (filter.cycle != null && filter.team == null)
+    throw new Invalid("Filtering by cycle needs `team`: cycle numbers belong to a team.", [
+      { path: "/query/cycle", message: "needs team" },
+    ]);
+
+  // References are compiled to subqueries, not looked up first: a list costs one round trip. The
+  // subqueries match exactly what the resolvers of shared/resolve.query.ts match, and `check` runs those
+  // resolvers (for their 404/400) only when the page comes back empty: a reference that names nothing
+  // can only give an empty page.
+  const checks: (() => Promise<unknown>)[] = [];
+  if (filter.team != null) {
+    const ref = String(filter.team);
+    const vis = visibleTeamCondition(scope, "ft");
+    const team = `(select ft.id from teams ft where ft.workspace_id = ? and ${isUuid(ref) ? "ft.id = ?" : "ft.key = ?"}
+                    and ${vis.sql})`;
+    const teamParams = [scope.workspace.id, ref, ...vis.params];
+    add(`i.team_id = ${team}`, ...teamParams);
+    let stateRef: string | undefined;
+    let cycleRef: number | "current" | undefined;
+    if (filter.state != null) {
+      stateRef = String(filter.state);
+      add(
+        `i.state_id = (select fs.id from workflow_states fs where fs.team_id = ${team}
+                          and ${isUuid(stateRef) ? "fs.id = ?" : "lower(fs.name) = lower(?)"})`,
+        ...teamParams,
+        stateRef,
+      );
+    }
+    if (filter.cycle != null) {
+      const c = filter.cycle;
+      if (c !== "current" && !(Number.isInteger(Number(c)) && Number(c) >= 1))
+        throw new Invalid(`Unknown cycle "${c}": use a cycle number or \`current\`.`, [
+          { path: "/query/cycle", message: "must be a cycle number or current" },
+        ]);
+      cycleRef = c === "current" ? "current" : Number(c);
+      if (cycleRef === "current")
+        add(
+          `i.cycle_id = (select fc.id from cycles fc where fc.team_id = ${team}
+                            and fc.starts_at <= now() and fc.ends_at > now() order by fc.starts_at desc limit 1)`,
+          ...teamParams,
+        );
+      else
+        add(
+          `i.cycle_id = (select fc.id from cycles fc where fc.team_id = ${team} and fc.number = ?)`,
+          ...teamParams,
+          cycleRef,
+        );
+    }
+    checks.push(async () => {
+      // resolveTeam applies visibility: a team the caller may not see is "not found".
+      const row = await resolveTeam(scope, ref);
+      if (stateRef !== undefined)
+        await asInvalid("/query/state", () => resolveState(scope, row.id, stateRef));
+      if (cycleRef !== undefined)
+        await asInvalid("/query/cycle", () => resolveCycle(scope, row.id, cycleRef));
+    });
+  } else {
+    const vis = visibleTeamIdCondition(scope, "i.team_id");
+    add(vis.sql, ...vis.params);
+  }
+
+  const stateTypes = asList(filter.stateType);
+  for (const t of stateTypes)
+    if (!(STATE_TYPES as readonly string[]).includes(t))
+      throw new Invalid(`Unknown state type "${t}".`, [
+        { path: "/query/stateType", message: `must be one of: ${STATE_TYPES.join(", ")}` },
+      ]);
+  if (stateTypes.length) add("i.state_type = any(?::text[])", stateTypes);
+
+  if (filter.assignee != null) {
+    const ref = String(filter.assignee);
+    if (ref === "me") add("i.assignee_id = ?", scope.caller.userId);
+    else {
+      add(
+        `i.assignee_id = (select fu.id from users fu join memberships fm on fm.user_id = fu.id and fm.workspace_id = ?
+                           where ${isUuid(ref) ? "fu.id = ?" : "fu.email = lower(?)"})`,
+        scope.workspace.id,
+        ref,
+      );
+      checks.push(() => resolveUser(scope, ref));
+    }
+  }
+  if (filter.project != null) {
+    const ref = String(filter.project);
+    add(
+      `i.project_id = (select fp.id from projects fp
+                        where fp.workspace_id = ? and ${isUuid(ref) ? "fp.id = ?" : "lower(fp.name) = lower(?)"})`,
+      scope.workspace.id,
+      ref,
+    );
+    checks.push(() => resolveProject(scope, ref));
+  }
+
+  // Every named label must be on the issue (names match case-insensitively, like label names themselves).
+  // With the cached names, the ids are constants the GIN index on `label_ids` and the column's element
+  // statistics both see: one label of many is read in the sort's order, two in the intersection of their
+  // posting lists (bench/README.md, "Labels"). A list of one or two labels in `updated` order first walks
+  // the first label's postings (`labelWalkSource`, with `labelIds`). A name naming no label matches no issue.
+  let namesVersion: string | undefined;
+  let labelIdSet: string[] | undefined;
+  const labelNames = asList(filter.label).map(String);
+  const labelIds = labelNames.length && options.names ? labelIdsOf(options.names, labelNames) : undefined;
+  if (labelIds) {
+    namesVersion = options.names!.version;
+    if (labelIds.includes(null)) add("false");
+    else {
+      labelIdSet = [...new Set(labelIds as string[])];
+      add("i.label_ids @> ?::uuid[]", labelIdSet);
+    }
+  } else
+    for (const name of labelNames)
+      add(
+        `exists (select 1 from issue_labels fl join labels fll on fll.id = fl.label_id
+                  where fl.issue_id = i.id and fll.workspace_id = ? and lower(fll.name) = lower(?))`,
+        scope.workspace.id,
+        name,
+      );
+
+  const q = filter.q?.trim();
+  if (q) {
+    const search = issueSearchCondition(scope, q, options.genericPlan ?? false);
+    add(search.sql, ...search.params);
+  }
+
+  // Compared with the bound as a value, so a plan is made for it: how many issues a window holds decides
+  // between the sort's index and the timestamp's.
+  for (const [key, comparison] of Object.entries(ISSUE_TIME_BOUNDS) as [IssueTimeBound, string][]) {
+    const value = filter[key];
+    if (value === undefined) continue;
+    const instant = timeBoundInstant(value);
+    if (instant === undefined)
+      throw new Invalid(`${key} must be ${TIME_BOUND_FORMAT}: "${value}" is not.`, [
+        { path: `/query/${key}`, message: `must be ${TIME_BOUND_FORMAT}` },
+      ]);
+    add(`${comparison} ?::timestamptz`, instant);
+  }
+
+  for (const special of new Set(asList(filter.special))) {
+    const condition = SPECIAL_SQL[special as IssueSpecial];
+    if (!condition)
+      throw new Invalid(`Unknown special filter "${special}".`, [
+        { path: "/query/special", message: `must be one of: ${issueSpecialFilterValues.join(", ")}` },
+      ]);
+    if (special === "mine" || special === "created_by_me") add(condition, scope.caller.userId);
+    else add(`(${condition})`);
+  }
+
+  return {
+    where: where.join("\n and "),
+    params,
+    namesVersion,
+    labelIds: labelIdSet,
+    ...issueOrderBy(filter.sort ?? DEFAULT_ISSUE_SORT),
+    check: async () => {
+      for (const run of checks) await run();
+    },
+  };
+}
+
+/** The page window of a filter: `limit` 1..200 (default 50), `offset` >= 0. */
+export function issuePage(filter: Pick<IssueFilter, "limit" | "offset">): { limit: number; offset: number } {
+  const limit = filter.limit ?? DEFAULT_ISSUE_LIMIT;
+  const offset = filter.offset ?? 0;
+  if (!Number.isInteger(limit) || limit < 1 || limit > MAX_ISSUE_LIMIT)
+    throw new Invalid(`limit must be between 1 and ${MAX_ISSUE_LIMIT}.`, [
+      { path: "/query/limit", message: `must be between 1 and ${MAX_ISSUE_LIMIT}` },
+    ]);
+  if (!Number.isInteger(offset) || offset < 0)
+    throw new Invalid("offset must be a non-negative integer.", [
+      { path: "/query/offset", message: "must be >= 0" },
+    ]);
+  return { limit, offset };
+}

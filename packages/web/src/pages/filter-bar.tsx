@@ -1,0 +1,171 @@
+import { ISSUE_SPECIAL_FILTERS, STATE_TYPES } from "@tracker/sdk";
+import { useState } from "react";
+import { useApp } from "../app-context.js";
+import { Picker, type PickerOption } from "../components/picker.js";
+import { Avatar, LabelDot, StateIcon } from "../components/widgets.js";
+import { navigate, useLocation } from "../router.js";
+import { useData } from "../store.js";
+import { displayFromSearch, withDisplay } from "./display.js";
+import { type IssueQuery, searchFromQuery } from "./filters.js";
+
+const words = (s: string) => s.replace(/_/g, " ");
+
+/**
+ * The list filters of the contract's `listIssues` as chips: each one set shows as "Name: value ×",
+ * "Filter" adds one from a searchable list, and the search box finds text or an identifier. Everything
+ * stays in the URL (filters.ts).
+ */
+export function FilterBar({ filters, teamKey }: { filters: IssueQuery; teamKey: string | undefined }) {
+  const { tracker } = useApp();
+  const { path, search } = useLocation();
+  // The choices are fetched when the filters are used (or one is set), not with the board itself.
+  const [wanted, setWanted] = useState(
+    Boolean(filters.assignee || filters.project || filters.cycle !== undefined || filters.label),
+  );
+  const users = useData(wanted ? "users" : null, () => tracker.users.list());
+  const projects = useData(wanted ? "projects:all" : null, () => tracker.projects.list({ limit: 200 }));
+  const labels = useData(wanted ? "labels" : null, () => tracker.labels.list());
+  const cycles = useData(wanted && teamKey ? `cycles:${teamKey}` : null, () => tracker.cycles.list(teamKey!));
+  const [q, setQ] = useState(filters.q ?? "");
+
+  const apply = (change: Partial<IssueQuery>) => {
+    const next = { ...filters, ...change };
+    navigate(`${path}${withDisplay(searchFromQuery(next), displayFromSearch(search))}`, { replace: true });
+  };
+  const toggle = <T extends string>(values: T[] | undefined, value: T) =>
+    values?.includes(value) ? values.filter((v) => v !== value) : [...(values ?? []), value];
+
+  const userName = (v: string) =>
+    v === "me" ? "Me" : (users.data?.find((u) => u.email === v || u.id === v)?.name ?? v);
+  const cycleName = (v: IssueQuery["cycle"]) =>
+    v === "current" ? "Current" : (cycles.data?.find((c) => c.number === v)?.name ?? `Cycle ${String(v)}`);
+
+  const chips: { key: string; text: string; remove: Partial<IssueQuery> }[] = [
+    ...(filters.stateType ?? []).map((t) => ({
+      key: `stateType:${t}`,
+      text: `State: ${t}`,
+      remove: { stateType: toggle(filters.stateType, t) },
+    })),
+    ...(filters.assignee
+      ? [
+          {
+            key: "assignee",
+            text: `Assignee: ${userName(filters.assignee)}`,
+            remove: { assignee: undefined },
+          },
+        ]
+      : []),
+    ...(filters.project
+      ? [{ key: "project", text: `Project: ${filters.project}`, remove: { project: undefined } }]
+      : []),
+    ...(filters.cycle !== undefined
+      ? [{ key: "cycle", text: `Cycle: ${cycleName(filters.cycle)}`, remove: { cycle: undefined } }]
+      : []),
+    ...(filters.label ?? []).map((l) => ({
+      key: `label:${l}`,
+      text: `Label: ${l}`,
+      remove: { label: toggle(filters.label, l) },
+    })),
+    ...(filters.special ?? []).map((s) => ({
+      key: `special:${s}`,
+      text: words(s),
+      remove: { special: toggle(filters.special, s) },
+    })),
+  ];
+
+  // Every filter value that can be added, as one searchable list ("Assignee: Ada", "Label: Bug", …).
+  const choices: (PickerOption & { change: Partial<IssueQuery> })[] = [
+    ...STATE_TYPES.filter((t) => !filters.stateType?.includes(t)).map((t) => ({
+      value: `stateType:${t}`,
+      label: `State: ${t}`,
+      icon: <StateIcon type={t} />,
+      change: { stateType: toggle(filters.stateType, t) },
+    })),
+    { value: "assignee:me", label: "Assignee: Me", icon: <Avatar name="Me" />, change: { assignee: "me" } },
+    ...(users.data ?? []).map((u) => ({
+      value: `assignee:${u.id}`,
+      label: `Assignee: ${u.name}`,
+      keywords: [u.email],
+      icon: <Avatar name={u.name} />,
+      change: { assignee: u.email },
+    })),
+    ...(projects.data?.items ?? []).map((p) => ({
+      value: `project:${p.id}`,
+      label: `Project: ${p.name}`,
+      change: { project: p.name },
+    })),
+    ...(teamKey
+      ? [
+          { value: "cycle:current", label: "Cycle: Current", change: { cycle: "current" as const } },
+          ...(cycles.data ?? []).map((c) => ({
+            value: `cycle:${c.number}`,
+            label: `Cycle: ${c.name ?? `Cycle ${c.number}`}`,
+            change: { cycle: c.number },
+          })),
+        ]
+      : []),
+    ...(labels.data ?? [])
+      .filter((l) => !filters.label?.includes(l.name))
+      .map((l) => ({
+        value: `label:${l.id}`,
+        label: `Label: ${l.name}`,
+        icon: <LabelDot color={l.color} />,
+        change: { label: [...(filters.label ?? []), l.name] },
+      })),
+    ...ISSUE_SPECIAL_FILTERS.filter((s) => !filters.special?.includes(s)).map((s) => ({
+      value: `special:${s}`,
+      label: words(s)[0]!.toUpperCase() + words(s).slice(1),
+      change: { special: toggle(filters.special, s) },
+    })),
+  ];
+
+  return (
+    <section
+      className="filters"
+      aria-label="Filters"
+      onFocus={() => setWanted(true)}
+      onPointerEnter={() => setWanted(true)}
+    >
+      <form
+        onSubmit={(e) => {
+          e.preventDefault();
+          apply({ q: q.trim() || undefined });
+        }}
+      >
+        <input
+          type="search"
+          aria-label="Search"
+          value={q}
+          onChange={(e) => setQ(e.target.value)}
+          placeholder="Search text or ENG-12"
+        />
+      </form>
+      {chips.map((chip) => (
+        <span key={chip.key} className="chip">
+          {chip.text}
+          <button
+            type="button"
+            className="chip-remove"
+            aria-label={`Remove the filter ${chip.text}`}
+            onClick={() => apply(chip.remove)}
+          >
+            ×
+          </button>
+        </span>
+      ))}
+      <Picker
+        label="Filter"
+        value={null}
+        options={choices}
+        onChange={(value) => {
+          const choice = choices.find((c) => c.value === value);
+          if (choice) apply(choice.change);
+        }}
+        className="add-filter"
+        triggerLabel="Add a filter"
+      >
+        + Filter
+      </Picker>
+    </section>
+  );
+}
