@@ -56,7 +56,7 @@ describe("what a deployment offers", () => {
     const more = instructions.slice(instructions.indexOf(" Not offered here:"));
     expect(more).toBe(
       " Not offered here: planning (projects, initiatives, cycles, status updates); docs (documents); " +
-        "people (invites, team membership); admin (label create, rename, merge). If a task needs one, tell the " +
+        "people (invites, team membership); admin (label create, rename, merge; webhooks). If a task needs one, tell the " +
         "user: tracker-mcp --toolsets, or the X-MCP-Toolsets header over HTTP, turns it on.",
     );
     expect(Math.ceil(Buffer.byteLength(more) / 4)).toBeLessThan(80);
@@ -65,9 +65,10 @@ describe("what a deployment offers", () => {
     expect(dynamic).toMatch(/ Off until enable_toolset turns them on: issues \(issues\); context \(/);
     const everything = (await connectClient(noApi(), { toolsets: TOOLSET_NAMES })).getInstructions() ?? "";
     expect(everything).not.toMatch(/Not offered/);
-    // A read-only deployment names no toolset it could not offer anyway.
+    // A read-only deployment names no toolset it could not offer anyway: people has no read, admin has
+    // list_webhooks.
     const reads = (await connectClient(noApi(), { readOnly: true })).getInstructions() ?? "";
-    expect(reads).toMatch(/Not offered here: planning \(.*\); docs \(documents\)\. /);
+    expect(reads).toMatch(/Not offered here: planning \(.*\); docs \(documents\); admin \(.*webhooks\)\. /);
     expect(Object.keys(TOOLSETS)).toEqual(TOOLSET_NAMES);
   });
 });
