@@ -38,7 +38,11 @@ describe("what a deployment offers", () => {
     const all = ALL_TOOLS.map((t) => t.name);
     expect(await names({ toolsets: TOOLSET_NAMES, role: "admin" })).toEqual(all);
     const member = await names({ toolsets: TOOLSET_NAMES, role: "member" });
-    expect(all.filter((n) => !member.includes(n))).toEqual(["invite_member"]);
+    expect(all.filter((n) => !member.includes(n))).toEqual([
+      "invite_member",
+      "list_webhooks",
+      "manage_webhooks",
+    ]);
     const guest = await names({ toolsets: TOOLSET_NAMES, role: "guest" });
     expect(all.filter((n) => !guest.includes(n))).toEqual([
       "save_initiative",
@@ -47,6 +51,8 @@ describe("what a deployment offers", () => {
       "invite_member",
       "manage_team_members",
       "manage_labels",
+      "list_webhooks",
+      "manage_webhooks",
     ]);
   });
 

@@ -35,6 +35,7 @@ export const listWebhooksTool = defineTool({
     ),
     deliveries: z.array(delivery).optional(),
   },
+  role: "admin",
   readOnly: true,
   destructive: false,
   idempotent: true,

@@ -27,6 +27,7 @@ export const manageWebhooksTool = defineTool({
     delivery: z.string().optional(),
     deleted: z.boolean().optional(),
   },
+  role: "admin",
   readOnly: false,
   destructive: true,
   idempotent: false,
