@@ -2,6 +2,7 @@ import { existsSync } from "node:fs";
 import { homedir } from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
+import { parseArgs } from "node:util";
 
 /** This package's folder: the parent of `src` (tests) or of `dist` (a build, installed or not). */
 const packageRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
@@ -117,4 +118,24 @@ function nonNegativeInt(value: string | undefined, fallback: number, name: strin
  */
 export function fileArgument(name: string, env: NodeJS.ProcessEnv = process.env): string {
   return path.resolve(env.INIT_CWD ?? process.cwd(), name);
+}
+
+/**
+ * The one FILE a command such as `npm run backup -- FILE` takes, resolved as `fileArgument` does; `--help`
+ * prints `usage` and exits 0, anything but one name prints it and exits 2.
+ */
+export function oneFileArgument(usage: string): string {
+  const { values, positionals } = parseArgs({
+    options: { help: { type: "boolean", short: "h" } },
+    allowPositionals: true,
+  });
+  if (values.help) {
+    process.stdout.write(`${usage}\n`);
+    process.exit(0);
+  }
+  if (positionals.length !== 1) {
+    process.stderr.write(`${usage}\n`);
+    process.exit(2);
+  }
+  return fileArgument(positionals[0]!);
 }
