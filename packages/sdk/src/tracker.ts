@@ -21,6 +21,7 @@ import { ViewsApi } from "./resources/views.js";
 import { WorkspacesApi } from "./resources/workspaces.js";
 import { describeResponse, type RequestHooks, type ResponseInfo } from "./response.js";
 import { DEFAULT_TIMEOUT_MS, retryingFetch } from "./retry.js";
+import { revalidatingFetch } from "./revalidate.js";
 import { SDK_VERSION } from "./version.js";
 
 export interface TrackerOptions extends RequestHooks {
@@ -49,6 +50,12 @@ export interface TrackerOptions extends RequestHooks {
    * its own (the API's CORS rules do not allow the header, so a page setting it would be refused).
    */
   userAgent?: string | undefined;
+  /**
+   * Whether reads are revalidated: the client keeps each read's `ETag` and body and asks with
+   * `If-None-Match`, so an unchanged answer costs the server a 304 (the contract's "Conditional
+   * requests"). Default true.
+   */
+  revalidate?: boolean | undefined;
 }
 
 /** A configured Tracker API client: one namespace per resource, plus `raw` for anything else. */
@@ -116,7 +123,9 @@ export function createTracker(options: TrackerOptions = {}): Tracker {
     options.userAgent ??
     (inBrowser ? undefined : `tracker-sdk/${SDK_VERSION}${nodeVersion ? ` node/${nodeVersion}` : ""}`);
   // Resolved per call, not captured, so a test can still stub the global fetch after creating the client.
-  const baseFetch = options.fetch ?? ((request: Request) => globalThis.fetch(request));
+  const givenFetch = options.fetch ?? ((request: Request) => globalThis.fetch(request));
+  const baseFetch =
+    options.revalidate === false ? givenFetch : revalidatingFetch((request) => givenFetch(request));
 
   const retrying = retryingFetch({
     fetch: (request) => baseFetch(request),

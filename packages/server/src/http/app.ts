@@ -1,11 +1,13 @@
 import type { MikroORM } from "@mikro-orm/postgresql";
 import Koa from "koa";
+import compress from "koa-compress";
 import type { Config } from "../config.js";
 import type { Logger } from "../logger.js";
 import { authenticate } from "./authenticate.js";
 import { authorize } from "./authorize.js";
 import { parseBody } from "./body.js";
 import { CallerCache } from "./caller-cache.js";
+import { conditional } from "./conditional.js";
 import type { Contract } from "./contract.js";
 import { corsMiddleware } from "./cors.js";
 import { drain, type Lifecycle } from "./drain.js";
@@ -47,17 +49,18 @@ export function createApp(deps: AppDeps): Koa<RouteState> {
   // Before the body parser: a preflight carries no body, and every answer (problems too) gets its headers.
   app.use(corsMiddleware(config.corsOrigins));
   app.use(drain(lifecycle));
+  // Answers above 1 KiB in brotli or gzip, as the client asks (the contract's "Compression"); the event
+  // stream writes its own response and is never buffered by it.
+  app.use(compress({ threshold: 1024 }));
   app.use(parseBody());
+  const limiter = new RateLimiter(config.rateLimitPerMinute);
   app.use(
     routes({
       ...deps,
       lifecycle,
       steps: [
-        authenticate({
-          orm,
-          callers: new CallerCache(),
-          limiter: new RateLimiter(config.rateLimitPerMinute),
-        }),
+        conditional(limiter),
+        authenticate({ orm, callers: new CallerCache(), limiter }),
         workspace,
         validate(config),
         authorize,
