@@ -1,6 +1,7 @@
 import { createTracker } from "@tracker/sdk";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startTestServer, type TestServer } from "../test/harness.js";
+import { Contract } from "./contract.js";
 
 // The contract's "Compression" and "Conditional requests", as a client on a real network meets them.
 describe("bytes on the wire", () => {
@@ -136,5 +137,13 @@ describe("the SDK's revalidation", () => {
     statuses.length = 0;
     expect((await tracker.issues.get("ENG-1")).title).toBe("Changed");
     expect(statuses).toEqual([200]);
+  });
+});
+
+describe("the contract", () => {
+  it("declares the 304 on every read, since any read may answer one", () => {
+    const reads = Contract.load().operations.filter((op) => op.method === "get");
+    expect(reads.length).toBeGreaterThan(20);
+    expect(reads.filter((op) => !op.responses.has("304")).map((op) => op.operationId)).toEqual([]);
   });
 });
