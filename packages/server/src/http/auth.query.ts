@@ -1,15 +1,17 @@
 import type { EntityManager } from "@mikro-orm/postgresql";
 import { sql } from "../db/sql.js";
 import { q, raw } from "../db/sql-fragment.js";
-import type { ApiKeyScope } from "../modules/api-keys/api-key.entity.js";
-import { AUTH_EPOCH_SQL, type Caller, tokenHashOf, type WorkspaceAccess } from "./auth.js";
+import type { ApiKeyAccess, ApiKeyScope } from "../modules/api-keys/api-key.entity.js";
+import { AUTH_EPOCH_SQL, type Caller, refuseExpired, tokenHashOf, type WorkspaceAccess } from "./auth.js";
 import { Unauthenticated } from "./problem.js";
 
 /** The statements of authentication: the key and what it reaches, read in one round trip. */
 
-/** Finds the key behind `Authorization: Bearer <token>`; an unknown or deleted key is 401. */
+/** Finds the key behind `Authorization: Bearer <token>`; an unknown, deleted or expired key is 401. */
 export async function authenticate(em: EntityManager, authorization: string | undefined): Promise<Caller> {
-  return (await authenticateHash(em, tokenHashOf(authorization))).caller;
+  const { caller } = await authenticateHash(em, tokenHashOf(authorization));
+  refuseExpired(caller);
+  return caller;
 }
 
 /**
@@ -23,6 +25,8 @@ export async function authenticateHash(
   const rows = await sql<{
     key_id: string;
     scope: ApiKeyScope;
+    access: ApiKeyAccess;
+    expires_ms: string | null;
     workspace_id: string | null;
     active_workspace_id: string | null;
     user_id: string;
@@ -34,7 +38,7 @@ export async function authenticateHash(
   }>(
     em,
     // One round trip for the key, its owner and the workspaces it reaches.
-    q`select k.id as key_id, k.scope, k.workspace_id, k.active_workspace_id, u.id as user_id, u.name, u.email,
+    q`select k.id as key_id, k.scope, k.access, (extract(epoch from k.expires_at) * 1000)::bigint::text as expires_ms, k.workspace_id, k.active_workspace_id, u.id as user_id, u.name, u.email,
             (k.last_used_at is null or k.last_used_at < now() - interval '1 minute') as stale,
             coalesce((select json_agg(json_build_object('id', w.id, 'slug', w.slug, 'name', w.name, 'role', m.role)
                                       order by w.created_at, w.id)
@@ -60,6 +64,8 @@ export async function authenticateHash(
       email: row.email,
       keyId: row.key_id,
       keyScope: row.scope,
+      access: row.access,
+      expiresAt: row.expires_ms === null ? null : Number(row.expires_ms),
       keyWorkspaceId: row.workspace_id,
       activeWorkspaceId: row.active_workspace_id,
       workspaces: row.workspaces,

@@ -1,7 +1,7 @@
 import { hash, randomBytes } from "node:crypto";
-import type { ApiKeyScope } from "../modules/api-keys/api-key.entity.js";
+import type { ApiKeyAccess, ApiKeyScope } from "../modules/api-keys/api-key.entity.js";
 import type { MemberRole } from "../modules/workspaces/workspace.entity.js";
-import { Unauthenticated } from "./problem.js";
+import { KeyExpired, Unauthenticated } from "./problem.js";
 
 /**
  * The caller: who a request's key belongs to, what the key reaches, and the token it is sent as. Read by
@@ -15,6 +15,10 @@ export interface Caller {
   email: string;
   keyId: string;
   keyScope: ApiKeyScope;
+  /** What the key (or OAuth access token) may do within its owner's role: `rules/permissions.ts`. */
+  access: ApiKeyAccess;
+  /** When the key stops working, in epoch milliseconds; null: never. */
+  expiresAt: number | null;
   /** Set for workspace keys: the one workspace the key reaches. */
   keyWorkspaceId: string | null;
   activeWorkspaceId: string | null;
@@ -47,6 +51,14 @@ export function tokenHashOf(authorization: string | undefined): string {
   const token = match[1]!;
   if (!token.startsWith(TOKEN_PREFIX)) throw new Unauthenticated("The API key is not valid.");
   return hashToken(token);
+}
+
+/**
+ * 401 `key_expired` once the caller's key has passed its expiry: asked of every caller, cached or read
+ * afresh, since time alone expires a key and no change bumps `auth_epoch` for it.
+ */
+export function refuseExpired(caller: Caller, now = Date.now()): void {
+  if (caller.expiresAt !== null && caller.expiresAt <= now) throw new KeyExpired();
 }
 
 /**

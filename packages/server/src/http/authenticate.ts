@@ -1,5 +1,5 @@
 import type { MikroORM } from "@mikro-orm/postgresql";
-import { tokenHashOf } from "./auth.js";
+import { refuseExpired, tokenHashOf } from "./auth.js";
 import { authenticateHash } from "./auth.query.js";
 import type { CallerCache } from "./caller-cache.js";
 import { WORKSPACE_HEADER } from "./contract.js";
@@ -8,7 +8,8 @@ import type { RateLimiter } from "./rate-limit.js";
 
 /**
  * The step that says who calls: the key behind `Authorization: Bearer <token>`, its owner and the
- * workspaces it reaches (401 for no key, or one that is unknown or deleted), then one of the key's
+ * workspaces it reaches (401 for no key, or one that is unknown or deleted; 401 `key_expired` for one
+ * past its expiry, cached or not), then one of the key's
  * rate-limit tokens (429 past the budget). Operations with `security: []` pass without a key.
  *
  * A read that confirms its caller in band (`handle(..., CONFIRMS_CALLER)`) may take the caller from the
@@ -40,6 +41,7 @@ export function authenticate(deps: {
     confirms: boolean,
   ): Promise<void> {
     const read = await authenticateHash(call.scope.em, tokenHash);
+    refuseExpired(read.caller);
     call.scope.caller = read.caller;
     if (confirms) callers.set(tokenHash, read.caller, read.epoch);
     limiter.take(read.caller.keyId);
@@ -53,6 +55,7 @@ export function authenticate(deps: {
     tokenHash: string,
     cached: NonNullable<ReturnType<CallerCache["get"]>>,
   ): Promise<void> {
+    refuseExpired(cached.caller);
     call.scope.caller = cached.caller;
     const check = { epoch: cached.epoch, confirmed: false, changed: false };
     call.scope.callerCheck = check;
@@ -72,6 +75,7 @@ export function authenticate(deps: {
     call.ctx.remove(WORKSPACE_HEADER);
     restartCall(call, orm);
     const read = await authenticateHash(call.scope.em, tokenHash);
+    refuseExpired(read.caller);
     call.scope.caller = read.caller;
     callers.set(tokenHash, read.caller, read.epoch);
     await next();
