@@ -2,6 +2,9 @@ import type { MikroORM } from "@mikro-orm/postgresql";
 import Koa from "koa";
 import type { Config } from "../config.js";
 import type { Logger } from "../logger.js";
+import { consentRoutes } from "../oauth/consent.js";
+import { mountOAuth } from "../oauth/mount.js";
+import { OAuthServer } from "../oauth/server.js";
 import { authenticate } from "./authenticate.js";
 import { authorize } from "./authorize.js";
 import { parseBody } from "./body.js";
@@ -30,6 +33,8 @@ export interface AppDeps {
   handlers: HandlerEntry[];
   /** What `GET /health` and the drain step read; the server sets it as it starts and stops. */
   lifecycle?: Lifecycle;
+  /** The OAuth authorization server (`oauth/`); its issuer is set once the server listens. */
+  oauth?: OAuthServer;
 }
 
 /**
@@ -40,6 +45,7 @@ export interface AppDeps {
 export function createApp(deps: AppDeps): Koa<RouteState> {
   const { orm, config, logger } = deps;
   const lifecycle: Lifecycle = deps.lifecycle ?? { draining: false, inFlight: 0 };
+  const oauth = deps.oauth ?? new OAuthServer(orm, config.oauthResources);
   const app = new Koa<RouteState>();
   app.proxy = true;
   // Request id, one log line, and anything thrown as one problem body: outermost.
@@ -47,7 +53,10 @@ export function createApp(deps: AppDeps): Koa<RouteState> {
   // Before the body parser: a preflight carries no body, and every answer (problems too) gets its headers.
   app.use(corsMiddleware(config.corsOrigins));
   app.use(drain(lifecycle));
+  // The OAuth server's endpoints read their own bodies; the consent screen's are JSON like the API's.
+  app.use(mountOAuth(oauth));
   app.use(parseBody());
+  app.use(consentRoutes(oauth, orm));
   app.use(
     routes({
       ...deps,
@@ -57,6 +66,7 @@ export function createApp(deps: AppDeps): Koa<RouteState> {
           orm,
           callers: new CallerCache(),
           limiter: new RateLimiter(config.rateLimitPerMinute),
+          audiences: () => oauth.audiences(),
         }),
         workspace,
         validate(config),

@@ -1,6 +1,6 @@
-import type { MikroORM } from "@mikro-orm/postgresql";
-import { refuseExpired, tokenHashOf } from "./auth.js";
-import { authenticateHash } from "./auth.query.js";
+import type { EntityManager, MikroORM } from "@mikro-orm/postgresql";
+import { bearerOf, refuseExpired } from "./auth.js";
+import { authenticateAccessToken, authenticateHash } from "./auth.query.js";
 import type { CallerCache } from "./caller-cache.js";
 import { WORKSPACE_HEADER } from "./contract.js";
 import { type OperationCall, type OperationStep, restartCall } from "./operation-call.js";
@@ -22,25 +22,34 @@ export function authenticate(deps: {
   orm: MikroORM;
   callers: CallerCache;
   limiter: RateLimiter;
+  /** The audiences an OAuth access token may have here: the API and the configured tool servers. */
+  audiences: () => ReadonlySet<string>;
 }): OperationStep {
   const { orm, callers, limiter } = deps;
+  /** An API key (`trk_…`) or an OAuth access token, read with its owner and what it reaches. */
+  const readBearer = (em: EntityManager, bearer: ReturnType<typeof bearerOf>) =>
+    bearer.kind === "key"
+      ? authenticateHash(em, bearer.hash)
+      : authenticateAccessToken(em, bearer.hash, deps.audiences());
   return (call, next) => {
     if (!call.op.authenticated) return next();
-    const tokenHash = tokenHashOf(call.ctx.get("authorization") || undefined);
+    const bearer = bearerOf(call.ctx.get("authorization") || undefined);
+    const tokenHash = `${bearer.kind}:${bearer.hash}`;
     const confirms = call.entry?.confirmsCaller === true;
     const cached = confirms ? callers.get(tokenHash) : undefined;
-    if (!cached) return readCaller(call, next, tokenHash, confirms);
-    return confirmedOrAgain(call, next, tokenHash, cached);
+    if (!cached) return readCaller(call, next, bearer, tokenHash, confirms);
+    return confirmedOrAgain(call, next, bearer, tokenHash, cached);
   };
 
   /** The caller read with the key, as for every operation that does not confirm it in band. */
   async function readCaller(
     call: OperationCall,
     next: () => Promise<void>,
+    bearer: ReturnType<typeof bearerOf>,
     tokenHash: string,
     confirms: boolean,
   ): Promise<void> {
-    const read = await authenticateHash(call.scope.em, tokenHash);
+    const read = await readBearer(call.scope.em, bearer);
     refuseExpired(read.caller);
     call.scope.caller = read.caller;
     if (confirms) callers.set(tokenHash, read.caller, read.epoch);
@@ -52,6 +61,7 @@ export function authenticate(deps: {
   async function confirmedOrAgain(
     call: OperationCall,
     next: () => Promise<void>,
+    bearer: ReturnType<typeof bearerOf>,
     tokenHash: string,
     cached: NonNullable<ReturnType<CallerCache["get"]>>,
   ): Promise<void> {
@@ -74,7 +84,7 @@ export function authenticate(deps: {
     callers.delete(tokenHash);
     call.ctx.remove(WORKSPACE_HEADER);
     restartCall(call, orm);
-    const read = await authenticateHash(call.scope.em, tokenHash);
+    const read = await readBearer(call.scope.em, bearer);
     refuseExpired(read.caller);
     call.scope.caller = read.caller;
     callers.set(tokenHash, read.caller, read.epoch);

@@ -168,7 +168,7 @@ export const RULES = {
    * revoking a credential administers the account: `admin` access, so no key mints a wider one.
    */
   "apiKey.list": everyone("read"),
-  "apiKey.manage": { ...everyone("write"), kind: "admin" },
+  "apiKey.manage": rule({ ...everyone("write"), kind: "admin" }),
   "apiKey.createAccountKey": rule({
     kind: "admin",
     roles: EVERY_ROLE,
@@ -223,7 +223,7 @@ export const RULES = {
   "cycle.write": notGuests("Guests may not create, change or delete cycles."),
   "label.read": everyone("read"),
   /** Usage counts across every team, personal spaces included: a read, for admins. */
-  "label.counts": { ...adminOnly("Only workspace admins may see label counts."), kind: "read" },
+  "label.counts": rule({ ...adminOnly("Only workspace admins may see label counts."), kind: "read" }),
   "label.write": notGuests("Guests may not create, change, merge or delete labels."),
   "document.read": everyone("read", "seen"),
   "document.write": everyone("write", "seen"),
