@@ -9,7 +9,7 @@ import { sharedSecret } from "./store.query.js";
  * certified implementation, so no protocol step is written here: authorization code with PKCE (required
  * for every client, `S256` only), refresh tokens rotated on each use (a used one presented again revokes
  * its whole grant), revocation (RFC 7009), dynamic client registration (RFC 7591), metadata (RFC 8414),
- * resource indicators (RFC 8707) and the device authorization grant (RFC 8628).
+ * resource indicators (RFC 8707), introspection (RFC 7662) and the device authorization grant (RFC 8628).
  *
  * What is the tracker's own:
  * - Scopes `read`, `write`, `admin` are the access levels of `rules/permissions.ts`; a token's level is
@@ -109,7 +109,13 @@ export async function createProvider(orm: MikroORM, options: OAuthOptions): Prom
         enabled: true,
         allowedPolicy: async (_ctx, client, token) => token.clientId === client.clientId,
       },
-      introspection: { enabled: false },
+      // RFC 7662, for resource servers (the tool server) to check a token's audience and scope: a
+      // confidential client may introspect a token it was handed; a public one only its own tokens.
+      introspection: {
+        enabled: true,
+        allowedPolicy: async (ctx, client, token) =>
+          client.clientAuthMethod !== "none" || token.clientId === ctx.oidc.client?.clientId,
+      },
       userinfo: { enabled: false },
       rpInitiatedLogout: { enabled: false },
       deviceFlow: { enabled: true },
