@@ -2,6 +2,7 @@ import { generateKeyPairSync, randomBytes } from "node:crypto";
 import type { MikroORM } from "@mikro-orm/postgresql";
 import Provider, { type Configuration, errors } from "oidc-provider";
 import { pgAdapter } from "./adapter.js";
+import { successSource, userCodeConfirmSource, userCodeInputSource } from "./device-pages.js";
 import { sharedSecret } from "./store.query.js";
 
 /**
@@ -118,7 +119,7 @@ export async function createProvider(orm: MikroORM, options: OAuthOptions): Prom
       },
       userinfo: { enabled: false },
       rpInitiatedLogout: { enabled: false },
-      deviceFlow: { enabled: true },
+      deviceFlow: { enabled: true, userCodeInputSource, userCodeConfirmSource, successSource },
       resourceIndicators: {
         enabled: true,
         defaultResource: async () => api,
