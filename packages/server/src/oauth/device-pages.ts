@@ -6,15 +6,18 @@ import type { KoaContextWithOIDC } from "oidc-provider";
  * each form (with its anti-forgery field); everything shown is escaped.
  */
 
-const escape = (text: string) =>
-  text.replace(/[&<>"']/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" })[c]!);
+const html = (text: string) =>
+  text.replace(
+    /[&<>"']/g,
+    (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" })[c]!,
+  );
 
 function page(title: string, body: string): string {
   return `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
-<title>${escape(title)} · Tracker</title></head>
+<title>${html(title)} · Tracker</title></head>
 <body style="font-family: system-ui, sans-serif; max-width: 32rem; margin: 3rem auto; line-height: 1.5">
-<h1>${escape(title)}</h1>
+<h1>${html(title)}</h1>
 ${body}
 </body></html>`;
 }
@@ -32,7 +35,7 @@ export async function userCodeInputSource(
     : "Enter the code your device shows.";
   ctx.body = page(
     "Connect a device",
-    `<p>${escape(message)}</p>${form}
+    `<p>${html(message)}</p>${form}
 <p><button type="submit" form="op.deviceInputForm">Continue</button></p>`,
   );
 }
@@ -46,8 +49,8 @@ export async function userCodeConfirmSource(
 ): Promise<void> {
   ctx.body = page(
     "Confirm the code",
-    `<p><strong>${escape(client.clientName ?? client.clientId)}</strong> should be showing this code:</p>
-<p><code style="font-size: 2em">${escape(userCode)}</code></p>
+    `<p><strong>${html(client.clientName ?? client.clientId)}</strong> should be showing this code:</p>
+<p><code style="font-size: 2em">${html(userCode)}</code></p>
 <p>If it does not, or you did not start this, abort.</p>${form}
 <p><button type="submit" form="op.deviceConfirmForm">Continue</button>
 <button type="submit" form="op.deviceConfirmForm" name="abort" value="yes">Abort</button></p>`,
@@ -58,6 +61,6 @@ export async function successSource(ctx: KoaContextWithOIDC): Promise<void> {
   const name = ctx.oidc.client?.clientName;
   ctx.body = page(
     "Device connected",
-    `<p>${name ? `${escape(name)} is` : "Your device is"} signed in. You can close this page and go back to it.</p>`,
+    `<p>${name ? `${html(name)} is` : "Your device is"} signed in. You can close this page and go back to it.</p>`,
   );
 }
