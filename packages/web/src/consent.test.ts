@@ -3,6 +3,7 @@ import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import type { Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
+import { seriousViolations } from "./test/axe.js";
 import { type BoardSession, openBoardSession } from "./test/session.js";
 
 // The OAuth consent page (`/consent/:uid`) in a real Chromium against a real server: an app registers,
@@ -72,6 +73,8 @@ describe("the OAuth consent page", () => {
     await page.getByLabel("Sign in with your API key to answer").fill(session.token);
     await page.getByRole("button", { name: "Sign in" }).click();
     await expect.poll(() => page.getByLabel("Workspace it may reach").inputValue()).toBe(session.ws);
+    // Accessible as the board's other screens are (WCAG 2.1 A/AA, axe-core).
+    expect(await seriousViolations(page)).toEqual([]);
     await page.getByRole("button", { name: "Allow" }).click();
     await page.waitForURL((url) => url.href.startsWith(REDIRECT));
     const back = new URL(page.url());
