@@ -1,6 +1,6 @@
 import { createHash, randomBytes } from "node:crypto";
 import { beforeAll, describe, expect, it } from "vitest";
-import { useTestServer } from "../test/harness.js";
+import { startAnotherInstance, useTestServer } from "../test/harness.js";
 
 /**
  * The OAuth authorization server (`oauth/`) against a real server, as an app and a browser would use it:
@@ -383,5 +383,49 @@ describe("the OAuth authorization server", () => {
     );
     expect(res.status).toBe(403);
     expect(((await res.json()) as { code: string }).code).toBe("workspace_forbidden");
+  });
+
+  it("works across instances: consent, token and revocation on one, the API on the other", async () => {
+    // Instances of one deployment share its public URL, and so the issuer.
+    const second = await startAnotherInstance(srv.databaseUrl, { publicUrl: srv.url });
+    try {
+      const clientId = await register();
+      const { verifier, challenge } = pkce();
+      // Authorized on the first instance; the consent answered and the code redeemed on the second.
+      const { jar, res } = await authorize(clientId, {
+        scope: "read",
+        code_challenge: challenge,
+        code_challenge_method: "S256",
+      });
+      const interaction = res.headers.get("location")!;
+      const confirm = await browse(jar, `${second.url}${interaction}/confirm`, {
+        method: "POST",
+        headers: { "content-type": "application/json", authorization: `Bearer ${adminKey}` },
+        body: JSON.stringify({ workspace: slug }),
+      });
+      expect(confirm.status).toBe(200);
+      const { redirectTo } = (await confirm.json()) as { redirectTo: string };
+      const back = await browse(jar, redirectTo);
+      const code = new URL(back.headers.get("location")!, srv.url).searchParams.get("code")!;
+      const redeemed = await fetch(
+        `${second.url}/oauth/token`,
+        form({
+          grant_type: "authorization_code",
+          code,
+          redirect_uri: REDIRECT,
+          client_id: clientId,
+          code_verifier: verifier,
+        }),
+      );
+      expect(redeemed.status).toBe(200);
+      const { access_token } = (await redeemed.json()) as { access_token: string };
+      // A list, so the first instance caches the caller; the revocation on the second still holds at once.
+      expect((await api(access_token, "/issues")).status).toBe(200);
+      expect((await api(access_token, "/issues")).status).toBe(200);
+      await fetch(`${second.url}/oauth/token/revocation`, form({ token: access_token, client_id: clientId }));
+      expect((await api(access_token, "/issues")).status).toBe(401);
+    } finally {
+      await second.close();
+    }
   });
 });
