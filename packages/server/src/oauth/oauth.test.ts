@@ -1,6 +1,7 @@
 import { createHash, randomBytes } from "node:crypto";
 import { beforeAll, describe, expect, it } from "vitest";
 import { startAnotherInstance, useTestServer } from "../test/harness.js";
+import { pruneExpired } from "./store.query.js";
 
 /**
  * The OAuth authorization server (`oauth/`) against a real server, as an app and a browser would use it:
@@ -427,5 +428,19 @@ describe("the OAuth authorization server", () => {
     } finally {
       await second.close();
     }
+  });
+
+  it("prunes what expired more than an hour ago, and keeps the rest", async () => {
+    await srv.query(
+      `insert into oauth_store (kind, id_hash, payload, expires_at) values
+         ('AuthorizationCode', 'old', '{}', now() - interval '2 hours'),
+         ('AuthorizationCode', 'recent', '{}', now() - interval '1 minute'),
+         ('Client', 'kept', '{}', null)`,
+    );
+    expect(await pruneExpired(srv.running.orm.em.fork())).toBeGreaterThanOrEqual(1);
+    const left = await srv.query<{ id_hash: string }>(
+      "select id_hash from oauth_store where id_hash in ('old', 'recent', 'kept') order by id_hash",
+    );
+    expect(left.map((r) => r.id_hash)).toEqual(["kept", "recent"]);
   });
 });
