@@ -3,6 +3,9 @@ import { HttpProblem } from "../http/problem.js";
 import { OAUTH_PREFIX } from "./provider.js";
 import type { OAuthServer } from "./server.js";
 
+/** The provider's endpoints, by their first path segment (`/oauth/token/revocation`, `/oauth/auth/:uid`, ...). */
+const PROVIDER_PATH = /^\/(auth|token|reg|device|jwks|request|\.well-known)(\/|$)/;
+
 /**
  * `oidc-provider` mounted in the server's Koa app: everything under `/oauth` (but the consent screen's own
  * endpoints, `oauth/consent.ts`), and the authorization server metadata at the server's root, where RFC
@@ -16,8 +19,9 @@ export function mountOAuth(oauth: OAuthServer): Middleware {
     if (path === "/.well-known/oauth-authorization-server" || path === "/.well-known/openid-configuration")
       inner = "/.well-known/openid-configuration";
     else if (path.startsWith(`${OAUTH_PREFIX}/interaction/`)) return next();
-    else if (path === OAUTH_PREFIX || path.startsWith(`${OAUTH_PREFIX}/`))
-      inner = ctx.url.slice(OAUTH_PREFIX.length) || "/";
+    else if (path.startsWith(`${OAUTH_PREFIX}/`) && PROVIDER_PATH.test(path.slice(OAUTH_PREFIX.length)))
+      inner = ctx.url.slice(OAUTH_PREFIX.length);
+    // Anything else under /oauth is no endpoint: the server's own 404 problem, as for any unknown path.
     if (inner === undefined) return next();
     const provider = oauth.provider;
     if (!provider)

@@ -188,6 +188,15 @@ describe("the OAuth authorization server", () => {
     expect(meta.scopes_supported).toEqual(expect.arrayContaining(["read", "write", "admin"]));
   });
 
+  it("answers an unknown OAuth path with the server's 404 problem, and the metadata at its other name too", async () => {
+    const res = await fetch(`${srv.url}/oauth/nothing-here`);
+    expect(res.status).toBe(404);
+    expect(res.headers.get("content-type")).toMatch(/^application\/problem\+json/);
+    expect(((await res.json()) as { code: string }).code).toBe("not_found");
+    const oidc = (await (await fetch(`${srv.url}/.well-known/openid-configuration`)).json()) as Metadata;
+    expect(oidc.token_endpoint).toBe(meta.token_endpoint);
+  });
+
   it("registers a client, asks consent naming it, and issues a token that works within its scope", async () => {
     const clientId = await register();
     const { challenge, verifier } = pkce();
