@@ -112,5 +112,13 @@ describe("tracker auth login --web", () => {
     const renewed = (JSON.parse(readFileSync(file, "utf8")) as typeof stored).servers[s.server.url]!;
     expect(renewed.apiKey).not.toBe(entry.apiKey);
     expect(renewed.oauth!.refreshToken).not.toBe(entry.oauth!.refreshToken);
+
+    // Logging out revokes the login at the server: the token no longer works anywhere.
+    const logout = await s.run(["auth", "logout"], { env });
+    expect(logout).toMatchObject({ code: 0, stderr: `Logged out of ${s.server.url}.\n` });
+    const after = await fetch(`${s.server.url}/api/v1/teams`, {
+      headers: { authorization: `Bearer ${renewed.apiKey}` },
+    });
+    expect(after.status).toBe(401);
   });
 });

@@ -157,3 +157,20 @@ export async function refreshStored(
     },
   };
 }
+
+/**
+ * Revokes a --web login at the server (RFC 7009): its refresh token, which ends the grant, and its access
+ * token. True when the server took both.
+ */
+export async function revokeStored(oauth: StoredOAuth, accessToken: string): Promise<boolean> {
+  const revocation = oauth.tokenEndpoint.replace(/\/token$/, "/token/revocation");
+  const results = await Promise.all(
+    [oauth.refreshToken, accessToken].map((token) =>
+      postForm(revocation, { token, client_id: oauth.clientId }).then(
+        (res) => res.ok,
+        () => false,
+      ),
+    ),
+  );
+  return results.every(Boolean);
+}
