@@ -53,8 +53,8 @@ interface Session {
   server: McpServer;
   /** What the session is bound to: the API key, or the OAuth grant (person and app) of its tokens. */
   keyHash: Buffer;
-  /** The bearer token of the latest request: an OAuth client refreshes its access token over time. */
-  token: string;
+  /** The bearer token of the latest request, which every call sends: an OAuth client refreshes it over time. */
+  bearer: { token: string };
   lastSeen: number;
 }
 
@@ -161,10 +161,11 @@ export async function startHttpServer(options: HttpServerOptions): Promise<Runni
     chosen: TrackerServerOptions,
   ): Promise<Session> {
     const workspace = header(req, "x-service-workspace") ?? options.workspace;
-    // Every call carries the session's latest token (`session.token`), set on each request.
+    // Every call carries the session's latest token (`session.bearer`), set on each request.
+    const bearer = { token: apiKey };
     const withToken: typeof fetch = (input, init) => {
       const request = new Request(input, init);
-      request.headers.set("authorization", `Bearer ${current.token}`);
+      request.headers.set("authorization", `Bearer ${bearer.token}`);
       return fetch(request);
     };
     const tracker = createTracker({
@@ -176,13 +177,12 @@ export async function startHttpServer(options: HttpServerOptions): Promise<Runni
       timeoutMs: options.timeoutMs,
       userAgent: `tracker-mcp/${VERSION}`,
     });
-    const current = { token: apiKey };
     const role = await roleOf(tracker, options.timeoutMs);
     const server = createTrackerServer({ tracker, timeoutMs: options.timeoutMs }, { ...chosen, role });
     const session: Session = {
       server,
       keyHash: sha256(binding),
-      token: apiKey,
+      bearer,
       lastSeen: Date.now(),
       transport: new StreamableHTTPServerTransport({
         sessionIdGenerator: randomUUID,
@@ -191,12 +191,6 @@ export async function startHttpServer(options: HttpServerOptions): Promise<Runni
         },
       }),
     };
-    Object.defineProperty(session, "token", {
-      get: () => current.token,
-      set: (token: string) => {
-        current.token = token;
-      },
-    });
     // The server's own close handling (and the subscriptions' stream) runs after this one.
     session.transport.onclose = () => {
       if (session.transport.sessionId) sessions.delete(session.transport.sessionId);
@@ -274,7 +268,7 @@ export async function startHttpServer(options: HttpServerOptions): Promise<Runni
       if (!timingSafeEqual(given, session.keyHash))
         return rpcError(res, 403, "This session belongs to another API key.");
       session.lastSeen = Date.now();
-      session.token = apiKey;
+      session.bearer.token = apiKey;
       return session.transport.handleRequest(req, res, body);
     }
     if (req.method === "POST" && isInitializeRequest(body)) {
