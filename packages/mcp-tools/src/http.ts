@@ -235,6 +235,8 @@ export async function startHttpServer(options: HttpServerOptions): Promise<Runni
     const apiKey = auth[1]!;
     // An API key is the key's; any other bearer token must be an access token issued for this resource.
     let binding = apiKey;
+    /** A token that may only read: its session offers the tools that change nothing, as `--read-only` does. */
+    let readsOnly = false;
     if (!apiKey.startsWith("trk_")) {
       const info = await introspector!.check(apiKey);
       if (!info)
@@ -247,6 +249,8 @@ export async function startHttpServer(options: HttpServerOptions): Promise<Runni
           },
         );
       binding = `oauth:${info.subject}`;
+      const scopes = info.scope.split(" ");
+      readsOnly = !scopes.includes("write") && !scopes.includes("admin");
     }
 
     let body: unknown;
@@ -284,6 +288,7 @@ export async function startHttpServer(options: HttpServerOptions): Promise<Runni
       let chosen: TrackerServerOptions;
       try {
         chosen = sessionSelection(req, options);
+        if (readsOnly) chosen = { ...chosen, readOnly: true };
       } catch (err) {
         return rpcError(res, 400, (err as Error).message);
       }

@@ -117,8 +117,7 @@ async function approve(authorizationUrl: URL, key: string): Promise<string> {
 }
 
 /** Connects as the MCP SDK does with OAuth: the first attempt is refused, the person approves, then it works. */
-async function connectWithOAuth(scope: string): Promise<Client> {
-  const auth = new AgentAuth(scope);
+async function connectWithOAuth(scope: string, auth = new AgentAuth(scope)): Promise<Client> {
   const first = new StreamableHTTPClientTransport(new URL(resource), { authProvider: auth });
   await expect(new Client({ name: "agent", version: "1" }).connect(first)).rejects.toThrow(/Unauthorized/i);
   expect(auth.authorizationUrl?.origin).toBe(server.url);
@@ -179,14 +178,24 @@ describe("MCP authorization on the HTTP endpoint", () => {
     await client.close();
   });
 
-  it("refuses a write tool to a read-scoped token, and changes nothing", async () => {
-    const client = await connectWithOAuth("read");
-    const res = await client.callTool({
-      name: "create_issue",
-      arguments: { team: "ENG", title: "Not by a reader" },
-    });
+  it("offers a read-scoped token only reading tools, and its writes are refused wherever it goes", async () => {
+    const auth = new AgentAuth("read");
+    const client = await connectWithOAuth("read", auth);
+    const names = (await client.listTools()).tools.map((t) => t.name);
+    expect(names).toContain("search_issues");
+    expect(names).not.toContain("create_issue");
+    const res = await client
+      .callTool({ name: "create_issue", arguments: { team: "ENG", title: "Not by a reader" } })
+      .catch((err: Error) => ({ isError: true, content: [{ type: "text", text: err.message }] }));
     expect(res.isError).toBe(true);
-    expect(JSON.stringify(res.content)).toContain("insufficient_access");
+    // The same token sent to the API itself: the server refuses the write, whatever client holds it.
+    const direct = await fetch(`${server.url}/api/v1/issues`, {
+      method: "POST",
+      headers: { authorization: `Bearer ${auth.saved!.access_token}`, "content-type": "application/json" },
+      body: JSON.stringify({ team: "ENG", title: "Not by a reader" }),
+    });
+    expect(direct.status).toBe(403);
+    expect(((await direct.json()) as { code: string }).code).toBe("insufficient_access");
     const found = await client.callTool({ name: "search_issues", arguments: { query: "Not by a reader" } });
     expect(JSON.stringify(found.content)).not.toContain("Not by a reader");
     await client.close();
