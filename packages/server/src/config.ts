@@ -54,6 +54,11 @@ export interface Config {
   corsOrigins: string[] | "*";
   /** On SIGTERM, how long in-flight requests may run before their connections are cut (`TRACKER_DRAIN_TIMEOUT_MS`). */
   drainTimeoutMs: number;
+  /**
+   * Resources besides the API that OAuth tokens may be issued for and the API accepts them from
+   * (`TRACKER_OAUTH_RESOURCES`, comma-separated URLs): the tool servers' MCP endpoints.
+   */
+  oauthResources: string[];
 }
 
 const LOG_LEVELS: LogLevel[] = ["debug", "info", "warn", "error", "silent"];
@@ -79,6 +84,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     ),
     corsOrigins: corsOrigins(env.TRACKER_CORS_ORIGINS),
     drainTimeoutMs: nonNegativeInt(env.TRACKER_DRAIN_TIMEOUT_MS, 10_000, "TRACKER_DRAIN_TIMEOUT_MS"),
+    oauthResources: (env.TRACKER_OAUTH_RESOURCES ?? "")
+      .split(",")
+      .map((x) => x.trim())
+      .filter(Boolean),
   };
 }
 

@@ -31,6 +31,7 @@ import { StatusUpdate, StatusUpdateIssue } from "./modules/updates/status-update
 import { User } from "./modules/users/user.entity.js";
 import { SavedView, ViewDefault } from "./modules/views/view.entity.js";
 import { Membership, Workspace } from "./modules/workspaces/workspace.entity.js";
+import { OAuthStoreRow } from "./oauth/oauth-store.entity.js";
 
 /** Every entity the ORM knows. Listed by hand: ESM builds have no folder discovery to rely on. */
 export const entities: EntitySchema[] = [
@@ -70,4 +71,5 @@ export const entities: EntitySchema[] = [
   ChangeEvent,
   IdempotentRequest,
   AuthEpoch,
+  OAuthStoreRow,
 ];

@@ -18,6 +18,8 @@ import { Contract } from "./http/contract.js";
 import { pruneIdempotentRequests } from "./http/idempotency.query.js";
 import type { Logger } from "./logger.js";
 import { pruneSearchRecent } from "./modules/issues/list/search-recent.query.js";
+import { OAuthServer } from "./oauth/server.js";
+import { pruneExpired } from "./oauth/store.query.js";
 import { schedulePrunes } from "./prune-schedule.js";
 
 export interface Database {
@@ -83,7 +85,8 @@ export async function startHttp(
     inFlight: 0,
     ...(embedded ? { embeddedDatabase: () => embedded.state } : {}),
   };
-  const app = createApp({ orm, contract, config, logger, handlers: allHandlers, lifecycle });
+  const oauth = new OAuthServer(orm, config.oauthResources);
+  const app = createApp({ orm, contract, config, logger, handlers: allHandlers, lifecycle, oauth });
   const events = new EventHub({ orm, databaseUrl, logger, config: loadEventsConfig() });
   await events.start().catch(async (err) => {
     await orm.close(true);
@@ -93,6 +96,7 @@ export async function startHttp(
   const stopPrune = schedulePrunes(logger, [
     { name: "search: recent issues", run: () => pruneSearchRecent(orm.em) },
     { name: "idempotency: expired keys", run: () => pruneIdempotentRequests(orm.em) },
+    { name: "oauth: expired codes and tokens", run: () => pruneExpired(orm.em.fork()) },
   ]);
   const server = app.listen(config.port);
   answerClientErrors(server);
@@ -107,6 +111,8 @@ export async function startHttp(
   });
   keepListening(server, logger);
   const { port } = server.address() as AddressInfo;
+  // The OAuth issuer: the public URL, or this address when the port was chosen at start (PORT=0).
+  await oauth.start(/:0\/?$/.test(config.publicUrl) ? `http://127.0.0.1:${port}` : config.publicUrl);
   let closing: Promise<void> | undefined;
   return {
     url: `http://127.0.0.1:${port}`,

@@ -9,6 +9,7 @@ import { Avatar, ErrorNote } from "./components/widgets.js";
 import { previewChange, updateIssue } from "./issue-edit.js";
 import { followEvents, type LiveStatus } from "./live.js";
 import { BoardPage } from "./pages/board.js";
+import { ConsentPage } from "./pages/consent.js";
 import { CyclePage } from "./pages/cycle.js";
 import { DocumentPage, DocumentsPage, NewDocumentPage } from "./pages/documents.js";
 import { InitiativesPage } from "./pages/initiatives.js";
@@ -27,6 +28,9 @@ export function Root() {
   const { path } = useLocation();
   const ws = path.split("/").filter(Boolean)[0];
 
+  // An app asking for access (OAuth consent): the page signs the person in itself.
+  const consent = /^\/consent\/([\w-]+)$/.exec(path);
+  if (consent) return <ConsentPage uid={consent[1]!} />;
   if (!apiKey) return <SignInPage onSignedIn={setApiKey} />;
   if (!ws) return <WorkspacePicker apiKey={apiKey} onSignOut={() => setApiKey(null)} />;
   return <SignedIn key={`${apiKey}:${ws}`} apiKey={apiKey} ws={ws} onSignOut={() => setApiKey(null)} />;

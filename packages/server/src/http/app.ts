@@ -3,6 +3,9 @@ import Koa from "koa";
 import compress from "koa-compress";
 import type { Config } from "../config.js";
 import type { Logger } from "../logger.js";
+import { consentRoutes } from "../oauth/consent.js";
+import { mountOAuth } from "../oauth/mount.js";
+import { OAuthServer } from "../oauth/server.js";
 import { authenticate } from "./authenticate.js";
 import { authorize } from "./authorize.js";
 import { parseBody } from "./body.js";
@@ -32,6 +35,8 @@ export interface AppDeps {
   handlers: HandlerEntry[];
   /** What `GET /health` and the drain step read; the server sets it as it starts and stops. */
   lifecycle?: Lifecycle;
+  /** The OAuth authorization server (`oauth/`); its issuer is set once the server listens. */
+  oauth?: OAuthServer;
 }
 
 /**
@@ -42,6 +47,7 @@ export interface AppDeps {
 export function createApp(deps: AppDeps): Koa<RouteState> {
   const { orm, config, logger } = deps;
   const lifecycle: Lifecycle = deps.lifecycle ?? { draining: false, inFlight: 0 };
+  const oauth = deps.oauth ?? new OAuthServer(orm, config.oauthResources);
   const app = new Koa<RouteState>();
   app.proxy = true;
   // Errors after the answer began (a client gone while a compressed body still streams) reach Koa's
@@ -58,7 +64,10 @@ export function createApp(deps: AppDeps): Koa<RouteState> {
   // Answers above 1 KiB in brotli or gzip, as the client asks (the contract's "Compression"); the event
   // stream writes its own response and is never buffered by it.
   app.use(compress({ threshold: 1024 }));
+  // The OAuth server's endpoints read their own bodies; the consent screen's are JSON like the API's.
+  app.use(mountOAuth(oauth));
   app.use(parseBody());
+  app.use(consentRoutes(oauth, orm));
   const limiter = new RateLimiter(config.rateLimitPerMinute);
   app.use(
     routes({
@@ -66,7 +75,7 @@ export function createApp(deps: AppDeps): Koa<RouteState> {
       lifecycle,
       steps: [
         conditional(limiter),
-        authenticate({ orm, callers: new CallerCache(), limiter }),
+        authenticate({ orm, callers: new CallerCache(), limiter, audiences: () => oauth.audiences() }),
         workspace,
         validate(config),
         authorize,

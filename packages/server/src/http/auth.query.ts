@@ -1,15 +1,17 @@
 import type { EntityManager } from "@mikro-orm/postgresql";
 import { sql } from "../db/sql.js";
 import { q, raw } from "../db/sql-fragment.js";
-import type { ApiKeyScope } from "../modules/api-keys/api-key.entity.js";
-import { AUTH_EPOCH_SQL, type Caller, tokenHashOf, type WorkspaceAccess } from "./auth.js";
+import type { ApiKeyAccess, ApiKeyScope } from "../modules/api-keys/api-key.entity.js";
+import { AUTH_EPOCH_SQL, type Caller, refuseExpired, tokenHashOf, type WorkspaceAccess } from "./auth.js";
 import { Unauthenticated } from "./problem.js";
 
 /** The statements of authentication: the key and what it reaches, read in one round trip. */
 
-/** Finds the key behind `Authorization: Bearer <token>`; an unknown or deleted key is 401. */
+/** Finds the key behind `Authorization: Bearer <token>`; an unknown, deleted or expired key is 401. */
 export async function authenticate(em: EntityManager, authorization: string | undefined): Promise<Caller> {
-  return (await authenticateHash(em, tokenHashOf(authorization))).caller;
+  const { caller } = await authenticateHash(em, tokenHashOf(authorization));
+  refuseExpired(caller);
+  return caller;
 }
 
 /**
@@ -23,6 +25,8 @@ export async function authenticateHash(
   const rows = await sql<{
     key_id: string;
     scope: ApiKeyScope;
+    access: ApiKeyAccess;
+    expires_ms: string | null;
     workspace_id: string | null;
     active_workspace_id: string | null;
     user_id: string;
@@ -34,7 +38,7 @@ export async function authenticateHash(
   }>(
     em,
     // One round trip for the key, its owner and the workspaces it reaches.
-    q`select k.id as key_id, k.scope, k.workspace_id, k.active_workspace_id, u.id as user_id, u.name, u.email,
+    q`select k.id as key_id, k.scope, k.access, (extract(epoch from k.expires_at) * 1000)::bigint::text as expires_ms, k.workspace_id, k.active_workspace_id, u.id as user_id, u.name, u.email,
             (k.last_used_at is null or k.last_used_at < now() - interval '1 minute') as stale,
             coalesce((select json_agg(json_build_object('id', w.id, 'slug', w.slug, 'name', w.name, 'role', m.role)
                                       order by w.created_at, w.id)
@@ -60,6 +64,8 @@ export async function authenticateHash(
       email: row.email,
       keyId: row.key_id,
       keyScope: row.scope,
+      access: row.access,
+      expiresAt: row.expires_ms === null ? null : Number(row.expires_ms),
       keyWorkspaceId: row.workspace_id,
       activeWorkspaceId: row.active_workspace_id,
       workspaces: row.workspaces,
@@ -80,4 +86,69 @@ export async function reachableWorkspaces(em: EntityManager, caller: Caller): Pr
       where m.user_id = ${caller.userId} ${caller.keyWorkspaceId ? q`and w.id = ${caller.keyWorkspaceId}` : raw("")}
       order by w.created_at, w.id`,
   );
+}
+
+/** The access levels, widest last: a token's level is the widest of its scopes. */
+const LEVELS: ApiKeyAccess[] = ["read", "write", "admin"];
+
+/**
+ * The caller behind an OAuth access token (`oauth/provider.ts`), found by the token's SHA-256 as the
+ * OAuth store keeps it: the person and the one workspace the grant was made for (`<userId>:<workspaceId>`),
+ * reached as a workspace key reaches its workspace; the access level is the widest of its scopes (none:
+ * `read`); it expires with the token (401 `key_expired`). A token whose audience is not one of
+ * `audiences` (the API and the configured tool servers) is 401: it was issued for something else.
+ * Rate limits and idempotency keys count per grant (`keyId`, a UUID made from the grant id).
+ */
+export async function authenticateAccessToken(
+  em: EntityManager,
+  idHash: string,
+  audiences: ReadonlySet<string>,
+): Promise<{ caller: Caller; epoch: string }> {
+  const rows = await sql<{
+    key_id: string;
+    scope: string | null;
+    aud: string | string[] | null;
+    workspace_id: string;
+    expires_ms: string | null;
+    user_id: string;
+    name: string;
+    email: string;
+    workspaces: WorkspaceAccess[];
+    epoch: string;
+  }>(
+    em,
+    q`with t as (
+        select md5(payload->>'grantId')::uuid as key_id, payload->>'scope' as scope, payload->'aud' as aud,
+               split_part(payload->>'accountId', ':', 1) as user_id, split_part(payload->>'accountId', ':', 2) as workspace_id,
+               (extract(epoch from expires_at) * 1000)::bigint::text as expires_ms
+          from oauth_store where kind = 'AccessToken' and id_hash = ${idHash})
+      select t.key_id, t.scope, t.aud, t.workspace_id, t.expires_ms, u.id as user_id, u.name, u.email,
+             coalesce((select json_agg(json_build_object('id', w.id, 'slug', w.slug, 'name', w.name, 'role', m.role))
+                         from memberships m join workspaces w on w.id = m.workspace_id
+                        where m.user_id = u.id and w.id::text = t.workspace_id), '[]'::json) as workspaces,
+             ${raw(AUTH_EPOCH_SQL)} as epoch
+        from t join users u on u.id::text = t.user_id`,
+  );
+  const row = rows[0];
+  if (!row) throw new Unauthenticated("The access token is not valid: unknown, revoked or deleted.");
+  const aud = Array.isArray(row.aud) ? row.aud : row.aud ? [row.aud] : [];
+  if (!aud.some((a) => audiences.has(a)))
+    throw new Unauthenticated("The access token was issued for another resource (its audience).");
+  const scopes = new Set((row.scope ?? "").split(" "));
+  const access = [...LEVELS].reverse().find((l) => scopes.has(l)) ?? "read";
+  return {
+    caller: {
+      userId: row.user_id,
+      name: row.name,
+      email: row.email,
+      keyId: row.key_id,
+      keyScope: "workspace",
+      access,
+      expiresAt: row.expires_ms === null ? null : Number(row.expires_ms),
+      keyWorkspaceId: row.workspace_id,
+      activeWorkspaceId: row.workspace_id,
+      workspaces: row.workspaces,
+    },
+    epoch: row.epoch,
+  };
 }

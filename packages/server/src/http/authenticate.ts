@@ -1,6 +1,6 @@
-import type { MikroORM } from "@mikro-orm/postgresql";
-import { tokenHashOf } from "./auth.js";
-import { authenticateHash } from "./auth.query.js";
+import type { EntityManager, MikroORM } from "@mikro-orm/postgresql";
+import { bearerOf, refuseExpired } from "./auth.js";
+import { authenticateAccessToken, authenticateHash } from "./auth.query.js";
 import type { CallerCache } from "./caller-cache.js";
 import { WORKSPACE_HEADER } from "./contract.js";
 import { type OperationCall, type OperationStep, restartCall } from "./operation-call.js";
@@ -8,7 +8,8 @@ import type { RateLimiter } from "./rate-limit.js";
 
 /**
  * The step that says who calls: the key behind `Authorization: Bearer <token>`, its owner and the
- * workspaces it reaches (401 for no key, or one that is unknown or deleted), then one of the key's
+ * workspaces it reaches (401 for no key, or one that is unknown or deleted; 401 `key_expired` for one
+ * past its expiry, cached or not), then one of the key's
  * rate-limit tokens (429 past the budget). Operations with `security: []` pass without a key.
  *
  * A read that confirms its caller in band (`handle(..., CONFIRMS_CALLER)`) may take the caller from the
@@ -21,25 +22,35 @@ export function authenticate(deps: {
   orm: MikroORM;
   callers: CallerCache;
   limiter: RateLimiter;
+  /** The audiences an OAuth access token may have here: the API and the configured tool servers. */
+  audiences: () => ReadonlySet<string>;
 }): OperationStep {
   const { orm, callers, limiter } = deps;
+  /** An API key (`trk_…`) or an OAuth access token, read with its owner and what it reaches. */
+  const readBearer = (em: EntityManager, bearer: ReturnType<typeof bearerOf>) =>
+    bearer.kind === "key"
+      ? authenticateHash(em, bearer.hash)
+      : authenticateAccessToken(em, bearer.hash, deps.audiences());
   return (call, next) => {
     if (!call.op.authenticated) return next();
-    const tokenHash = tokenHashOf(call.ctx.get("authorization") || undefined);
+    const bearer = bearerOf(call.ctx.get("authorization") || undefined);
+    const tokenHash = `${bearer.kind}:${bearer.hash}`;
     const confirms = call.entry?.confirmsCaller === true;
     const cached = confirms ? callers.get(tokenHash) : undefined;
-    if (!cached) return readCaller(call, next, tokenHash, confirms);
-    return confirmedOrAgain(call, next, tokenHash, cached);
+    if (!cached) return readCaller(call, next, bearer, tokenHash, confirms);
+    return confirmedOrAgain(call, next, bearer, tokenHash, cached);
   };
 
   /** The caller read with the key, as for every operation that does not confirm it in band. */
   async function readCaller(
     call: OperationCall,
     next: () => Promise<void>,
+    bearer: ReturnType<typeof bearerOf>,
     tokenHash: string,
     confirms: boolean,
   ): Promise<void> {
-    const read = await authenticateHash(call.scope.em, tokenHash);
+    const read = await readBearer(call.scope.em, bearer);
+    refuseExpired(read.caller);
     call.scope.caller = read.caller;
     if (confirms) callers.set(tokenHash, read.caller, read.epoch);
     limiter.take(read.caller.keyId);
@@ -50,9 +61,11 @@ export function authenticate(deps: {
   async function confirmedOrAgain(
     call: OperationCall,
     next: () => Promise<void>,
+    bearer: ReturnType<typeof bearerOf>,
     tokenHash: string,
     cached: NonNullable<ReturnType<CallerCache["get"]>>,
   ): Promise<void> {
+    refuseExpired(cached.caller);
     call.scope.caller = cached.caller;
     const check = { epoch: cached.epoch, confirmed: false, changed: false };
     call.scope.callerCheck = check;
@@ -71,7 +84,8 @@ export function authenticate(deps: {
     callers.delete(tokenHash);
     call.ctx.remove(WORKSPACE_HEADER);
     restartCall(call, orm);
-    const read = await authenticateHash(call.scope.em, tokenHash);
+    const read = await readBearer(call.scope.em, bearer);
+    refuseExpired(read.caller);
     call.scope.caller = read.caller;
     callers.set(tokenHash, read.caller, read.epoch);
     await next();

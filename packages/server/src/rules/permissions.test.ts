@@ -3,6 +3,7 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { databaseFingerprint } from "../test/fingerprint.js";
 import { testContract, useTestServer } from "../test/harness.js";
 import { OPERATION_RULES } from "./operations.js";
+import { ACCESS_LEVELS, accessAllows, RULES } from "./permissions.js";
 import type { Cell, Column, Row } from "./table.js";
 import { tableRows } from "./table.js";
 
@@ -13,6 +14,10 @@ import { tableRows } from "./table.js";
  * code, and nothing changed. Allowed only to some (the author, themself, ...): refused on someone else's
  * subject, allowed on the caller's own. Guests also get 404 for what sits in a team they do not belong to.
  * The expectations come from the table alone; `CASES` only says how to call each operation.
+ *
+ * The same calls, made by the admin with a `read`, a `write` and an `admin` key, walk the access levels:
+ * each row's `kind` decides, and a key below it is refused with 403 `insufficient_access`, changing
+ * nothing.
  */
 
 // Development mode: `POST /dev/reseed` exists only there.
@@ -728,6 +733,64 @@ describe("role × action", () => {
         token: fx.workspaceKey,
         expect: { status: 403, code: "forbidden" },
       });
+  });
+});
+
+describe("access level × operation", () => {
+  type Level = (typeof ACCESS_LEVELS)[number];
+  /** A key of `level` for the owner of `token` (an account key, as the fixture's are). */
+  const keys = new Map<string, string>();
+  async function keyOf(token: string, level: Level): Promise<string> {
+    const id = `${token} ${level}`;
+    if (!keys.has(id)) {
+      const made_ = await made<{ key: { token: string } }>(token, {
+        method: "POST",
+        path: "/api-keys",
+        body: { name: `${level} key`, scope: "account", access: level },
+      });
+      keys.set(id, made_.key.token);
+    }
+    return keys.get(id)!;
+  }
+  /** Every row, each as the admin with a key of each level: what the table's kind says it gets. */
+  async function plan(level: Level, refused: boolean): Promise<Planned[]> {
+    const planned: Planned[] = [];
+    for (const row of rows()) {
+      const kind = RULES[row.action].kind;
+      if (accessAllows(level, kind) === !refused) {
+        const cell = row.cells.admin;
+        const req = await callOf(row, "admin", cell.kind === "only" ? "own" : "any");
+        // Operations that take no key (security: []) have no level to check.
+        if (refused && req.anonymous) continue;
+        planned.push({
+          what: `${row.operation.operationId}${row.when ? ` (${row.when})` : ""} with a ${level} key`,
+          req,
+          token: await keyOf(req.token ?? admin(), level),
+          expect: refused ? { status: 403, code: "insufficient_access" } : { status: "2xx" },
+        });
+      }
+    }
+    return planned;
+  }
+
+  it("refuses a key below each operation's level with insufficient_access, changing nothing", async () => {
+    const planned = [...(await plan("read", true)), ...(await plan("write", true))];
+    const before = await databaseFingerprint(srv);
+    for (const p of planned) await expectAnswer(p);
+    expect(await databaseFingerprint(srv)).toBe(before);
+    // Every write and admin row refused to a read key, every admin row to a write key.
+    expect(planned.filter((p) => p.what.endsWith("read key")).length).toBeGreaterThan(50);
+    expect(planned.filter((p) => p.what.endsWith("write key")).length).toBeGreaterThan(10);
+  });
+
+  it("allows each operation to a key at or above its level", async () => {
+    let calls = 0;
+    for (const level of ACCESS_LEVELS)
+      for (const p of await plan(level, false)) {
+        await expectAnswer(p);
+        calls++;
+      }
+    expect(calls).toBeGreaterThan(150);
   });
 });
 

@@ -77,6 +77,8 @@ export async function seedDemoWorkspace(em: EntityManager, admin: { email: strin
         email: result.user.email,
         keyId: result.apiKey.id,
         keyScope: "account",
+        access: "admin",
+        expiresAt: null,
         keyWorkspaceId: null,
         activeWorkspaceId: result.workspace.id,
       },
