@@ -71,6 +71,7 @@ export const OPERATION_RULES: Record<OperationId, OperationRule> = {
   getIssue: { action: "issue.read" },
   updateIssue: { action: "issue.write" },
   getIssuePageData: { action: "issue.read" },
+  getIssueHistory: { action: "issue.read" },
   createIssueLink: { action: "issue.write" },
   listIssueRelations: { action: "issue.read" },
   createIssueRelation: { action: "issue.write" },

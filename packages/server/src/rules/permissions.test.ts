@@ -359,6 +359,7 @@ const CASES: Record<keyof typeof OPERATION_RULES, Case> = {
   getIssue: onIssue("GET"),
   updateIssue: onIssue("PATCH", "", () => ({ title: "Changed" })),
   getIssuePageData: onIssue("GET", "/page-data"),
+  getIssueHistory: onIssue("GET", "/history"),
   createIssueLink: onIssue("POST", "/links", () => ({ url: "https://example.com/a" })),
   listIssueRelations: onIssue("GET", "/relations"),
   createIssueRelation: onIssue("POST", "/relations", async () => ({ issue: await issue(), type: "related" })),
