@@ -62,6 +62,12 @@ export function describe(event: Event): string {
     }
     case "issue_moved":
       return `moved it to ${String((p.to as Payload | undefined)?.identifier ?? "another team")}`;
+    case "relation_added":
+    case "relation_removed": {
+      const other = String((p.issue as Payload | undefined)?.identifier ?? "another issue");
+      const type = String(p.type ?? "related").replace(/_/g, " ");
+      return event.type === "relation_added" ? `marked it ${type} ${other}` : `removed ${type} ${other}`;
+    }
     default:
       return String(event.type).replace(/_/g, " ");
   }
