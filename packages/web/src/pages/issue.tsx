@@ -1,6 +1,7 @@
 import { ISSUE_RELATION_TYPES, type ResponseOf, type Schemas, type Tracker } from "@tracker/sdk";
 import { type FormEvent, type ReactNode, useEffect, useState } from "react";
 import { useApp } from "../app-context.js";
+import { History } from "../components/history.js";
 import { Markdown, toggleTask } from "../components/markdown.js";
 import { Picker } from "../components/picker.js";
 import {
@@ -166,6 +167,10 @@ function IssueView({ data, dueDate }: { data: PageData; dueDate: string | null |
         <Relations data={data} />
         <Links data={data} />
         <Comments data={data} />
+        <History
+          identifier={issue.identifier}
+          version={`${issue.updatedAt}:${data.relations.map((r) => r.id).join(",")}:${data.comments.length}`}
+        />
       </div>
       <aside className="issue-side" aria-label="Properties">
         <Field label="State">

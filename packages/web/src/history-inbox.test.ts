@@ -1,0 +1,60 @@
+import { createTracker, type Tracker } from "@tracker/sdk";
+import type { Page } from "playwright-core";
+import { afterAll, beforeAll, describe, expect, test } from "vitest";
+import { type BoardSession, openBoardSession, signIn } from "./test/session.js";
+
+// Issue 34: an issue's history, my issues and the inbox, archive with undo; in a real Chromium at
+// 1280 px against a real server.
+let session: BoardSession;
+let tracker: Tracker;
+let page: Page;
+
+beforeAll(async () => {
+  session = await openBoardSession("Acme History");
+  ({ tracker, page } = session);
+  await page.setViewportSize({ width: 1280, height: 800 });
+  await tracker.issues.create({ team: "ENG", title: "Fix the login form", state: "Todo", priority: 2 }); // ENG-1
+  await tracker.issues.create({ team: "ENG", title: "Ship dark mode" }); // ENG-2
+  await signIn(session);
+}, 120_000);
+
+afterAll(async () => {
+  await session?.close();
+});
+
+const timeline = () => page.getByRole("list", { name: "History" }).getByRole("listitem");
+
+describe("history", () => {
+  test("the issue page's timeline says who changed what, and grows with an edit made on the page", async () => {
+    const other = await session.server.addMember(session.token, "member");
+    const bobTracker = createTracker({
+      baseUrl: session.server.url,
+      apiKey: other.token,
+      workspace: session.ws,
+    });
+    await bobTracker.issues.update("ENG-1", { state: "In Progress", dueDate: "2026-12-24" });
+    await tracker.issues.addRelation("ENG-1", { issue: "ENG-2", type: "blocks" });
+
+    await page.goto(session.at("/issue/ENG-1"));
+    await page.getByText("History", { exact: true }).click();
+    await expect
+      .poll(() => timeline().allInnerTexts())
+      .toEqual([
+        expect.stringMatching(/^Ada Lovelace created the issue /),
+        expect.stringMatching(/^member-\w+ moved from Todo to In Progress /),
+        expect.stringMatching(/^member-\w+ changed due date from none to 2026-12-24 /),
+        expect.stringMatching(/^Ada Lovelace marked as blocks ENG-2 /),
+      ]);
+
+    await page.getByRole("button", { name: /Title: Fix the login form/ }).click();
+    await page.getByLabel("Title", { exact: true }).fill("Fix the login form for good");
+    await page.keyboard.press("Enter");
+    await expect
+      .poll(async () => (await timeline().allInnerTexts()).at(-1))
+      .toMatch(/^Ada Lovelace changed title from Fix the login form to Fix the login form for good /);
+    // The timeline stays inside the page's column at 1280 px.
+    const box = (await page.getByRole("list", { name: "History" }).boundingBox())!;
+    const side = (await page.locator(".issue-side").boundingBox())!;
+    expect(box.x + box.width).toBeLessThanOrEqual(side.x + 1);
+  });
+});
