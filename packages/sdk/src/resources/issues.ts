@@ -190,6 +190,21 @@ export class IssuesApi {
   }
 
   /**
+   * Deletes the issue for good, with its comments, relations and history (admins, or its creator).
+   *
+   * @example
+   * await tracker.issues.delete("ENG-123");
+   */
+  async delete(identifier: string, options?: CallOptions): Promise<void> {
+    await done(
+      this.http.raw.DELETE("/issues/{identifier}", {
+        params: { path: { identifier } },
+        ...this.http.init(options),
+      }),
+    );
+  }
+
+  /**
    * One page of the issue's history, oldest first: every change with who made it and when. Pass the
    * page's `nextCursor` as `cursor` for the next one (`null` on the last page).
    *

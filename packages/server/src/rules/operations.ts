@@ -70,6 +70,7 @@ export const OPERATION_RULES: Record<OperationId, OperationRule> = {
   moveIssues: { action: "issue.write" },
   getIssue: { action: "issue.read" },
   updateIssue: { action: "issue.write" },
+  deleteIssue: { action: "issue.delete" },
   getIssuePageData: { action: "issue.read" },
   getIssueHistory: { action: "issue.read" },
   createIssueLink: { action: "issue.write" },

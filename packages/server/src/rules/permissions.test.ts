@@ -360,6 +360,13 @@ const CASES: Record<keyof typeof OPERATION_RULES, Case> = {
   updateIssue: onIssue("PATCH", "", () => ({ title: "Changed" })),
   getIssuePageData: onIssue("GET", "/page-data"),
   getIssueHistory: onIssue("GET", "/history"),
+  deleteIssue: {
+    call: async (role, mode) => {
+      const creator = mode === "own" ? role : otherThan(role);
+      return { method: "DELETE", path: `/issues/${await issue("ENG", tokenOf(creator))}` };
+    },
+    hidden: async () => ({ method: "DELETE", path: `/issues/${await issue("HID")}` }),
+  },
   createIssueLink: onIssue("POST", "/links", () => ({ url: "https://example.com/a" })),
   listIssueRelations: onIssue("GET", "/relations"),
   createIssueRelation: onIssue("POST", "/relations", async () => ({ issue: await issue(), type: "related" })),
