@@ -5,6 +5,7 @@ import { commentIssueTool } from "./tools/comment-issue.js";
 import { createCycleTool } from "./tools/create-cycle.js";
 import { createIssueTool } from "./tools/create-issue.js";
 import { createIssuesTool } from "./tools/create-issues.js";
+import { deleteIssueTool } from "./tools/delete-issue.js";
 import { getDigestTool } from "./tools/get-digest.js";
 import { getDocumentTool } from "./tools/get-document.js";
 import { getInitiativeTool } from "./tools/get-initiative.js";
@@ -100,9 +101,9 @@ export const TOOLSETS = {
     tools: [inviteMemberTool, manageTeamMembersTool],
   },
   admin: {
-    description: "Workspace-wide changes: create, rename and merge labels",
-    short: "label create, rename, merge",
-    tools: [manageLabelsTool],
+    description: "Changes that cannot be undone: create, rename and merge labels; delete issues",
+    short: "label create, rename, merge; issue delete",
+    tools: [manageLabelsTool, deleteIssueTool],
   },
 } satisfies Record<string, Toolset>;
 

@@ -252,6 +252,14 @@ export const TOOL_CALLS: ToolCall[] = [
     bad: { issues: [{ team: "NOPE", title: "Lost" }] },
     badText: /not_found: Issue 1 of 1: No team "NOPE"[\s\S]*Team keys you can use: ENG, OPS/,
   },
+  {
+    tool: "delete_issue",
+    // The issue create_issue made above.
+    good: { identifier: "ENG-9" },
+    goodText: /^Deleted ENG-9\.$/,
+    bad: { identifier: "ENG-9" },
+    badText: /^not_found: No issue "ENG-9"/,
+  },
 ];
 
 /** Calls every tool of the table through `client`, good then bad, asserting what an agent would see. */
