@@ -58,3 +58,43 @@ describe("history", () => {
     expect(box.x + box.width).toBeLessThanOrEqual(side.x + 1);
   });
 });
+
+describe("delete", () => {
+  test("asks in the page first; Cancel keeps the issue, Delete removes it from the board", async () => {
+    await tracker.issues.create({ team: "ENG", title: "Throwaway spike" }); // ENG-3
+    await page.goto(session.at("/issue/ENG-3"));
+    await page.getByRole("button", { name: "Delete issue…" }).click();
+    const ask = page.getByRole("alertdialog", { name: "Delete ENG-3" });
+    await expect
+      .poll(() => ask.innerText())
+      .toMatch(/Delete ENG-3 for good, with its comments and history\?/);
+    await ask.getByRole("button", { name: "Cancel" }).click();
+    await expect.poll(() => ask.count()).toBe(0);
+    expect((await tracker.issues.get("ENG-3")).title).toBe("Throwaway spike");
+
+    await page.getByRole("button", { name: "Delete issue…" }).click();
+    await ask.getByRole("button", { name: "Delete", exact: true }).click();
+    await page.waitForURL(session.at("/team/ENG/board"));
+    await expect.poll(() => page.getByText("Deleted ENG-3").count()).toBeGreaterThan(0);
+    await expect.poll(() => page.getByText("Throwaway spike").count()).toBe(0);
+    await expect(tracker.issues.get("ENG-3")).rejects.toMatchObject({ status: 404 });
+  });
+
+  test("a member who did not create the issue is told why not, and it stays", async () => {
+    const other = await session.server.addMember(session.token, "member");
+    // The member's key in this origin's storage, as signing in leaves it; the admin's page signs back in after.
+    const memberPage = await session.browser.context.newPage();
+    await memberPage.setViewportSize({ width: 1280, height: 800 });
+    await memberPage.goto(session.server.url);
+    await memberPage.evaluate((key) => localStorage.setItem("tracker.apiKey", key), other.token);
+    await memberPage.goto(session.at("/issue/ENG-2"));
+    await memberPage.getByRole("button", { name: "Delete issue…" }).click();
+    await memberPage.getByRole("button", { name: "Delete", exact: true }).click();
+    await expect
+      .poll(() => memberPage.getByText(/ENG-2 not deleted: .*creator or a workspace admin/).count())
+      .toBeGreaterThan(0);
+    expect((await tracker.issues.get("ENG-2")).title).toBe("Ship dark mode");
+    await memberPage.evaluate((key) => localStorage.setItem("tracker.apiKey", key), session.token);
+    await memberPage.close();
+  });
+});
