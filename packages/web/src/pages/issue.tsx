@@ -1,5 +1,5 @@
 import { ISSUE_RELATION_TYPES, type ResponseOf, type Schemas, type Tracker } from "@tracker/sdk";
-import { type FormEvent, type ReactNode, useEffect, useState } from "react";
+import { type FormEvent, type ReactNode, useEffect, useRef, useState } from "react";
 import { useApp } from "../app-context.js";
 import { History } from "../components/history.js";
 import { Markdown, toggleTask } from "../components/markdown.js";
@@ -332,6 +332,11 @@ function DeleteIssue({ id, identifier, teamKey }: { id: string; identifier: stri
   const { tracker, ws, notify } = useApp();
   const [asking, setAsking] = useState(false);
   const [busy, setBusy] = useState(false);
+  // The question takes the focus, on its safe answer: Enter or Space right after asking deletes nothing.
+  const cancel = useRef<HTMLButtonElement>(null);
+  useEffect(() => {
+    if (asking) cancel.current?.focus();
+  }, [asking]);
   if (!asking)
     return (
       <button type="button" className="danger-link" onClick={() => setAsking(true)}>
@@ -363,7 +368,7 @@ function DeleteIssue({ id, identifier, teamKey }: { id: string; identifier: stri
         >
           Delete
         </button>
-        <button type="button" onClick={() => setAsking(false)} autoFocus>
+        <button type="button" onClick={() => setAsking(false)} ref={cancel}>
           Cancel
         </button>
       </div>

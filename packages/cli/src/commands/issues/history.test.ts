@@ -17,7 +17,7 @@ describe("tracker issues view --history", () => {
 
     const piped = await s.run(["issues", "view", "ENG-1", "--history"]);
     expect(piped.code).toBe(0);
-    const who = other.email.split("@")[0];
+    const who = other.email.split("@")[0]!;
     expect(rows(piped).map((r) => r.slice(1))).toEqual([
       [s.user.name, "created it"],
       [expect.stringContaining(who), "moved it from Backlog to Todo"],
