@@ -121,6 +121,10 @@ export const OPERATION_RULES: Record<OperationId, OperationRule> = {
   putViewDefault: withVariant("view.own", "scope=workspace", "view.workspaceDefault", workspaceScope),
   deleteViewDefault: withVariant("view.own", "scope=workspace", "view.workspaceDefault", workspaceScopeQuery),
   getDigest: { action: "digest.read" },
+  listNotifications: { action: "notification.read" },
+  markNotificationsRead: { action: "notification.update" },
+  subscribeIssue: { action: "issue.subscribe" },
+  unsubscribeIssue: { action: "issue.subscribe" },
   streamEvents: { action: "events.read" },
   reseedDev: { action: "dev.reseed" },
 };

@@ -552,6 +552,10 @@ const CASES: Record<keyof typeof OPERATION_RULES, Case> = {
     },
   },
   getDigest: { call: async () => get("/my/digest") },
+  listNotifications: { call: async () => get("/my/notifications") },
+  markNotificationsRead: { call: async () => ({ method: "POST", path: "/my/notifications/read", body: {} }) },
+  subscribeIssue: onIssue("PUT", "/subscription"),
+  unsubscribeIssue: onIssue("DELETE", "/subscription"),
   streamEvents: { call: async () => get("/events") },
   reseedDev: { call: async () => ({ method: "POST", path: "/dev/reseed" }) },
 };
