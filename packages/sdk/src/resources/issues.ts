@@ -205,6 +205,20 @@ export class IssuesApi {
   }
 
   /**
+   * Follows the issue (`true`) or stops following it: its changes reach the caller's inbox or not.
+   *
+   * @example
+   * await tracker.issues.subscribe("ENG-123", false);
+   */
+  async subscribe(identifier: string, subscribed = true, options?: CallOptions): Promise<boolean> {
+    const init = { params: { path: { identifier } }, ...this.http.init(options) };
+    const call = subscribed
+      ? this.http.raw.PUT("/issues/{identifier}/subscription", init)
+      : this.http.raw.DELETE("/issues/{identifier}/subscription", init);
+    return (await unwrap(call)).subscribed;
+  }
+
+  /**
    * One page of the issue's history, oldest first: every change with who made it and when. Pass the
    * page's `nextCursor` as `cursor` for the next one (`null` on the last page).
    *
