@@ -98,3 +98,46 @@ describe("delete", () => {
     await memberPage.close();
   });
 });
+
+describe("inbox", () => {
+  test("a badge counts what others did on my issues; the inbox lists it, opening one and Mark all read clear it", async () => {
+    const other = await session.server.addMember(session.token, "member", "grace@example.com");
+    const grace = createTracker({ baseUrl: session.server.url, apiKey: other.token, workspace: session.ws });
+    // What earlier tests left in my inbox, read: the badge starts empty.
+    await tracker.inbox.markRead({});
+    await page.goto(session.at("/projects"));
+    const inboxLink = page
+      .getByRole("navigation", { name: "Workspace" })
+      .getByRole("link", { name: /^Inbox/ });
+    await expect.poll(() => inboxLink.innerText()).toBe("Inbox");
+
+    // Live: Grace's changes to my issue and her mention of me reach the badge without a reload.
+    await grace.issues.update("ENG-1", { priority: 1 });
+    const handle = (await tracker.users.list()).find((u) => u.isMe)!.email.split("@")[0];
+    await grace.comments.create("ENG-2", { body: `@${handle} have a look` });
+    await expect.poll(() => inboxLink.innerText()).toMatch(/^Inbox\s*2\s+unread$/);
+
+    await inboxLink.click();
+    const items = page.getByRole("list", { name: "Notifications" }).getByRole("listitem");
+    await expect
+      .poll(async () => (await items.allInnerTexts()).slice(0, 2))
+      .toEqual([
+        expect.stringMatching(/^ENG-2 Ship dark mode\s+grace commented · mentioned you · .* · unread$/),
+        expect.stringMatching(
+          /^ENG-1 .*\s+grace changed priority from High to Urgent · you created it · .* · unread$/,
+        ),
+      ]);
+    await items.first().getByRole("link").click();
+    await page.waitForURL(session.at("/issue/ENG-2"));
+    await expect.poll(() => inboxLink.innerText()).toMatch(/^Inbox\s*1\s+unread$/);
+
+    await inboxLink.click();
+    await page.getByRole("button", { name: "Mark all read" }).click();
+    await expect.poll(() => inboxLink.innerText()).toBe("Inbox");
+    await expect
+      .poll(async () => (await items.allInnerTexts()).filter((t) => t.endsWith("unread")))
+      .toEqual([]);
+    expect(await items.count()).toBeGreaterThanOrEqual(2);
+    expect((await tracker.inbox.list({ unread: "true" })).unreadCount).toBe(0);
+  });
+});

@@ -15,8 +15,8 @@ const MAX_RETRY_MS = 5_000;
 
 /** The cache keys each kind of change can make old; issues are applied in place instead. */
 const STALE_BY_ENTITY: Partial<Record<ChangeEvent["entity"], (change: ChangeEvent) => string[]>> = {
-  comment: (c) => [`page:${c.identifier}`],
-  issue_relation: (c) => [`page:${c.identifier}`, `history:${c.identifier}:`],
+  comment: (c) => [`page:${c.identifier}`, "inbox"],
+  issue_relation: (c) => [`page:${c.identifier}`, `history:${c.identifier}:`, "inbox"],
   issue_link: (c) => [`page:${c.identifier}`],
   project: (c) => ["projects:", `project:${c.id}`, "initiative", "page:"],
   initiative: (c) => ["initiatives:", `initiative:${c.id}`, "projects:"],
@@ -159,6 +159,8 @@ function applyIssueChange(tracker: Tracker, change: ChangeEvent, signal: AbortSi
     `page:${change.identifier ?? change.id}`,
     `issue:${change.identifier ?? change.id}`,
     `history:${change.identifier ?? change.id}:`,
+    // A change to an issue may have notified this person (the trigger of db/functions/issue-notifications.ts).
+    "inbox",
   ];
   if (change.action === "deleted") {
     removeIssue(change.id);
