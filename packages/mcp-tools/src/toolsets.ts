@@ -1,6 +1,7 @@
 import type { MemberRole } from "./roles.js";
 import { roleAllows } from "./roles.js";
 import type { ToolDefinition } from "./tool.js";
+import { checkInboxTool } from "./tools/check-inbox.js";
 import { commentIssueTool } from "./tools/comment-issue.js";
 import { createCycleTool } from "./tools/create-cycle.js";
 import { createIssueTool } from "./tools/create-issue.js";
@@ -99,6 +100,12 @@ export const TOOLSETS = {
     description: "Invite people to the workspace, add them to teams or take them off",
     short: "invites, team membership",
     tools: [inviteMemberTool, manageTeamMembersTool],
+  },
+  inbox: {
+    description:
+      "Your notifications (others' changes to your issues, mentions): list them and mark them read",
+    short: "notifications",
+    tools: [checkInboxTool],
   },
   admin: {
     description: "Changes that cannot be undone: create, rename and merge labels; delete issues",

@@ -125,6 +125,13 @@ export const TOOL_CALLS: ToolCall[] = [
     badText: /Input validation error[\s\S]*since/,
   },
   {
+    tool: "check_inbox",
+    good: { unread: true },
+    goodText: /\d+ unread$/,
+    bad: { limit: 0 },
+    badText: /Input validation error[\s\S]*limit/,
+  },
+  {
     tool: "list_projects",
     good: { team: ["ENG"], sort: "name" },
     goodText:
