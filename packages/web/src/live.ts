@@ -28,6 +28,7 @@ const STALE_BY_ENTITY: Partial<Record<ChangeEvent["entity"], (change: ChangeEven
   team: () => ["teams"],
   workflow: () => ["teams"],
   member: () => ["users", "project:"],
+  notification: () => ["inbox"],
 };
 
 /**

@@ -1,3 +1,4 @@
+import { CHANGE_CHANNEL } from "../../events/record-change.query.js";
 import { memberSeesTeamSql } from "../../rules/visibility.js";
 
 /**
@@ -10,7 +11,8 @@ import { memberSeesTeamSql } from "../../rules/visibility.js";
  *   people it concerns, once each, with the first reason that holds: `mentioned` (a comment naming
  *   `@<handle>`, the part of their email before `@`), `assigned`, `created`, `subscribed`. Never the
  *   actor; never someone who unsubscribed (unless mentioned); only members who see the issue's team
- *   (rules/visibility.ts, `memberSeesTeamSql`).
+ *   (rules/visibility.ts, `memberSeesTeamSql`). Each person notified gets a `notification` change on the
+ *   live stream (`GET /events`), which only their own streams receive.
  */
 export const ISSUES_SUBSCRIBE = `
       create function issues_subscribe() returns trigger language plpgsql as $$
@@ -33,6 +35,7 @@ export const ISSUES_SUBSCRIBE_TRIGGERS = [
 export const ACTIVITY_EVENTS_NOTIFY = `
       create function activity_events_notify() returns trigger language plpgsql as $$
       begin
+        with ins as (
         insert into notifications (id, workspace_id, user_id, issue_id, activity_id, reason, created_at)
         select gen_random_uuid(), e.workspace_id, r.user_id, e.issue_id, e.id, r.reason, e.created_at
           from new_events e
@@ -63,7 +66,15 @@ export const ACTIVITY_EVENTS_NOTIFY = `
                  select 1 from issue_subscriptions s
                   where s.issue_id = i.id and s.user_id = r.user_id and not s.subscribed))
            and ${memberSeesTeamSql("t", "ru", "m")}
-        on conflict do nothing;
+        on conflict do nothing
+        returning workspace_id, user_id, issue_id)
+        -- The live stream's notification change, one per person and issue, seen only by that person
+        -- (rules/visibility.ts, seesChange); the transaction already has its id, as record-change.query.ts needs.
+        insert into change_events (workspace_id, entity, action, entity_id, identifier, team_key, team_id, created_at)
+        select distinct ins.workspace_id, 'notification', 'created', ins.user_id::text, nt.key || '-' || ni.number,
+               nt.key, null::uuid, now()
+          from ins join issues ni on ni.id = ins.issue_id join teams nt on nt.id = ni.team_id;
+        perform pg_notify('${CHANGE_CHANNEL}', w::text) from (select distinct workspace_id as w from new_events) x;
         return null;
       end $$`;
 

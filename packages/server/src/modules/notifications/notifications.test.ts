@@ -1,3 +1,4 @@
+import { EventSource } from "eventsource";
 import { describe, expect, it } from "vitest";
 import { type ApiClient, useTestServer } from "../../test/harness.js";
 import { addTeam } from "../issues/issue-fixtures.js";
@@ -11,7 +12,7 @@ async function setup() {
   return {
     token: apiKey.token,
     ws: workspace,
-    me: { api: srv.client(apiKey.token), userId: user.id },
+    me: { api: srv.client(apiKey.token), userId: user.id, token: apiKey.token },
     bob: { ...bob, api: srv.client(bob.token) },
     cat: { ...cat, api: srv.client(cat.token) },
   };
@@ -111,5 +112,40 @@ describe("notifications", () => {
     const refused = await me.api.PATCH("/issues/{identifier}", { ...path, body: { state: "No such state" } });
     expect(refused.response.status).toBe(400);
     expect((await inbox(bob.api)).notifications).toEqual([]);
+  });
+
+  it("reach the recipient's event stream live, and no one else's", async () => {
+    const { me, bob } = await setup();
+    const issue = (await bob.api.POST("/issues", { body: { team: "ENG", title: "Streamed" } })).data!.issue;
+    const received = (token: string) => {
+      const events: { entity: string; id: string; identifier?: string }[] = [];
+      const es = new EventSource(`${srv.url}/api/v1/events`, {
+        fetch: (input, init) =>
+          fetch(input, {
+            ...init,
+            headers: { ...(init?.headers as object), Authorization: `Bearer ${token}` },
+          }),
+      });
+      es.addEventListener("changed", (e) => events.push(JSON.parse(e.data)));
+      const open = new Promise<void>((resolve) => es.addEventListener("connected", () => resolve()));
+      return { events, es, open };
+    };
+    const bobs = received(bob.token);
+    const admin = received(me.token);
+    await Promise.all([bobs.open, admin.open]);
+    try {
+      await me.api.PATCH("/issues/{identifier}", {
+        params: { path: { identifier: issue.identifier } },
+        body: { priority: 1 },
+      });
+      await expect
+        .poll(() => bobs.events.filter((e) => e.entity === "notification"))
+        .toEqual([expect.objectContaining({ id: bob.userId, identifier: issue.identifier })]);
+      await expect.poll(() => admin.events.some((e) => e.entity === "issue")).toBe(true);
+      expect(admin.events.filter((e) => e.entity === "notification")).toEqual([]);
+    } finally {
+      bobs.es.close();
+      admin.es.close();
+    }
   });
 });
