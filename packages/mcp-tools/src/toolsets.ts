@@ -1,10 +1,12 @@
 import type { MemberRole } from "./roles.js";
 import { roleAllows } from "./roles.js";
 import type { ToolDefinition } from "./tool.js";
+import { checkInboxTool } from "./tools/check-inbox.js";
 import { commentIssueTool } from "./tools/comment-issue.js";
 import { createCycleTool } from "./tools/create-cycle.js";
 import { createIssueTool } from "./tools/create-issue.js";
 import { createIssuesTool } from "./tools/create-issues.js";
+import { deleteIssueTool } from "./tools/delete-issue.js";
 import { getDigestTool } from "./tools/get-digest.js";
 import { getDocumentTool } from "./tools/get-document.js";
 import { getInitiativeTool } from "./tools/get-initiative.js";
@@ -99,10 +101,16 @@ export const TOOLSETS = {
     short: "invites, team membership",
     tools: [inviteMemberTool, manageTeamMembersTool],
   },
+  inbox: {
+    description:
+      "Your notifications (others' changes to your issues, mentions): list them and mark them read",
+    short: "notifications",
+    tools: [checkInboxTool],
+  },
   admin: {
-    description: "Workspace-wide changes: create, rename and merge labels",
-    short: "label create, rename, merge",
-    tools: [manageLabelsTool],
+    description: "Changes that cannot be undone: create, rename and merge labels; delete issues",
+    short: "label create, rename, merge; issue delete",
+    tools: [manageLabelsTool, deleteIssueTool],
   },
 } satisfies Record<string, Toolset>;
 

@@ -7,6 +7,7 @@ import { CommentsApi } from "./resources/comments.js";
 import { CyclesApi } from "./resources/cycles.js";
 import { DocumentsApi } from "./resources/documents.js";
 import { EventsApi } from "./resources/events.js";
+import { InboxApi } from "./resources/inbox.js";
 import { InitiativesApi } from "./resources/initiatives.js";
 import { InvitesApi } from "./resources/invites.js";
 import { IssuesApi } from "./resources/issues.js";
@@ -84,6 +85,7 @@ export interface Tracker {
   views: ViewsApi;
   viewDefaults: ViewDefaultsApi;
   events: EventsApi;
+  inbox: InboxApi;
   /**
    * What others did on the caller's issues, newest first (default: the last 14 days).
    *
@@ -185,6 +187,7 @@ export function createTracker(options: TrackerOptions = {}): Tracker {
     views: new ViewsApi(http),
     viewDefaults: new ViewDefaultsApi(http),
     events: new EventsApi(http),
+    inbox: new InboxApi(http),
     digest: async (query = {}, options) =>
       (await unwrap(raw.GET("/my/digest", { params: { query }, ...http.init(options) }))).events,
   };

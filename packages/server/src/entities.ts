@@ -20,6 +20,7 @@ import {
   IssueSearchRecentSince,
 } from "./modules/issues/issue.entity.js";
 import { Label } from "./modules/labels/label.entity.js";
+import { IssueSubscription, Notification } from "./modules/notifications/notification.entity.js";
 import {
   Project,
   ProjectIssueCounts,
@@ -62,6 +63,8 @@ export const entities: EntitySchema[] = [
   IssueLabelPosting,
   Comment,
   ActivityEvent,
+  IssueSubscription,
+  Notification,
   Document,
   DocumentIssue,
   StatusUpdate,

@@ -11,6 +11,7 @@ import { inviteHandlers } from "./modules/invites/invite.routes.js";
 import { issueHandlers } from "./modules/issues/issue.routes.js";
 import { labelHandlers } from "./modules/labels/label.routes.js";
 import { memberHandlers } from "./modules/members/member.routes.js";
+import { notificationHandlers } from "./modules/notifications/notification.routes.js";
 import { projectHandlers } from "./modules/projects/project.routes.js";
 import { teamHandlers } from "./modules/teams/team.routes.js";
 import { updateHandlers } from "./modules/updates/update.routes.js";
@@ -28,6 +29,7 @@ export const allHandlers: HandlerEntry[] = [
   ...issueHandlers,
   ...commentHandlers,
   ...digestHandlers,
+  ...notificationHandlers,
   ...labelHandlers,
   ...documentHandlers,
   ...updateHandlers,

@@ -1,6 +1,6 @@
 import * as Dialog from "@radix-ui/react-dialog";
 import type { Schemas, Tracker } from "@tracker/sdk";
-import { useCallback, useEffect, useMemo, useRef, useState } from "react";
+import { type ReactNode, useCallback, useEffect, useMemo, useRef, useState } from "react";
 import { AppContext, type AppContextValue, type NewIssueDefaults, useApp } from "./app-context.js";
 import { CreateIssueDialog } from "./components/create-issue.js";
 import { cachedIssueById, Palette, type PaletteMode } from "./components/palette.js";
@@ -12,6 +12,7 @@ import { BoardPage } from "./pages/board.js";
 import { ConsentPage } from "./pages/consent.js";
 import { CyclePage } from "./pages/cycle.js";
 import { DocumentPage, DocumentsPage, NewDocumentPage } from "./pages/documents.js";
+import { InboxPage, UnreadBadge } from "./pages/inbox.js";
 import { InitiativesPage } from "./pages/initiatives.js";
 import { IssuePage } from "./pages/issue.js";
 import { InitiativePage, ProjectPage } from "./pages/project.js";
@@ -289,6 +290,7 @@ function Routes() {
   if (section === "documents") return id === "new" ? <NewDocumentPage /> : <DocumentsPage />;
   if (section === "document" && id) return <DocumentPage key={id} id={id} />;
   if (section === "views") return <ViewsPage />;
+  if (section === "inbox") return <InboxPage />;
   if (!section) {
     const first = teams[0];
     if (first) return <Redirect to={`/${ws}/team/${first.key}/board`} />;
@@ -311,10 +313,11 @@ function Redirect({ to }: { to: string }) {
 
 function Sidebar({ teams, ws, drawer = false }: { teams: Schemas["Team"][]; ws: string; drawer?: boolean }) {
   const { path } = useLocation();
-  const item = (to: string, label: string) => (
+  const item = (to: string, label: string, extra?: ReactNode) => (
     <li>
       <Link to={to} aria-current={path === to ? "page" : undefined}>
         {label}
+        {extra}
       </Link>
     </li>
   );
@@ -331,6 +334,7 @@ function Sidebar({ teams, ws, drawer = false }: { teams: Schemas["Team"][]; ws: 
         </a>
       )}
       <ul>
+        {item(`/${ws}/inbox`, "Inbox", <UnreadBadge />)}
         {item(`/${ws}/projects`, "Projects")}
         {item(`/${ws}/initiatives`, "Initiatives")}
         {item(`/${ws}/documents`, "Documents")}

@@ -364,6 +364,14 @@ const CASES: Record<keyof typeof OPERATION_RULES, Case> = {
   getIssue: onIssue("GET"),
   updateIssue: onIssue("PATCH", "", () => ({ title: "Changed" })),
   getIssuePageData: onIssue("GET", "/page-data"),
+  getIssueHistory: onIssue("GET", "/history"),
+  deleteIssue: {
+    call: async (role, mode) => {
+      const creator = mode === "own" ? role : otherThan(role);
+      return { method: "DELETE", path: `/issues/${await issue("ENG", tokenOf(creator))}` };
+    },
+    hidden: async () => ({ method: "DELETE", path: `/issues/${await issue("HID")}` }),
+  },
   createIssueLink: onIssue("POST", "/links", () => ({ url: "https://example.com/a" })),
   listIssueRelations: onIssue("GET", "/relations"),
   createIssueRelation: onIssue("POST", "/relations", async () => ({ issue: await issue(), type: "related" })),
@@ -549,6 +557,10 @@ const CASES: Record<keyof typeof OPERATION_RULES, Case> = {
     },
   },
   getDigest: { call: async () => get("/my/digest") },
+  listNotifications: { call: async () => get("/my/notifications") },
+  markNotificationsRead: { call: async () => ({ method: "POST", path: "/my/notifications/read", body: {} }) },
+  subscribeIssue: onIssue("PUT", "/subscription"),
+  unsubscribeIssue: onIssue("DELETE", "/subscription"),
   streamEvents: { call: async () => get("/events") },
   reseedDev: { call: async () => ({ method: "POST", path: "/dev/reseed" }) },
 };

@@ -202,6 +202,11 @@ export const RULES = {
   ),
   "issue.read": everyone("read", "seen"),
   "issue.write": everyone("write", "seen"),
+  /** Following an issue is the caller's own, on what they see; notifications are their own. */
+  "issue.subscribe": everyone("write", "seen"),
+  "notification.read": everyone("read"),
+  "notification.update": everyone("write"),
+  "issue.delete": adminsAnd([creator], "Only the issue's creator or a workspace admin may delete it."),
   "comment.update": adminsAnd([author], "Only the author of a comment may edit it.", { roles: [] }),
   "comment.delete": adminsAnd([author], "Only the comment's author or a workspace admin may delete it."),
   "project.read": everyone("read", "seen"),

@@ -29,6 +29,7 @@ import { Migration20261126060000_issue_label_postings } from "./Migration2026112
 import { Migration20261126160000_gin_pending_list_limit } from "./Migration20261126160000_gin_pending_list_limit.js";
 import { Migration20261128110000_api_key_access } from "./Migration20261128110000_api_key_access.js";
 import { Migration20261128110100_oauth_store } from "./Migration20261128110100_oauth_store.js";
+import { Migration20261128140000_notifications } from "./Migration20261128140000_notifications.js";
 
 /** Applied in this order on every start. Add each new migration here (npm run migration:create). */
 export const migrationsList: MigrationObject[] = [
@@ -113,4 +114,5 @@ export const migrationsList: MigrationObject[] = [
     name: "Migration20261128110100_oauth_store",
     class: Migration20261128110100_oauth_store,
   },
+  { name: "Migration20261128140000_notifications", class: Migration20261128140000_notifications },
 ];
