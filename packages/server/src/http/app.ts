@@ -53,7 +53,8 @@ export function createApp(deps: AppDeps): Koa<RouteState> {
   // Errors after the answer began (a client gone while a compressed body still streams) reach Koa's
   // `error` event, which would print them: a client leaving is no fault of the server's, the rest is logged.
   app.on("error", (err: NodeJS.ErrnoException) => {
-    if (err.code === "ERR_STREAM_PREMATURE_CLOSE" || err.code === "ECONNRESET" || err.code === "EPIPE") return;
+    if (err.code === "ERR_STREAM_PREMATURE_CLOSE" || err.code === "ECONNRESET" || err.code === "EPIPE")
+      return;
     logger.error("http: an answer failed after it began", { error: err.message, code: err.code });
   });
   // Request id, one log line, and anything thrown as one problem body: outermost.
