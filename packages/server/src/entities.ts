@@ -26,6 +26,7 @@ import {
   ProjectMember,
   ProjectTeam,
 } from "./modules/projects/project.entity.js";
+import { Session } from "./modules/sessions/session.entity.js";
 import { Team, TeamMember, WorkflowRule, WorkflowState } from "./modules/teams/team.entity.js";
 import { StatusUpdate, StatusUpdateIssue } from "./modules/updates/status-update.entity.js";
 import { User } from "./modules/users/user.entity.js";
@@ -70,4 +71,5 @@ export const entities: EntitySchema[] = [
   ChangeEvent,
   IdempotentRequest,
   AuthEpoch,
+  Session,
 ];

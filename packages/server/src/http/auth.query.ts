@@ -58,6 +58,7 @@ export async function authenticateHash(
       userId: row.user_id,
       name: row.name,
       email: row.email,
+      via: "key",
       keyId: row.key_id,
       keyScope: row.scope,
       keyWorkspaceId: row.workspace_id,
@@ -80,4 +81,52 @@ export async function reachableWorkspaces(em: EntityManager, caller: Caller): Pr
       where m.user_id = ${caller.userId} ${caller.keyWorkspaceId ? q`and w.id = ${caller.keyWorkspaceId}` : raw("")}
       order by w.created_at, w.id`,
   );
+}
+
+/**
+ * The caller signed in with the session whose token hashes to `tokenHash` (`http/session.ts`): the person
+ * with every workspace they are a member of, as an account key would reach them. An unknown, ended or
+ * expired session is 401.
+ */
+export async function authenticateSessionHash(
+  em: EntityManager,
+  tokenHash: string,
+): Promise<{ caller: Caller; epoch: string }> {
+  const rows = await sql<{
+    session_id: string;
+    active_workspace_id: string | null;
+    user_id: string;
+    name: string;
+    email: string;
+    workspaces: WorkspaceAccess[];
+    epoch: string;
+  }>(
+    em,
+    q`select s.id as session_id, s.active_workspace_id, u.id as user_id, u.name, u.email,
+            coalesce((select json_agg(json_build_object('id', w.id, 'slug', w.slug, 'name', w.name, 'role', m.role)
+                                      order by w.created_at, w.id)
+                        from memberships m join workspaces w on w.id = m.workspace_id
+                       where m.user_id = u.id),
+                     '[]'::json) as workspaces,
+            ${raw(AUTH_EPOCH_SQL)} as epoch
+       from sessions s join users u on u.id = s.user_id
+      where s.token_hash = ${tokenHash} and s.expires_at > now()`,
+    { prepare: "generic" },
+  );
+  const row = rows[0];
+  if (!row) throw new Unauthenticated("The session has ended or expired: sign in again.");
+  return {
+    caller: {
+      userId: row.user_id,
+      name: row.name,
+      email: row.email,
+      via: "session",
+      keyId: row.session_id,
+      keyScope: "account",
+      keyWorkspaceId: null,
+      activeWorkspaceId: row.active_workspace_id,
+      workspaces: row.workspaces,
+    },
+    epoch: row.epoch,
+  };
 }

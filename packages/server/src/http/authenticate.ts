@@ -1,15 +1,18 @@
 import type { MikroORM } from "@mikro-orm/postgresql";
 import { tokenHashOf } from "./auth.js";
-import { authenticateHash } from "./auth.query.js";
+import { authenticateHash, authenticateSessionHash } from "./auth.query.js";
 import type { CallerCache } from "./caller-cache.js";
 import { WORKSPACE_HEADER } from "./contract.js";
 import { type OperationCall, type OperationStep, restartCall } from "./operation-call.js";
 import type { RateLimiter } from "./rate-limit.js";
+import { checkCsrf, sessionHashOf } from "./session.js";
 
 /**
  * The step that says who calls: the key behind `Authorization: Bearer <token>`, its owner and the
- * workspaces it reaches (401 for no key, or one that is unknown or deleted), then one of the key's
- * rate-limit tokens (429 past the budget). Operations with `security: []` pass without a key.
+ * workspaces it reaches (401 for no key, or one that is unknown or deleted), or, without that header, the
+ * person signed in with the session cookie (`session.ts`; a write with it must pass the CSRF check), then
+ * one of the key's (or session's) rate-limit tokens (429 past the budget). Operations with `security: []`
+ * pass without either.
  *
  * A read that confirms its caller in band (`handle(..., CONFIRMS_CALLER)`) may take the caller from the
  * server's cache instead of the database (`caller-cache.ts`). Unless one of its statements then saw the
@@ -25,7 +28,10 @@ export function authenticate(deps: {
   const { orm, callers, limiter } = deps;
   return (call, next) => {
     if (!call.op.authenticated) return next();
-    const tokenHash = tokenHashOf(call.ctx.get("authorization") || undefined);
+    const authorization = call.ctx.get("authorization") || undefined;
+    const sessionHash = authorization ? undefined : sessionHashOf(call.ctx);
+    if (sessionHash) checkCsrf(call.ctx);
+    const tokenHash = sessionHash ?? tokenHashOf(authorization);
     const confirms = call.entry?.confirmsCaller === true;
     const cached = confirms ? callers.get(tokenHash) : undefined;
     if (!cached) return readCaller(call, next, tokenHash, confirms);
@@ -39,7 +45,7 @@ export function authenticate(deps: {
     tokenHash: string,
     confirms: boolean,
   ): Promise<void> {
-    const read = await authenticateHash(call.scope.em, tokenHash);
+    const read = await readFresh(call, tokenHash);
     call.scope.caller = read.caller;
     if (confirms) callers.set(tokenHash, read.caller, read.epoch);
     limiter.take(read.caller.keyId);
@@ -71,9 +77,16 @@ export function authenticate(deps: {
     callers.delete(tokenHash);
     call.ctx.remove(WORKSPACE_HEADER);
     restartCall(call, orm);
-    const read = await authenticateHash(call.scope.em, tokenHash);
+    const read = await readFresh(call, tokenHash);
     call.scope.caller = read.caller;
     callers.set(tokenHash, read.caller, read.epoch);
     await next();
+  }
+
+  /** The key's caller, or the session's when the request was authenticated by its cookie. */
+  function readFresh(call: OperationCall, tokenHash: string) {
+    return call.ctx.get("authorization")
+      ? authenticateHash(call.scope.em, tokenHash)
+      : authenticateSessionHash(call.scope.em, tokenHash);
   }
 }
