@@ -28,6 +28,7 @@ import { Migration20261126041000_auth_epoch } from "./Migration20261126041000_au
 import { Migration20261126060000_issue_label_postings } from "./Migration20261126060000_issue_label_postings.js";
 import { Migration20261126160000_gin_pending_list_limit } from "./Migration20261126160000_gin_pending_list_limit.js";
 import { Migration20261128100000_people_sign_in } from "./Migration20261128100000_people_sign_in.js";
+import { Migration20261128100100_sign_in_failures } from "./Migration20261128100100_sign_in_failures.js";
 
 /** Applied in this order on every start. Add each new migration here (npm run migration:create). */
 export const migrationsList: MigrationObject[] = [
@@ -107,5 +108,9 @@ export const migrationsList: MigrationObject[] = [
   {
     name: "Migration20261128100000_people_sign_in",
     class: Migration20261128100000_people_sign_in,
+  },
+  {
+    name: "Migration20261128100100_sign_in_failures",
+    class: Migration20261128100100_sign_in_failures,
   },
 ];

@@ -14,6 +14,7 @@ import { verifyPassword } from "../users/password.js";
 import { User } from "../users/user.entity.js";
 import { Session } from "./session.entity.js";
 import { sessionInfo } from "./session.query.js";
+import { clearAccount, recordFailure, refuseWhileThrottled } from "./sign-in-throttle.query.js";
 
 /**
  * Signing in and out (openapi.yaml, "Sessions"). A sign-in always makes a new session with a new random
@@ -21,14 +22,20 @@ import { sessionInfo } from "./session.query.js";
  * before sign-in is never the signed-in one (session fixation).
  */
 export async function signIn(em: EntityManager, ctx: Context, email: string, password: string) {
+  const account = email.trim().toLowerCase();
+  await refuseWhileThrottled(em, account, ctx.ip);
   const user = await em.findOne(
     User,
-    { email: email.trim().toLowerCase() },
+    { email: account },
     { fields: ["id", "name", "email", "passwordHash"] },
   );
   // Checked even for no account (against a decoy): the same time and the same answer either way.
   const ok = await verifyPassword(user?.passwordHash, password);
-  if (!user || !ok) throw new Unauthenticated("Wrong email or password.");
+  if (!user || !ok) {
+    await recordFailure(em, account, ctx.ip);
+    throw new Unauthenticated("Wrong email or password.");
+  }
+  await clearAccount(em, account);
   const previous = sessionHashOf(ctx);
   if (previous) await em.nativeDelete(Session, { tokenHash: previous });
   const token = newSessionToken();
