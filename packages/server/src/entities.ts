@@ -26,6 +26,7 @@ import {
   ProjectMember,
   ProjectTeam,
 } from "./modules/projects/project.entity.js";
+import { PasswordReset } from "./modules/sessions/password-reset.entity.js";
 import { Session } from "./modules/sessions/session.entity.js";
 import { SignInFailure } from "./modules/sessions/sign-in-failure.entity.js";
 import { Team, TeamMember, WorkflowRule, WorkflowState } from "./modules/teams/team.entity.js";
@@ -74,4 +75,5 @@ export const entities: EntitySchema[] = [
   AuthEpoch,
   Session,
   SignInFailure,
+  PasswordReset,
 ];

@@ -49,6 +49,8 @@ export const OPERATION_RULES: Record<OperationId, OperationRule> = {
   signOut: { action: "session.end" },
   signOutEverywhere: { action: "session.end" },
   getSession: { action: "session.read" },
+  resetPassword: { action: "session.resetPassword" },
+  createPasswordReset: { action: "member.passwordReset" },
   deleteInvite: { action: "invite.manage" },
   updateMember: { action: "member.update" },
   removeMember: { action: "member.remove" },

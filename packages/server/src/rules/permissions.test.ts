@@ -264,6 +264,24 @@ const CASES: Record<keyof typeof OPERATION_RULES, Case> = {
     },
   },
   signOut: { call: async () => ({ method: "POST", path: "/auth/sign-out" }) },
+  createPasswordReset: {
+    call: async () => ({ method: "POST", path: `/members/${fx.target.userId}/password-reset` }),
+  },
+  resetPassword: {
+    call: async () => {
+      const link = await made<{ reset: { url: string } }>(admin(), {
+        method: "POST",
+        path: `/members/${fx.target.userId}/password-reset`,
+      });
+      const token = link.reset.url.split("/").pop()!;
+      return {
+        method: "POST",
+        path: "/auth/password-reset",
+        body: { token, password: "a new password 123" },
+        anonymous: true,
+      };
+    },
+  },
   signOutEverywhere: { call: async () => ({ method: "POST", path: "/auth/sign-out-everywhere" }) },
   getSession: { call: async () => get("/auth/session") },
   deleteInvite: { call: async () => ({ method: "DELETE", path: `/invites/${(await invite()).id}` }) },

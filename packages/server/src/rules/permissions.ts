@@ -122,6 +122,8 @@ export const RULES = {
   "session.signIn": rule({ kind: "write", roles: "anyone", ...OPEN }),
   "session.read": rule({ kind: "read", roles: "anyone", ...OPEN }),
   "session.end": rule({ kind: "write", roles: "anyone", ...OPEN }),
+  "session.resetPassword": rule({ kind: "write", roles: "anyone", ...OPEN }),
+  "member.passwordReset": adminOnly("Only workspace admins may make password reset links."),
   "workspace.list": rule({ kind: "read", roles: "anyone", ...OPEN }),
   "workspace.create": rule({
     kind: "write",

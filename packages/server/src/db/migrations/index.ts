@@ -29,6 +29,7 @@ import { Migration20261126060000_issue_label_postings } from "./Migration2026112
 import { Migration20261126160000_gin_pending_list_limit } from "./Migration20261126160000_gin_pending_list_limit.js";
 import { Migration20261128100000_people_sign_in } from "./Migration20261128100000_people_sign_in.js";
 import { Migration20261128100100_sign_in_failures } from "./Migration20261128100100_sign_in_failures.js";
+import { Migration20261128100200_password_resets } from "./Migration20261128100200_password_resets.js";
 
 /** Applied in this order on every start. Add each new migration here (npm run migration:create). */
 export const migrationsList: MigrationObject[] = [
@@ -112,5 +113,9 @@ export const migrationsList: MigrationObject[] = [
   {
     name: "Migration20261128100100_sign_in_failures",
     class: Migration20261128100100_sign_in_failures,
+  },
+  {
+    name: "Migration20261128100200_password_resets",
+    class: Migration20261128100200_password_resets,
   },
 ];

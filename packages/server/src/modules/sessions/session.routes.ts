@@ -1,4 +1,5 @@
-import { handle, OK } from "../../http/handler.js";
+import { handle, inWorkspace, OK } from "../../http/handler.js";
+import * as resets from "./password-reset.service.js";
 import * as sessions from "./session.service.js";
 
 export const sessionHandlers = [
@@ -21,4 +22,14 @@ export const sessionHandlers = [
     status: 200,
     body: await sessions.currentSession(s.em, s.caller!),
   })),
+
+  handle("createPasswordReset", async (s, { params }) => ({
+    status: 201,
+    body: { reset: await resets.createPasswordReset(inWorkspace(s), params.userId) },
+  })),
+
+  handle("resetPassword", async (s, { body }) => {
+    await resets.resetPassword(s.em, body.token, body.password);
+    return { status: 200, body: OK };
+  }),
 ];
