@@ -48,6 +48,8 @@ export interface Config {
   logLevel: LogLevel;
   /** Public base URL used to build invite links. */
   publicUrl: string;
+  /** Set: password reset links are e-mailed through this server (`smtp://user:pass@host:587`). */
+  smtpUrl: string | undefined;
   /** Requests a minute per API key (burst: a sixth of it); 0 turns limiting off. */
   rateLimitPerMinute: number;
   /** Web origins allowed to call the API from a browser (`TRACKER_CORS_ORIGINS`); `"*"` for any, empty for none. */
@@ -77,6 +79,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     nodeEnv: env.NODE_ENV ?? "development",
     logLevel,
     publicUrl: env.TRACKER_PUBLIC_URL ?? `http://localhost:${port}`,
+    smtpUrl: env.TRACKER_SMTP_URL || undefined,
     rateLimitPerMinute: nonNegativeInt(
       env.TRACKER_RATE_LIMIT_PER_MINUTE,
       1200,

@@ -27,6 +27,9 @@ import {
   ProjectMember,
   ProjectTeam,
 } from "./modules/projects/project.entity.js";
+import { PasswordReset } from "./modules/sessions/password-reset.entity.js";
+import { Session } from "./modules/sessions/session.entity.js";
+import { SignInFailure } from "./modules/sessions/sign-in-failure.entity.js";
 import { Team, TeamMember, WorkflowRule, WorkflowState } from "./modules/teams/team.entity.js";
 import { StatusUpdate, StatusUpdateIssue } from "./modules/updates/status-update.entity.js";
 import { User } from "./modules/users/user.entity.js";
@@ -75,4 +78,7 @@ export const entities: EntitySchema[] = [
   IdempotentRequest,
   AuthEpoch,
   OAuthStoreRow,
+  Session,
+  SignInFailure,
+  PasswordReset,
 ];

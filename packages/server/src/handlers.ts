@@ -13,6 +13,7 @@ import { labelHandlers } from "./modules/labels/label.routes.js";
 import { memberHandlers } from "./modules/members/member.routes.js";
 import { notificationHandlers } from "./modules/notifications/notification.routes.js";
 import { projectHandlers } from "./modules/projects/project.routes.js";
+import { sessionHandlers } from "./modules/sessions/session.routes.js";
 import { teamHandlers } from "./modules/teams/team.routes.js";
 import { updateHandlers } from "./modules/updates/update.routes.js";
 import { viewHandlers } from "./modules/views/view.routes.js";
@@ -24,6 +25,7 @@ export const allHandlers: HandlerEntry[] = [
   ...memberHandlers,
   ...apiKeyHandlers,
   ...inviteHandlers,
+  ...sessionHandlers,
   ...devHandlers,
   ...teamHandlers,
   ...issueHandlers,

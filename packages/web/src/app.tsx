@@ -17,10 +17,18 @@ import { InitiativesPage } from "./pages/initiatives.js";
 import { IssuePage } from "./pages/issue.js";
 import { InitiativePage, ProjectPage } from "./pages/project.js";
 import { ProjectsPage } from "./pages/projects.js";
-import { SignInPage, WorkspacePicker } from "./pages/sign-in.js";
+import { InvitePage, ResetPasswordPage, SignInPage, WorkspacePicker } from "./pages/sign-in.js";
 import { ViewsPage } from "./pages/views.js";
 import { Link, navigate, useLocation } from "./router.js";
-import { describeError, signOut, storedKey, storedWorkspace, storeWorkspace, trackerFor } from "./session.js";
+import {
+  describeError,
+  SESSION,
+  signOut,
+  storedKey,
+  storedWorkspace,
+  storeWorkspace,
+  trackerFor,
+} from "./session.js";
 import { store, useData } from "./store.js";
 
 /** The whole page: sign-in without a key, the workspace picker at `/`, the signed-in app below `/<ws>`. */
@@ -32,6 +40,10 @@ export function Root() {
   // An app asking for access (OAuth consent): the page signs the person in itself.
   const consent = /^\/consent\/([\w-]+)$/.exec(path);
   if (consent) return <ConsentPage uid={consent[1]!} />;
+  if (path.startsWith("/reset/"))
+    return <ResetPasswordPage token={decodeURIComponent(path.slice("/reset/".length))} />;
+  if (path.startsWith("/invite/"))
+    return <InvitePage token={decodeURIComponent(path.slice("/invite/".length))} onSignedIn={setApiKey} />;
   if (!apiKey) return <SignInPage onSignedIn={setApiKey} />;
   if (!ws) return <WorkspacePicker apiKey={apiKey} onSignOut={() => setApiKey(null)} />;
   return <SignedIn key={`${apiKey}:${ws}`} apiKey={apiKey} ws={ws} onSignOut={() => setApiKey(null)} />;
@@ -113,8 +125,8 @@ function SignedIn({ apiKey, ws, onSignOut }: { apiKey: string; ws: string; onSig
     },
   });
 
-  const signOutNow = () => {
-    signOut();
+  const signOutNow = async (options: { everywhere?: boolean } = {}) => {
+    await signOut(options);
     store.clear();
     navigate("/", { replace: true });
     onSignOut();
@@ -127,7 +139,7 @@ function SignedIn({ apiKey, ws, onSignOut }: { apiKey: string; ws: string; onSig
         <ErrorNote error={teams.error} />
         <p>
           <Link to="/">Choose another workspace</Link> or{" "}
-          <button type="button" onClick={signOutNow}>
+          <button type="button" onClick={() => signOutNow()}>
             sign out
           </button>
         </p>
@@ -190,9 +202,14 @@ function SignedIn({ apiKey, ws, onSignOut }: { apiKey: string; ws: string; onSig
                 </>
               )}
             </span>
-            <button type="button" onClick={signOutNow} className="sign-out">
+            <button type="button" onClick={() => signOutNow()} className="sign-out">
               Sign out
             </button>
+            {apiKey === SESSION && (
+              <button type="button" onClick={() => signOutNow({ everywhere: true })} className="sign-out">
+                Sign out everywhere
+              </button>
+            )}
           </header>
           <main id="main" tabIndex={-1}>
             <Routes />

@@ -62,6 +62,7 @@ export async function authenticateHash(
       userId: row.user_id,
       name: row.name,
       email: row.email,
+      via: "key",
       keyId: row.key_id,
       keyScope: row.scope,
       access: row.access,
@@ -141,12 +142,64 @@ export async function authenticateAccessToken(
       userId: row.user_id,
       name: row.name,
       email: row.email,
+      via: "key",
       keyId: row.key_id,
       keyScope: "workspace",
       access,
       expiresAt: row.expires_ms === null ? null : Number(row.expires_ms),
       keyWorkspaceId: row.workspace_id,
       activeWorkspaceId: row.workspace_id,
+      workspaces: row.workspaces,
+    },
+    epoch: row.epoch,
+  };
+}
+
+/**
+ * The caller signed in with the session whose token hashes to `tokenHash` (`http/session.ts`): the person
+ * with every workspace they are a member of, as an account key would reach them. An unknown, ended or
+ * expired session is 401.
+ */
+export async function authenticateSessionHash(
+  em: EntityManager,
+  tokenHash: string,
+): Promise<{ caller: Caller; epoch: string }> {
+  const rows = await sql<{
+    session_id: string;
+    active_workspace_id: string | null;
+    user_id: string;
+    name: string;
+    email: string;
+    workspaces: WorkspaceAccess[];
+    epoch: string;
+  }>(
+    em,
+    q`select s.id as session_id, s.active_workspace_id, u.id as user_id, u.name, u.email,
+            coalesce((select json_agg(json_build_object('id', w.id, 'slug', w.slug, 'name', w.name, 'role', m.role)
+                                      order by w.created_at, w.id)
+                        from memberships m join workspaces w on w.id = m.workspace_id
+                       where m.user_id = u.id),
+                     '[]'::json) as workspaces,
+            ${raw(AUTH_EPOCH_SQL)} as epoch
+       from sessions s join users u on u.id = s.user_id
+      where s.token_hash = ${tokenHash} and s.expires_at > now()`,
+    { prepare: "generic" },
+  );
+  const row = rows[0];
+  if (!row) throw new Unauthenticated("The session has ended or expired: sign in again.");
+  return {
+    caller: {
+      userId: row.user_id,
+      name: row.name,
+      email: row.email,
+      via: "session",
+      keyId: row.session_id,
+      keyScope: "account",
+      // A person signed in acts with their role in full; the access levels narrow keys and tokens.
+      access: "admin",
+      expiresAt: null,
+      keyWorkspaceId: null,
+      activeWorkspaceId: row.active_workspace_id,
       workspaces: row.workspaces,
     },
     epoch: row.epoch,

@@ -13,6 +13,9 @@ export interface Caller {
   userId: string;
   name: string;
   email: string;
+  /** How the caller proved who they are: an API key, or a browser's session cookie (`http/session.ts`). */
+  via: "key" | "session";
+  /** The key's id, or the session's: what rate limits, idempotent answers and event streams are kept by. */
   keyId: string;
   keyScope: ApiKeyScope;
   /** What the key (or OAuth access token) may do within its owner's role: `rules/permissions.ts`. */

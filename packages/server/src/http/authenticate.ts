@@ -1,16 +1,18 @@
 import type { EntityManager, MikroORM } from "@mikro-orm/postgresql";
 import { bearerOf, refuseExpired } from "./auth.js";
-import { authenticateAccessToken, authenticateHash } from "./auth.query.js";
+import { authenticateAccessToken, authenticateHash, authenticateSessionHash } from "./auth.query.js";
 import type { CallerCache } from "./caller-cache.js";
 import { WORKSPACE_HEADER } from "./contract.js";
 import { type OperationCall, type OperationStep, restartCall } from "./operation-call.js";
 import type { RateLimiter } from "./rate-limit.js";
+import { checkCsrf, sessionHashOf } from "./session.js";
 
 /**
  * The step that says who calls: the key behind `Authorization: Bearer <token>`, its owner and the
  * workspaces it reaches (401 for no key, or one that is unknown or deleted; 401 `key_expired` for one
- * past its expiry, cached or not), then one of the key's
- * rate-limit tokens (429 past the budget). Operations with `security: []` pass without a key.
+ * past its expiry, cached or not), or, without that header, the person signed in with the session cookie
+ * (`session.ts`; a write with it must pass the CSRF check), then one of the key's (or session's) rate-limit
+ * tokens (429 past the budget). Operations with `security: []` pass without either.
  *
  * A read that confirms its caller in band (`handle(..., CONFIRMS_CALLER)`) may take the caller from the
  * server's cache instead of the database (`caller-cache.ts`). Unless one of its statements then saw the
@@ -26,14 +28,19 @@ export function authenticate(deps: {
   audiences: () => ReadonlySet<string>;
 }): OperationStep {
   const { orm, callers, limiter } = deps;
-  /** An API key (`trk_…`) or an OAuth access token, read with its owner and what it reaches. */
-  const readBearer = (em: EntityManager, bearer: ReturnType<typeof bearerOf>) =>
+  /** An API key (`trk_…`), an OAuth access token or a session, read with its owner and what it reaches. */
+  const readBearer = (em: EntityManager, bearer: Credential) =>
     bearer.kind === "key"
       ? authenticateHash(em, bearer.hash)
-      : authenticateAccessToken(em, bearer.hash, deps.audiences());
+      : bearer.kind === "oauth"
+        ? authenticateAccessToken(em, bearer.hash, deps.audiences())
+        : authenticateSessionHash(em, bearer.hash);
   return (call, next) => {
     if (!call.op.authenticated) return next();
-    const bearer = bearerOf(call.ctx.get("authorization") || undefined);
+    const authorization = call.ctx.get("authorization") || undefined;
+    const sessionHash = authorization ? undefined : sessionHashOf(call.ctx);
+    if (sessionHash) checkCsrf(call.ctx);
+    const bearer: Credential = sessionHash ? { kind: "session", hash: sessionHash } : bearerOf(authorization);
     const tokenHash = `${bearer.kind}:${bearer.hash}`;
     const confirms = call.entry?.confirmsCaller === true;
     const cached = confirms ? callers.get(tokenHash) : undefined;
@@ -45,7 +52,7 @@ export function authenticate(deps: {
   async function readCaller(
     call: OperationCall,
     next: () => Promise<void>,
-    bearer: ReturnType<typeof bearerOf>,
+    bearer: Credential,
     tokenHash: string,
     confirms: boolean,
   ): Promise<void> {
@@ -61,7 +68,7 @@ export function authenticate(deps: {
   async function confirmedOrAgain(
     call: OperationCall,
     next: () => Promise<void>,
-    bearer: ReturnType<typeof bearerOf>,
+    bearer: Credential,
     tokenHash: string,
     cached: NonNullable<ReturnType<CallerCache["get"]>>,
   ): Promise<void> {
@@ -91,3 +98,6 @@ export function authenticate(deps: {
     await next();
   }
 }
+
+/** What a request proved itself with: a bearer token (`bearerOf`) or a browser's session cookie. */
+type Credential = ReturnType<typeof bearerOf> | { kind: "session"; hash: string };

@@ -115,10 +115,13 @@ async function comment(identifier: string, token: string): Promise<string> {
   return body.comment.id;
 }
 async function invite(): Promise<{ id: string; url: string }> {
+  return inviteFor(`${randomUUID()}@example.com`);
+}
+async function inviteFor(email: string): Promise<{ id: string; url: string }> {
   const body = await made<{ invite: { id: string; url: string } }>(admin(), {
     method: "POST",
     path: "/invites",
-    body: { email: `${randomUUID()}@example.com` },
+    body: { email },
   });
   return body.invite;
 }
@@ -247,6 +250,45 @@ const CASES: Record<keyof typeof OPERATION_RULES, Case> = {
       return { method: "POST", path: "/invites/accept", body: { token, name: "Invited" }, anonymous: true };
     },
   },
+  signIn: {
+    call: async () => {
+      const email = `${randomUUID()}@example.com`;
+      const token = (await inviteFor(email)).url.split("/").pop()!;
+      await send(undefined, {
+        method: "POST",
+        path: "/invites/accept",
+        body: { token, name: "Signs in", password: "correct horse battery" },
+        anonymous: true,
+      });
+      return {
+        method: "POST",
+        path: "/auth/sign-in",
+        body: { email, password: "correct horse battery" },
+        anonymous: true,
+      };
+    },
+  },
+  signOut: { call: async () => ({ method: "POST", path: "/auth/sign-out" }) },
+  createPasswordReset: {
+    call: async () => ({ method: "POST", path: `/members/${fx.target.userId}/password-reset` }),
+  },
+  resetPassword: {
+    call: async () => {
+      const link = await made<{ reset: { url: string } }>(admin(), {
+        method: "POST",
+        path: `/members/${fx.target.userId}/password-reset`,
+      });
+      const token = link.reset.url.split("/").pop()!;
+      return {
+        method: "POST",
+        path: "/auth/password-reset",
+        body: { token, password: "a new password 123" },
+        anonymous: true,
+      };
+    },
+  },
+  signOutEverywhere: { call: async () => ({ method: "POST", path: "/auth/sign-out-everywhere" }) },
+  getSession: { call: async () => get("/auth/session") },
   deleteInvite: { call: async () => ({ method: "DELETE", path: `/invites/${(await invite()).id}` }) },
   updateMember: {
     call: async () => ({ method: "PATCH", path: `/members/${fx.target.userId}`, body: { role: "member" } }),

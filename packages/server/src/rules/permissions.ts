@@ -132,6 +132,12 @@ const everyone = (kind: Kind, seen?: "seen") =>
 export const RULES = {
   "server.health": rule({ kind: "read", roles: "anyone", ...OPEN }),
   "invite.accept": rule({ kind: "write", roles: "anyone", ...OPEN }),
+  /** Signing in needs no caller; reading and ending one's own sessions, any signed-in person or key. */
+  "session.signIn": rule({ kind: "write", roles: "anyone", ...OPEN }),
+  "session.read": rule({ kind: "read", roles: "anyone", ...OPEN }),
+  "session.end": rule({ kind: "write", roles: "anyone", ...OPEN }),
+  "session.resetPassword": rule({ kind: "write", roles: "anyone", ...OPEN }),
+  "member.passwordReset": adminOnly("Only workspace admins may make password reset links."),
   "workspace.list": rule({ kind: "read", roles: "anyone", ...OPEN }),
   "workspace.create": rule({
     kind: "admin",

@@ -75,6 +75,7 @@ export async function seedDemoWorkspace(em: EntityManager, admin: { email: strin
         userId: result.user.id,
         name: result.user.name,
         email: result.user.email,
+        via: "key",
         keyId: result.apiKey.id,
         keyScope: "account",
         access: "admin",
