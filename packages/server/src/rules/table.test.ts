@@ -37,6 +37,7 @@ describe("the role × action table", () => {
       "PATCH /workspace",
       "POST /invites",
       "DELETE /invites/{id}",
+      "POST /members/{userId}/password-reset",
       "PATCH /members/{userId}",
       "DELETE /members/{userId}",
       "POST /api-keys",
