@@ -4,6 +4,7 @@ import { createTransport } from "nodemailer";
 import { hashToken } from "../../http/auth.js";
 import type { WorkspaceScope } from "../../http/handler.js";
 import { Conflict, Gone, NotFound } from "../../http/problem.js";
+import { findById } from "../shared/resolve.query.js";
 import { checkPassword, hashPassword } from "../users/password.js";
 import { User } from "../users/user.entity.js";
 import { Membership } from "../workspaces/workspace.entity.js";
@@ -21,12 +22,13 @@ const RESET_PREFIX = "rst_";
  */
 export async function createPasswordReset(scope: WorkspaceScope, userId: string) {
   return scope.em.transactional(async (em) => {
-    const member = await em.findOne(
-      Membership,
-      { workspace: scope.workspace.id, user: userId },
-      { populate: ["user"], fields: ["user.email", "user.name"] },
+    const member = await findById(userId, `No member ${userId} in this workspace.`, (id) =>
+      em.findOne(
+        Membership,
+        { workspace: scope.workspace.id, user: id },
+        { populate: ["user"], fields: ["user.email", "user.name"] },
+      ),
     );
-    if (!member) throw new NotFound("No member with that id in this workspace.");
     const token = RESET_PREFIX + randomBytes(32).toString("base64url");
     const expiresAt = new Date(Date.now() + RESET_HOURS * 3_600_000);
     em.create(PasswordReset, { user: userId, tokenHash: hashToken(token), expiresAt });
