@@ -7,7 +7,7 @@ import type {
   OAuthClientMetadata,
   OAuthTokens,
 } from "@modelcontextprotocol/sdk/shared/auth.js";
-import { startTestServer, type TestServer } from "@tracker/server/testing";
+import { cookieBrowser, startTestServer, type TestServer } from "@tracker/server/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type RunningHttpServer, startHttpServer } from "./http.js";
 import { TOOLSET_NAMES } from "./toolsets.js";
@@ -83,23 +83,7 @@ class AgentAuth implements OAuthClientProvider {
 
 /** The browser: follows the authorization URL to the consent endpoints, approves with `key`, returns the code. */
 async function approve(authorizationUrl: URL, key: string): Promise<string> {
-  const cookies = new Map<string, string>();
-  const go = async (url: string, init: RequestInit = {}) => {
-    const res = await fetch(new URL(url, server.url), {
-      ...init,
-      redirect: "manual",
-      headers: {
-        ...(init.headers as Record<string, string>),
-        cookie: [...cookies].map(([k, v]) => `${k}=${v}`).join("; "),
-      },
-    });
-    for (const c of res.headers.getSetCookie()) {
-      const [pair] = c.split(";");
-      const at = pair!.indexOf("=");
-      cookies.set(pair!.slice(0, at), pair!.slice(at + 1));
-    }
-    return res;
-  };
+  const go = cookieBrowser(server.url);
   const interaction = (await go(authorizationUrl.href)).headers.get("location")!;
   const details = (await (await go(`${interaction}/details`)).json()) as {
     resource: string;

@@ -31,13 +31,14 @@ export function revalidatingFetch(
     if (hit) request.headers.set("If-None-Match", hit.etag);
     const response = await fetch(request);
     if (response.status === 304 && hit) {
-      // Most recently used last: the first entry is the one to drop.
+      // Most recently used last: the first entry is the one to drop. A Response copies the bytes it is
+      // given, so the kept body is never handed out itself.
       kept.delete(key);
       kept.set(key, hit);
       const headers = new Headers(hit.headers);
       for (const [name, value] of response.headers) headers.set(name, value);
       return withUrl(
-        new Response(hit.body.slice(0), { status: 200, statusText: "OK", headers }),
+        new Response(hit.body, { status: 200, statusText: "OK", headers }),
         response.url,
       );
     }
@@ -56,7 +57,7 @@ export function revalidatingFetch(
       kept.set(key, { etag, body, headers });
       if (kept.size > maxEntries) kept.delete(kept.keys().next().value!);
     } else kept.delete(key);
-    const copy = new Response(body.slice(0), {
+    const copy = new Response(body, {
       status: response.status,
       statusText: response.statusText,
       headers: response.headers,

@@ -2,11 +2,7 @@ import type { Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { setTimeout as sleep } from "node:timers/promises";
 import type { Config } from "./config.js";
-import {
-  type EmbeddedPostgres,
-  type SupervisorEvent,
-  startEmbeddedPostgres,
-} from "./db/embedded-postgres.js";
+import type { EmbeddedPostgres } from "./db/embedded-postgres.js";
 import { type Orm, openOrm } from "./db/orm.js";
 import { closeGenericPlanPool } from "./db/sql.js";
 import { EventHub } from "./events/event-hub.js";
@@ -21,43 +17,6 @@ import { pruneSearchRecent } from "./modules/issues/list/search-recent.query.js"
 import { OAuthServer } from "./oauth/server.js";
 import { pruneExpired } from "./oauth/store.query.js";
 import { schedulePrunes } from "./prune-schedule.js";
-
-export interface Database {
-  url: string;
-  embedded: EmbeddedPostgres | undefined;
-  stop(): Promise<void>;
-}
-
-/** DATABASE_URL when set; otherwise the embedded PostgreSQL in TRACKER_DATA_DIR. */
-export async function openDatabase(config: Config, logger: Logger): Promise<Database> {
-  if (config.databaseUrl) return { url: config.databaseUrl, embedded: undefined, stop: async () => {} };
-  const embedded = await startEmbeddedPostgres({
-    dataDir: config.dataDir,
-    durable: config.nodeEnv !== "test",
-    log: (line) => logger.debug("postgres", { line }),
-    onEvent: (event) => logSupervisorEvent(logger, event),
-  });
-  logger.info("embedded database started", { dataDir: config.dataDir, port: embedded.port });
-  return { url: embedded.url, embedded, stop: () => embedded.stop() };
-}
-
-/** One log line per thing the embedded database's supervisor does (`db/embedded-postgres.ts`). */
-function logSupervisorEvent(logger: Logger, event: SupervisorEvent): void {
-  switch (event.kind) {
-    case "exited":
-      logger.error("embedded database exited unexpectedly; restarting it", { reason: event.reason });
-      break;
-    case "restarting":
-      logger.warn("embedded database: restart attempt", { attempt: event.attempt, delayMs: event.delayMs });
-      break;
-    case "restart_failed":
-      logger.warn("embedded database: restart failed", { attempt: event.attempt, error: event.error });
-      break;
-    case "recovered":
-      logger.info("embedded database is back", { attempt: event.attempt, downMs: event.downMs });
-      break;
-  }
-}
 
 /** How long shutdown waits for the database pools to close before going on without them. */
 const POOL_CLOSE_WAIT_MS = 2_000;

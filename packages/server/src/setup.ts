@@ -1,11 +1,11 @@
 #!/usr/bin/env node
 import { parseArgs } from "node:util";
 import { loadConfig } from "./config.js";
+import { openDatabase } from "./db/open-database.js";
 import { openOrm } from "./db/orm.js";
 import { createLogger } from "./logger.js";
 import { bootstrapWorkspace } from "./modules/dev/bootstrap.js";
 import { PASSWORD_MAX, PASSWORD_MIN, setPassword } from "./modules/users/password.js";
-import { openDatabase } from "./server.js";
 
 const usage = `Usage: npm run setup -- --workspace <name> --email <admin email> --name <admin name> [--slug <slug>] [--password-stdin]
 

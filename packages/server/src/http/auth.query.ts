@@ -1,11 +1,38 @@
 import type { EntityManager } from "@mikro-orm/postgresql";
 import { sql } from "../db/sql.js";
-import { q, raw } from "../db/sql-fragment.js";
+import { q, raw, type SqlFragment } from "../db/sql-fragment.js";
 import type { ApiKeyAccess, ApiKeyScope } from "../modules/api-keys/api-key.entity.js";
 import { AUTH_EPOCH_SQL, type Caller, refuseExpired, tokenHashOf, type WorkspaceAccess } from "./auth.js";
 import { Unauthenticated } from "./problem.js";
 
 /** The statements of authentication: the key and what it reaches, read in one round trip. */
+
+/**
+ * What every way of authenticating reads beside its credential, from `users u`: the person, the workspaces
+ * they reach (the memberships `reach` allows) with their role in each, and the `auth_epoch` version.
+ */
+function personColumns(reach: SqlFragment): SqlFragment {
+  return q`u.id as user_id, u.name, u.email,
+            coalesce((select json_agg(json_build_object('id', w.id, 'slug', w.slug, 'name', w.name, 'role', m.role)
+                                      order by w.created_at, w.id)
+                        from memberships m join workspaces w on w.id = m.workspace_id
+                       where m.user_id = u.id and ${reach}),
+                     '[]'::json) as workspaces,
+            ${raw(AUTH_EPOCH_SQL)} as epoch`;
+}
+
+interface PersonRow {
+  user_id: string;
+  name: string;
+  email: string;
+  workspaces: WorkspaceAccess[];
+  epoch: string;
+}
+
+/** The caller's fields that {@link personColumns} read. */
+function personOf(row: PersonRow): Pick<Caller, "userId" | "name" | "email" | "workspaces"> {
+  return { userId: row.user_id, name: row.name, email: row.email, workspaces: row.workspaces };
+}
 
 /** Finds the key behind `Authorization: Bearer <token>`; an unknown, deleted or expired key is 401. */
 export async function authenticate(em: EntityManager, authorization: string | undefined): Promise<Caller> {
@@ -22,30 +49,22 @@ export async function authenticateHash(
   em: EntityManager,
   tokenHash: string,
 ): Promise<{ caller: Caller; epoch: string }> {
-  const rows = await sql<{
-    key_id: string;
-    scope: ApiKeyScope;
-    access: ApiKeyAccess;
-    expires_ms: string | null;
-    workspace_id: string | null;
-    active_workspace_id: string | null;
-    user_id: string;
-    name: string;
-    email: string;
-    stale: boolean;
-    workspaces: WorkspaceAccess[];
-    epoch: string;
-  }>(
+  const rows = await sql<
+    PersonRow & {
+      key_id: string;
+      scope: ApiKeyScope;
+      access: ApiKeyAccess;
+      expires_ms: string | null;
+      workspace_id: string | null;
+      active_workspace_id: string | null;
+      stale: boolean;
+    }
+  >(
     em,
     // One round trip for the key, its owner and the workspaces it reaches.
-    q`select k.id as key_id, k.scope, k.access, (extract(epoch from k.expires_at) * 1000)::bigint::text as expires_ms, k.workspace_id, k.active_workspace_id, u.id as user_id, u.name, u.email,
+    q`select k.id as key_id, k.scope, k.access, (extract(epoch from k.expires_at) * 1000)::bigint::text as expires_ms, k.workspace_id, k.active_workspace_id,
             (k.last_used_at is null or k.last_used_at < now() - interval '1 minute') as stale,
-            coalesce((select json_agg(json_build_object('id', w.id, 'slug', w.slug, 'name', w.name, 'role', m.role)
-                                      order by w.created_at, w.id)
-                        from memberships m join workspaces w on w.id = m.workspace_id
-                       where m.user_id = u.id and (k.workspace_id is null or w.id = k.workspace_id)),
-                     '[]'::json) as workspaces,
-            ${raw(AUTH_EPOCH_SQL)} as epoch
+            ${personColumns(raw("(k.workspace_id is null or w.id = k.workspace_id)"))}
        from api_keys k join users u on u.id = k.user_id
       where k.token_hash = ${tokenHash}`,
     // Its best plan is the same for every key: planned once per session, on the pool of such statements.
@@ -59,9 +78,7 @@ export async function authenticateHash(
   }
   return {
     caller: {
-      userId: row.user_id,
-      name: row.name,
-      email: row.email,
+      ...personOf(row),
       via: "key",
       keyId: row.key_id,
       keyScope: row.scope,
@@ -69,7 +86,6 @@ export async function authenticateHash(
       expiresAt: row.expires_ms === null ? null : Number(row.expires_ms),
       keyWorkspaceId: row.workspace_id,
       activeWorkspaceId: row.active_workspace_id,
-      workspaces: row.workspaces,
     },
     epoch: row.epoch,
   };
@@ -105,29 +121,22 @@ export async function authenticateAccessToken(
   idHash: string,
   audiences: ReadonlySet<string>,
 ): Promise<{ caller: Caller; epoch: string }> {
-  const rows = await sql<{
-    key_id: string;
-    scope: string | null;
-    aud: string | string[] | null;
-    workspace_id: string;
-    expires_ms: string | null;
-    user_id: string;
-    name: string;
-    email: string;
-    workspaces: WorkspaceAccess[];
-    epoch: string;
-  }>(
+  const rows = await sql<
+    PersonRow & {
+      key_id: string;
+      scope: string | null;
+      aud: string | string[] | null;
+      workspace_id: string;
+      expires_ms: string | null;
+    }
+  >(
     em,
     q`with t as (
         select md5(payload->>'grantId')::uuid as key_id, payload->>'scope' as scope, payload->'aud' as aud,
                split_part(payload->>'accountId', ':', 1) as user_id, split_part(payload->>'accountId', ':', 2) as workspace_id,
                (extract(epoch from expires_at) * 1000)::bigint::text as expires_ms
           from oauth_store where kind = 'AccessToken' and id_hash = ${idHash})
-      select t.key_id, t.scope, t.aud, t.workspace_id, t.expires_ms, u.id as user_id, u.name, u.email,
-             coalesce((select json_agg(json_build_object('id', w.id, 'slug', w.slug, 'name', w.name, 'role', m.role))
-                         from memberships m join workspaces w on w.id = m.workspace_id
-                        where m.user_id = u.id and w.id::text = t.workspace_id), '[]'::json) as workspaces,
-             ${raw(AUTH_EPOCH_SQL)} as epoch
+      select t.key_id, t.scope, t.aud, t.workspace_id, t.expires_ms, ${personColumns(raw("w.id::text = t.workspace_id"))}
         from t join users u on u.id::text = t.user_id`,
   );
   const row = rows[0];
@@ -139,9 +148,7 @@ export async function authenticateAccessToken(
   const access = [...LEVELS].reverse().find((l) => scopes.has(l)) ?? "read";
   return {
     caller: {
-      userId: row.user_id,
-      name: row.name,
-      email: row.email,
+      ...personOf(row),
       via: "key",
       keyId: row.key_id,
       keyScope: "workspace",
@@ -149,7 +156,6 @@ export async function authenticateAccessToken(
       expiresAt: row.expires_ms === null ? null : Number(row.expires_ms),
       keyWorkspaceId: row.workspace_id,
       activeWorkspaceId: row.workspace_id,
-      workspaces: row.workspaces,
     },
     epoch: row.epoch,
   };
@@ -164,23 +170,9 @@ export async function authenticateSessionHash(
   em: EntityManager,
   tokenHash: string,
 ): Promise<{ caller: Caller; epoch: string }> {
-  const rows = await sql<{
-    session_id: string;
-    active_workspace_id: string | null;
-    user_id: string;
-    name: string;
-    email: string;
-    workspaces: WorkspaceAccess[];
-    epoch: string;
-  }>(
+  const rows = await sql<PersonRow & { session_id: string; active_workspace_id: string | null }>(
     em,
-    q`select s.id as session_id, s.active_workspace_id, u.id as user_id, u.name, u.email,
-            coalesce((select json_agg(json_build_object('id', w.id, 'slug', w.slug, 'name', w.name, 'role', m.role)
-                                      order by w.created_at, w.id)
-                        from memberships m join workspaces w on w.id = m.workspace_id
-                       where m.user_id = u.id),
-                     '[]'::json) as workspaces,
-            ${raw(AUTH_EPOCH_SQL)} as epoch
+    q`select s.id as session_id, s.active_workspace_id, ${personColumns(raw("true"))}
        from sessions s join users u on u.id = s.user_id
       where s.token_hash = ${tokenHash} and s.expires_at > now()`,
     { prepare: "generic" },
@@ -189,9 +181,7 @@ export async function authenticateSessionHash(
   if (!row) throw new Unauthenticated("The session has ended or expired: sign in again.");
   return {
     caller: {
-      userId: row.user_id,
-      name: row.name,
-      email: row.email,
+      ...personOf(row),
       via: "session",
       keyId: row.session_id,
       keyScope: "account",
@@ -200,7 +190,6 @@ export async function authenticateSessionHash(
       expiresAt: null,
       keyWorkspaceId: null,
       activeWorkspaceId: row.active_workspace_id,
-      workspaces: row.workspaces,
     },
     epoch: row.epoch,
   };

@@ -1,4 +1,5 @@
 import type { EntityManager, MikroORM } from "@mikro-orm/postgresql";
+import type { Context } from "koa";
 import { bearerOf, refuseExpired } from "./auth.js";
 import { authenticateAccessToken, authenticateHash, authenticateSessionHash } from "./auth.query.js";
 import type { CallerCache } from "./caller-cache.js";
@@ -28,19 +29,10 @@ export function authenticate(deps: {
   audiences: () => ReadonlySet<string>;
 }): OperationStep {
   const { orm, callers, limiter } = deps;
-  /** An API key (`trk_…`), an OAuth access token or a session, read with its owner and what it reaches. */
-  const readBearer = (em: EntityManager, bearer: Credential) =>
-    bearer.kind === "key"
-      ? authenticateHash(em, bearer.hash)
-      : bearer.kind === "oauth"
-        ? authenticateAccessToken(em, bearer.hash, deps.audiences())
-        : authenticateSessionHash(em, bearer.hash);
+  const readBearer = (em: EntityManager, bearer: Credential) => readCredential(em, bearer, deps.audiences());
   return (call, next) => {
     if (!call.op.authenticated) return next();
-    const authorization = call.ctx.get("authorization") || undefined;
-    const sessionHash = authorization ? undefined : sessionHashOf(call.ctx);
-    if (sessionHash) checkCsrf(call.ctx);
-    const bearer: Credential = sessionHash ? { kind: "session", hash: sessionHash } : bearerOf(authorization);
+    const bearer = credentialOf(call.ctx);
     const tokenHash = `${bearer.kind}:${bearer.hash}`;
     const confirms = call.entry?.confirmsCaller === true;
     const cached = confirms ? callers.get(tokenHash) : undefined;
@@ -100,4 +92,26 @@ export function authenticate(deps: {
 }
 
 /** What a request proved itself with: a bearer token (`bearerOf`) or a browser's session cookie. */
-type Credential = ReturnType<typeof bearerOf> | { kind: "session"; hash: string };
+export type Credential = ReturnType<typeof bearerOf> | { kind: "session"; hash: string };
+
+/**
+ * What the request proves itself with: `Authorization: Bearer` (an API key or an OAuth access token), or
+ * without that header the session cookie, whose writes must pass the CSRF check (`session.ts`). Neither:
+ * 401.
+ */
+export function credentialOf(ctx: Context): Credential {
+  const authorization = ctx.get("authorization") || undefined;
+  const sessionHash = authorization ? undefined : sessionHashOf(ctx);
+  if (!sessionHash) return bearerOf(authorization);
+  checkCsrf(ctx);
+  return { kind: "session", hash: sessionHash };
+}
+
+/** The caller behind a credential, with its owner, what it reaches and the `auth_epoch` read with it. */
+export function readCredential(em: EntityManager, credential: Credential, audiences: ReadonlySet<string>) {
+  return credential.kind === "key"
+    ? authenticateHash(em, credential.hash)
+    : credential.kind === "oauth"
+      ? authenticateAccessToken(em, credential.hash, audiences)
+      : authenticateSessionHash(em, credential.hash);
+}

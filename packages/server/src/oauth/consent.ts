@@ -1,9 +1,8 @@
 import type { MikroORM } from "@mikro-orm/postgresql";
 import type { Context, Middleware } from "koa";
-import type { Caller } from "../http/auth.js";
-import { authenticate, authenticateSessionHash } from "../http/auth.query.js";
-import { Forbidden, HttpProblem, Invalid } from "../http/problem.js";
-import { checkCsrf, sessionHashOf } from "../http/session.js";
+import { type Caller, refuseExpired } from "../http/auth.js";
+import { credentialOf, readCredential } from "../http/authenticate.js";
+import { Forbidden, HttpProblem, Invalid, Unauthenticated } from "../http/problem.js";
 import { ACCESS_LEVELS } from "../rules/permissions.js";
 import { accountOf, apiResource, OAUTH_PREFIX, OAUTH_SCOPES, type OAuthScope } from "./provider.js";
 import type { OAuthServer } from "./server.js";
@@ -20,13 +19,12 @@ import type { OAuthServer } from "./server.js";
  * the board remembers) says it, as the board's key sign-in does; a session replaces this one function.
  */
 export async function personOf(ctx: Context, orm: MikroORM): Promise<Caller> {
-  const authorization = ctx.get("authorization") || undefined;
-  if (authorization) return authenticate(orm.em.fork(), authorization);
-  // The board's signed-in person: the session cookie, with the CSRF check every cookie write passes.
-  const sessionHash = sessionHashOf(ctx);
-  if (!sessionHash) return authenticate(orm.em.fork(), undefined);
-  checkCsrf(ctx);
-  return (await authenticateSessionHash(orm.em.fork(), sessionHash)).caller;
+  const credential = credentialOf(ctx);
+  // An app's own token never approves an app: a key or the person's session does.
+  if (credential.kind === "oauth") throw new Unauthenticated("The API key is not valid.");
+  const { caller } = await readCredential(orm.em.fork(), credential, new Set());
+  refuseExpired(caller);
+  return caller;
 }
 
 interface Details {

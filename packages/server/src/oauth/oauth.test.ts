@@ -1,5 +1,6 @@
 import { createHash, randomBytes } from "node:crypto";
 import { beforeAll, describe, expect, it } from "vitest";
+import { cookieBrowser, formPost } from "../test/browser-visit.js";
 import { startAnotherInstance, useTestServer } from "../test/harness.js";
 import { pruneExpired } from "./store.query.js";
 
@@ -26,36 +27,7 @@ let slug: string;
 let adminKey: string;
 const REDIRECT = "http://127.0.0.1:9/callback";
 
-/** A browser's cookies, enough for the provider's interaction and session cookies. */
-class Jar {
-  private cookies = new Map<string, string>();
-  take(res: Response) {
-    for (const c of res.headers.getSetCookie()) {
-      const [pair] = c.split(";");
-      const [name, ...value] = pair!.split("=");
-      this.cookies.set(name!.trim(), value.join("="));
-    }
-  }
-  header() {
-    return [...this.cookies].map(([k, v]) => `${k}=${v}`).join("; ");
-  }
-}
-
-async function browse(jar: Jar, url: string, init: RequestInit = {}): Promise<Response> {
-  const res = await fetch(new URL(url, srv.url), {
-    ...init,
-    redirect: "manual",
-    headers: { ...(init.headers as Record<string, string>), cookie: jar.header() },
-  });
-  jar.take(res);
-  return res;
-}
-
-const form = (body: Record<string, string>) => ({
-  method: "POST",
-  headers: { "content-type": "application/x-www-form-urlencoded" },
-  body: new URLSearchParams(body).toString(),
-});
+type Browser = ReturnType<typeof cookieBrowser>;
 
 async function register(extra: Record<string, unknown> = {}): Promise<string> {
   const res = await fetch(meta.registration_endpoint, {
@@ -94,8 +66,8 @@ interface Tokens {
 async function authorize(
   clientId: string,
   params: Record<string, string>,
-): Promise<{ jar: Jar; res: Response }> {
-  const jar = new Jar();
+): Promise<{ jar: Browser; res: Response }> {
+  const jar = cookieBrowser(srv.url);
   const url = new URL(meta.authorization_endpoint);
   for (const [k, v] of Object.entries({
     client_id: clientId,
@@ -105,7 +77,7 @@ async function authorize(
     ...params,
   }))
     url.searchParams.set(k, v);
-  return { jar, res: await browse(jar, url.href) };
+  return { jar, res: await jar(url.href) };
 }
 
 /** The whole way to a code: authorize, the consent page's calls with `key`, back to the redirect URI. */
@@ -118,18 +90,18 @@ async function codeFor(clientId: string, scope: string, challenge: string, key =
   expect(res.status).toBe(303);
   const interaction = res.headers.get("location")!;
   expect(interaction).toMatch(/\/oauth\/interaction\/[\w-]+$/);
-  const page = await browse(jar, interaction);
+  const page = await jar(interaction);
   expect(page.headers.get("location")).toMatch(/^\/consent\/[\w-]+$/);
-  const details = await browse(jar, `${interaction}/details`);
+  const details = await jar(`${interaction}/details`);
   expect(details.status).toBe(200);
-  const confirm = await browse(jar, `${interaction}/confirm`, {
+  const confirm = await jar(`${interaction}/confirm`, {
     method: "POST",
     headers: { "content-type": "application/json", authorization: `Bearer ${key}` },
     body: JSON.stringify({ workspace }),
   });
   if (confirm.status !== 200) return { confirm, details: await details.json() };
   const { redirectTo } = (await confirm.json()) as { redirectTo: string };
-  const back = await browse(jar, redirectTo);
+  const back = await jar(redirectTo);
   expect(back.status).toBe(303);
   const callback = new URL(back.headers.get("location")!, srv.url);
   expect(`${callback.origin}${callback.pathname}`).toBe(REDIRECT);
@@ -139,7 +111,7 @@ async function codeFor(clientId: string, scope: string, challenge: string, key =
 async function token(
   body: Record<string, string>,
 ): Promise<{ status: number; json: Record<string, string> }> {
-  const res = await fetch(meta.token_endpoint, form(body));
+  const res = await fetch(meta.token_endpoint, formPost(body));
   return { status: res.status, json: (await res.json()) as Record<string, string> };
 }
 
@@ -356,7 +328,7 @@ describe("the OAuth authorization server", () => {
     expect((await api(tokens.access_token, "/issues")).status).toBe(200);
     const res = await fetch(
       meta.revocation_endpoint,
-      form({ token: tokens.access_token, client_id: clientId }),
+      formPost({ token: tokens.access_token, client_id: clientId }),
     );
     expect(res.status).toBe(200);
     const after = await api(tokens.access_token, "/issues");
@@ -408,18 +380,18 @@ describe("the OAuth authorization server", () => {
         code_challenge_method: "S256",
       });
       const interaction = res.headers.get("location")!;
-      const confirm = await browse(jar, `${second.url}${interaction}/confirm`, {
+      const confirm = await jar(`${second.url}${interaction}/confirm`, {
         method: "POST",
         headers: { "content-type": "application/json", authorization: `Bearer ${adminKey}` },
         body: JSON.stringify({ workspace: slug }),
       });
       expect(confirm.status).toBe(200);
       const { redirectTo } = (await confirm.json()) as { redirectTo: string };
-      const back = await browse(jar, redirectTo);
+      const back = await jar(redirectTo);
       const code = new URL(back.headers.get("location")!, srv.url).searchParams.get("code")!;
       const redeemed = await fetch(
         `${second.url}/oauth/token`,
-        form({
+        formPost({
           grant_type: "authorization_code",
           code,
           redirect_uri: REDIRECT,
@@ -432,7 +404,10 @@ describe("the OAuth authorization server", () => {
       // A list, so the first instance caches the caller; the revocation on the second still holds at once.
       expect((await api(access_token, "/issues")).status).toBe(200);
       expect((await api(access_token, "/issues")).status).toBe(200);
-      await fetch(`${second.url}/oauth/token/revocation`, form({ token: access_token, client_id: clientId }));
+      await fetch(
+        `${second.url}/oauth/token/revocation`,
+        formPost({ token: access_token, client_id: clientId }),
+      );
       expect((await api(access_token, "/issues")).status).toBe(401);
     } finally {
       await second.close();

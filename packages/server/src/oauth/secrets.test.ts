@@ -4,6 +4,7 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { cookieBrowser, formPost } from "../test/browser-visit.js";
 import { freshDatabase } from "../test/databases.js";
 import { type ServerProcess, startServerProcess } from "../test/server-process.js";
 
@@ -62,28 +63,7 @@ describe("the log of an OAuth flow", () => {
 
   it("holds no token, code, verifier or key", async () => {
     const key = server.demoKey!;
-    const cookies = new Map<string, string>();
-    const go = async (url: string, init: RequestInit = {}) => {
-      const res = await fetch(new URL(url, server.url), {
-        ...init,
-        redirect: "manual",
-        headers: {
-          ...(init.headers as Record<string, string>),
-          cookie: [...cookies].map(([k, v]) => `${k}=${v}`).join("; "),
-        },
-      });
-      for (const c of res.headers.getSetCookie()) {
-        const [pair] = c.split(";");
-        const at = pair!.indexOf("=");
-        cookies.set(pair!.slice(0, at), pair!.slice(at + 1));
-      }
-      return res;
-    };
-    const form = (body: Record<string, string>) => ({
-      method: "POST",
-      headers: { "content-type": "application/x-www-form-urlencoded" },
-      body: new URLSearchParams(body).toString(),
-    });
+    const go = cookieBrowser(server.url);
     const redirect = "http://127.0.0.1:8976/cb";
     const reg = (await (
       await go("/oauth/reg", {
@@ -114,7 +94,7 @@ describe("the log of an OAuth flow", () => {
     const tokens = (await (
       await go(
         "/oauth/token",
-        form({
+        formPost({
           grant_type: "authorization_code",
           code,
           redirect_uri: redirect,
@@ -126,13 +106,20 @@ describe("the log of an OAuth flow", () => {
     const refreshed = (await (
       await go(
         "/oauth/token",
-        form({ grant_type: "refresh_token", refresh_token: tokens.refresh_token, client_id: reg.client_id }),
+        formPost({
+          grant_type: "refresh_token",
+          refresh_token: tokens.refresh_token,
+          client_id: reg.client_id,
+        }),
       )
     ).json()) as { access_token: string; refresh_token: string };
     expect(
       (await go("/api/v1/issues", { headers: { authorization: `Bearer ${refreshed.access_token}` } })).status,
     ).toBe(200);
-    await go("/oauth/token/revocation", form({ token: refreshed.access_token, client_id: reg.client_id }));
+    await go(
+      "/oauth/token/revocation",
+      formPost({ token: refreshed.access_token, client_id: reg.client_id }),
+    );
     expect(
       (await go("/api/v1/issues", { headers: { authorization: `Bearer ${refreshed.access_token}` } })).status,
     ).toBe(401);

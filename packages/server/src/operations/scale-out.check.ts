@@ -60,10 +60,7 @@ describe.skipIf(!haproxy)("two instances behind HAProxy on one PostgreSQL", { ti
       { env: { ...process.env, DATABASE_URL: pg.url, LOG_LEVEL: "warn" } },
     );
     expect(await setup.exited).toBe(0);
-    // The answer is the JSON on stdout; a library may warn on stderr before it (oidc-provider on Node 20).
-    const answer = setup.log();
-    const apiKey = (JSON.parse(answer.slice(answer.indexOf("{"))) as { apiKey: { token: string } }).apiKey
-      .token;
+    const apiKey = (JSON.parse(setup.log()) as { apiKey: { token: string } }).apiKey.token;
 
     const ports = [await freePort(), await freePort()];
     const instances: ServerProcess[] = [];

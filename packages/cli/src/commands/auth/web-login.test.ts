@@ -1,5 +1,6 @@
 import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
+import { cookieBrowser } from "@tracker/server/testing";
 import { describe, expect, it } from "vitest";
 import { useSession } from "../../test/binary.js";
 import { terminal } from "../../test/terminal.js";
@@ -8,30 +9,9 @@ import { terminal } from "../../test/terminal.js";
 // the code approved by the test as a person would in the browser (the device page, then the consent page).
 const s = useSession();
 
-/** A browser's visit: cookies kept, redirects not followed. */
-function browser() {
-  const cookies = new Map<string, string>();
-  return async (url: string, init: RequestInit = {}) => {
-    const res = await fetch(new URL(url, s.server.url), {
-      ...init,
-      redirect: "manual",
-      headers: {
-        ...(init.headers as Record<string, string>),
-        cookie: [...cookies].map(([k, v]) => `${k}=${v}`).join("; "),
-      },
-    });
-    for (const c of res.headers.getSetCookie()) {
-      const [pair] = c.split(";");
-      const at = pair!.indexOf("=");
-      cookies.set(pair!.slice(0, at), pair!.slice(at + 1));
-    }
-    return res;
-  };
-}
-
 /** Opens the page the command gave, confirms the code, and allows on the consent endpoints with `key`. */
 async function approve(page: string, userCode: string, key: string, workspace: string): Promise<void> {
-  const go = browser();
+  const go = cookieBrowser(s.server.url);
   /** Submits the page's form with its hidden fields, as the browser does (the first page submits itself). */
   const submit = async (html: string) => {
     const form = /<form[^>]*action="([^"]+)"[^>]*>([\s\S]*?)<\/form>/.exec(html)!;
