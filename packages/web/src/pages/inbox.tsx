@@ -58,8 +58,8 @@ export function InboxPage() {
         <span className="muted">{inbox.data ? `${inbox.data.unreadCount} unread` : ""}</span>
       </div>
       <div className="row">
-        <label>
-          <input type="checkbox" checked={unreadOnly} onChange={(e) => setUnreadOnly(e.target.checked)} />{" "}
+        <label className="check">
+          <input type="checkbox" checked={unreadOnly} onChange={(e) => setUnreadOnly(e.target.checked)} />
           Unread only
         </label>
         <button type="button" onClick={() => mark({})} disabled={!inbox.data?.unreadCount}>
