@@ -37,10 +37,7 @@ export function revalidatingFetch(
       kept.set(key, hit);
       const headers = new Headers(hit.headers);
       for (const [name, value] of response.headers) headers.set(name, value);
-      return withUrl(
-        new Response(hit.body, { status: 200, statusText: "OK", headers }),
-        response.url,
-      );
+      return withUrl(new Response(hit.body, { status: 200, statusText: "OK", headers }), response.url);
     }
     const etag = response.headers.get("etag");
     if (response.status !== 200 || !etag) {

@@ -66,7 +66,7 @@ describe("delete", () => {
     await page.getByRole("button", { name: "Delete issue…" }).click();
     const ask = page.getByRole("alertdialog", { name: "Delete ENG-3" });
     await expect
-      .poll(() => ask.innerText())
+      .poll(() => ask.textContent())
       .toMatch(/Delete ENG-3 for good, with its comments and history\?/);
     await ask.getByRole("button", { name: "Cancel" }).click();
     await expect.poll(() => ask.count()).toBe(0);
@@ -109,13 +109,13 @@ describe("inbox", () => {
     const inboxLink = page
       .getByRole("navigation", { name: "Workspace" })
       .getByRole("link", { name: /^Inbox/ });
-    await expect.poll(() => inboxLink.innerText()).toBe("Inbox");
+    await expect.poll(() => inboxLink.textContent()).toBe("Inbox");
 
     // Live: Grace's changes to my issue and her mention of me reach the badge without a reload.
     await grace.issues.update("ENG-1", { priority: 1 });
     const handle = (await tracker.users.list()).find((u) => u.isMe)!.email.split("@")[0];
     await grace.comments.create("ENG-2", { body: `@${handle} have a look` });
-    await expect.poll(() => inboxLink.innerText()).toMatch(/^Inbox\s*2\s+unread$/);
+    await expect.poll(() => inboxLink.textContent()).toMatch(/^Inbox\s*2\s+unread$/);
 
     await inboxLink.click();
     const items = page.getByRole("list", { name: "Notifications" }).getByRole("listitem");
@@ -129,11 +129,11 @@ describe("inbox", () => {
       ]);
     await items.first().getByRole("link").click();
     await page.waitForURL(session.at("/issue/ENG-2"));
-    await expect.poll(() => inboxLink.innerText()).toMatch(/^Inbox\s*1\s+unread$/);
+    await expect.poll(() => inboxLink.textContent()).toMatch(/^Inbox\s*1\s+unread$/);
 
     await inboxLink.click();
     await page.getByRole("button", { name: "Mark all read" }).click();
-    await expect.poll(() => inboxLink.innerText()).toBe("Inbox");
+    await expect.poll(() => inboxLink.textContent()).toBe("Inbox");
     await expect
       .poll(async () => (await items.allInnerTexts()).filter((t) => t.endsWith("unread")))
       .toEqual([]);

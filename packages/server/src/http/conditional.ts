@@ -20,7 +20,7 @@ export function conditional(limiter: RateLimiter): OperationStep {
     await next();
     const result = call.result;
     // The event stream answers by itself (no result); only a full 200 has a representation to tag.
-    if (!result || result.status !== 200 || call.ctx.respond === false) return;
+    if (result?.status !== 200 || call.ctx.respond === false) return;
     const text = result.body instanceof JsonText ? result.body.text : JSON.stringify(result.body);
     const etag = tagOf(text);
     call.ctx.set("ETag", etag);

@@ -24,7 +24,7 @@ export function newSessionToken(): string {
 /** The hash of the session cookie's token, when the request carries one of ours. */
 export function sessionHashOf(ctx: Context): string | undefined {
   const token = ctx.cookies.get(SESSION_COOKIE);
-  if (!token || !token.startsWith(SESSION_PREFIX)) return undefined;
+  if (!token?.startsWith(SESSION_PREFIX)) return undefined;
   return hashToken(token);
 }
 
