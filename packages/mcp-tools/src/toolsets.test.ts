@@ -62,7 +62,7 @@ describe("what a deployment offers", () => {
     const more = instructions.slice(instructions.indexOf(" Not offered here:"));
     expect(more).toBe(
       " Not offered here: planning (projects, initiatives, cycles, status updates); docs (documents); " +
-        "people (invites, team membership); admin (label create, rename, merge; webhooks). If a task needs one, tell the " +
+        "people (invites, team membership); inbox (notifications); admin (label changes, webhooks, issue delete). If a task needs one, tell the " +
         "user: tracker-mcp --toolsets, or the X-MCP-Toolsets header over HTTP, turns it on.",
     );
     expect(Math.ceil(Buffer.byteLength(more) / 4)).toBeLessThan(80);
@@ -74,7 +74,7 @@ describe("what a deployment offers", () => {
     // A read-only deployment names no toolset it could not offer anyway: people has no read, admin has
     // list_webhooks.
     const reads = (await connectClient(noApi(), { readOnly: true })).getInstructions() ?? "";
-    expect(reads).toMatch(/Not offered here: planning \(.*\); docs \(documents\); admin \(.*webhooks\)\. /);
+    expect(reads).toMatch(/Not offered here: planning \(.*\); docs \(documents\); admin \(.*webhooks.*\)\. /);
     expect(Object.keys(TOOLSETS)).toEqual(TOOLSET_NAMES);
   });
 });

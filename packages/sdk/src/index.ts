@@ -23,6 +23,7 @@ export {
   STREAM_EVENTS,
   type TrackerEvent,
 } from "./resources/events.js";
+export type { InboxApi } from "./resources/inbox.js";
 export type { InitiativesApi } from "./resources/initiatives.js";
 export type { InvitesApi } from "./resources/invites.js";
 export type { ImportOptions, ImportResult, IssuesApi } from "./resources/issues.js";

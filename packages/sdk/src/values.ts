@@ -5,6 +5,7 @@ import type { components } from "./generated/schema.js";
  * and writing help before a request is made. Example: `ISSUE_SPECIAL_FILTERS.includes(flag)`.
  */
 export {
+  apiKeyAccessValues as API_KEY_ACCESS,
   apiKeyScopeValues as API_KEY_SCOPES,
   healthValues as HEALTH_VALUES,
   initiativeSortValues as INITIATIVE_SORTS,

@@ -25,18 +25,23 @@ import {
   IssueSearchRecentSince,
 } from "./modules/issues/issue.entity.js";
 import { Label } from "./modules/labels/label.entity.js";
+import { IssueSubscription, Notification } from "./modules/notifications/notification.entity.js";
 import {
   Project,
   ProjectIssueCounts,
   ProjectMember,
   ProjectTeam,
 } from "./modules/projects/project.entity.js";
+import { PasswordReset } from "./modules/sessions/password-reset.entity.js";
+import { Session } from "./modules/sessions/session.entity.js";
+import { SignInFailure } from "./modules/sessions/sign-in-failure.entity.js";
 import { Team, TeamMember, WorkflowRule, WorkflowState } from "./modules/teams/team.entity.js";
 import { StatusUpdate, StatusUpdateIssue } from "./modules/updates/status-update.entity.js";
 import { User } from "./modules/users/user.entity.js";
 import { SavedView, ViewDefault } from "./modules/views/view.entity.js";
 import { WebhookDelivery, WebhookEndpoint } from "./modules/webhooks/webhook.entity.js";
 import { Membership, Workspace } from "./modules/workspaces/workspace.entity.js";
+import { OAuthStoreRow } from "./oauth/oauth-store.entity.js";
 
 /** Every entity the ORM knows. Listed by hand: ESM builds have no folder discovery to rely on. */
 export const entities: EntitySchema[] = [
@@ -67,6 +72,8 @@ export const entities: EntitySchema[] = [
   IssueLabelPosting,
   Comment,
   ActivityEvent,
+  IssueSubscription,
+  Notification,
   Document,
   DocumentIssue,
   StatusUpdate,
@@ -81,4 +88,8 @@ export const entities: EntitySchema[] = [
   IssuePullRequest,
   WebhookEndpoint,
   WebhookDelivery,
+  OAuthStoreRow,
+  Session,
+  SignInFailure,
+  PasswordReset,
 ];

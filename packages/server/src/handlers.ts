@@ -12,7 +12,9 @@ import { inviteHandlers } from "./modules/invites/invite.routes.js";
 import { issueHandlers } from "./modules/issues/issue.routes.js";
 import { labelHandlers } from "./modules/labels/label.routes.js";
 import { memberHandlers } from "./modules/members/member.routes.js";
+import { notificationHandlers } from "./modules/notifications/notification.routes.js";
 import { projectHandlers } from "./modules/projects/project.routes.js";
+import { sessionHandlers } from "./modules/sessions/session.routes.js";
 import { teamHandlers } from "./modules/teams/team.routes.js";
 import { updateHandlers } from "./modules/updates/update.routes.js";
 import { viewHandlers } from "./modules/views/view.routes.js";
@@ -25,11 +27,13 @@ export const allHandlers: HandlerEntry[] = [
   ...memberHandlers,
   ...apiKeyHandlers,
   ...inviteHandlers,
+  ...sessionHandlers,
   ...devHandlers,
   ...teamHandlers,
   ...issueHandlers,
   ...commentHandlers,
   ...digestHandlers,
+  ...notificationHandlers,
   ...labelHandlers,
   ...documentHandlers,
   ...updateHandlers,

@@ -19,6 +19,9 @@ export const commands: Record<string, () => Promise<CommandModule>> = {
   "issues import": () => import("./issues/import.js"),
   "issues branch": () => import("./issues/branch.js"),
   "issues develop": () => import("./issues/develop.js"),
+  "issues delete": () => import("./issues/delete.js"),
+  "issues subscribe": () => import("./issues/subscribe.js"),
+  "issues unsubscribe": () => import("./issues/unsubscribe.js"),
   "comments list": () => import("./comments/list.js"),
   "comments add": () => import("./comments/add.js"),
   "comments edit": () => import("./comments/edit.js"),
@@ -112,7 +115,7 @@ export const hiddenCommands: Record<string, () => Promise<CommandModule>> = {
 
 /** What each noun is about, for the top-level and noun help. */
 export const nouns: Record<string, string> = {
-  issues: "List, view, create, edit, close, relate and move issues",
+  issues: "List, view, create, edit, close, relate, move and delete issues",
   comments: "List, add, edit and delete comments on an issue",
   projects: "List, view, create and edit projects, their members and moves",
   initiatives: "List, view, create, edit and move initiatives",
@@ -129,7 +132,7 @@ export const nouns: Record<string, string> = {
   keys: "Manage your API keys",
   workspaces: "List, create, rename and choose workspaces",
   webhooks: "Send the workspace's changes to other services",
-  inbox: "What others did on your issues",
+  inbox: "Your inbox: changes to issues you follow, and mentions",
   events: "Follow the workspace's live changes",
   auth: "Log in to a server, and see or forget your login",
   server: "Run the Tracker server on this machine",

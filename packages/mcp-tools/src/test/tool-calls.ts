@@ -125,6 +125,13 @@ export const TOOL_CALLS: ToolCall[] = [
     badText: /Input validation error[\s\S]*since/,
   },
   {
+    tool: "check_inbox",
+    good: { unread: true },
+    goodText: /\d+ unread$/,
+    bad: { limit: 0 },
+    badText: /Input validation error[\s\S]*limit/,
+  },
+  {
     tool: "list_projects",
     good: { team: ["ENG"], sort: "name" },
     goodText:
@@ -267,6 +274,14 @@ export const TOOL_CALLS: ToolCall[] = [
       /^Created 2:\nENG-\d+ \[Backlog\] P3 @- Write the rollout plan\nOPS-\d+ \[Backlog\] .*Book the maintenance window$/,
     bad: { issues: [{ team: "NOPE", title: "Lost" }] },
     badText: /not_found: Issue 1 of 1: No team "NOPE"[\s\S]*Team keys you can use: ENG, OPS/,
+  },
+  {
+    tool: "delete_issue",
+    // The issue create_issue made above.
+    good: { identifier: "ENG-9" },
+    goodText: /^Deleted ENG-9\.$/,
+    bad: { identifier: "ENG-9" },
+    badText: /^not_found: No issue "ENG-9"/,
   },
 ];
 

@@ -4,6 +4,7 @@ import { facts, indent, issueLine, shortTime, toIssueRow } from "../format.js";
 import { identifierInput } from "../inputs.js";
 import { relationWords } from "../relations.js";
 import { defineTool } from "../tool.js";
+import { eventSummary } from "./get-digest.js";
 
 const related = z.object({ identifier: z.string(), title: z.string(), state: z.string() });
 
@@ -142,9 +143,20 @@ export const getIssueTool = defineTool({
   title: "Get issue",
   description:
     "Read one issue (`ENG-123`): fields, description, sub-issues, relations (blocks, blocked_by, related, " +
-    "duplicate), links, pull requests, documents, comments (with ids, for editing) and its git branch name.",
-  input: { identifier: identifierInput },
-  output: { issue: issueOutput },
+    "duplicate), links, pull requests, documents, comments (with ids, for editing) and its git branch name. " +
+    "`history: true` adds every change to it (who, when, what), oldest first.",
+  input: {
+    identifier: identifierInput,
+    history: z.boolean().optional().describe("Also list every change to the issue, oldest first."),
+  },
+  output: {
+    issue: issueOutput,
+    history: z
+      .array(
+        z.object({ at: z.string(), actor: z.string().nullable(), type: z.string(), summary: z.string() }),
+      )
+      .optional(),
+  },
   readOnly: true,
   destructive: false,
   idempotent: true,
@@ -154,7 +166,15 @@ export const getIssueTool = defineTool({
       tracker.issues.pageData(input.identifier, read),
     ]);
     const view = issueView(issue, page);
-    return { text: issueViewText(view), data: { issue: view } };
+    if (!input.history) return { text: issueViewText(view), data: { issue: view } };
+    const history: { at: string; actor: string | null; type: string; summary: string }[] = [];
+    for await (const e of tracker.issues.iterateHistory(input.identifier, read))
+      history.push({ at: e.createdAt, actor: e.actor?.name ?? null, type: e.type, summary: eventSummary(e) });
+    const lines = history.map((e) => `  ${shortTime(e.at)} ${e.actor ?? "automation"}: ${e.summary}`);
+    return {
+      text: `${issueViewText(view)}\n\nHistory, oldest first:\n${lines.join("\n")}`,
+      data: { issue: view, history },
+    };
   },
   about: (input) => ({ identifier: input.identifier }),
 });

@@ -7,7 +7,7 @@ import { WEBHOOK_OUTBOX_FUNCTION, WEBHOOK_OUTBOX_TRIGGER } from "../functions/we
  * db/functions/webhook-outbox.ts), and the workflow triggers the contract added.
  */
 
-export class Migration20261128033334_integrations extends Migration {
+export class Migration20261128150000_integrations extends Migration {
   override async up(): Promise<void> {
     this.addSql(
       'create table "webhook_endpoints" ("id" uuid not null, "workspace_id" uuid not null, "url" text not null, "events" text[] not null, "team_id" uuid null, "secret_sealed" text not null, "enabled" boolean not null default true, "disabled_reason" text null, "failing_since" timestamptz null, "created_at" timestamptz not null, constraint "webhook_endpoints_pkey" primary key ("id"))',
