@@ -35,6 +35,7 @@ import {
 import { PasswordReset } from "./modules/sessions/password-reset.entity.js";
 import { Session } from "./modules/sessions/session.entity.js";
 import { SignInFailure } from "./modules/sessions/sign-in-failure.entity.js";
+import { SsoLogin, SsoSettings } from "./modules/sso/sso.entity.js";
 import { Team, TeamMember, WorkflowRule, WorkflowState } from "./modules/teams/team.entity.js";
 import { StatusUpdate, StatusUpdateIssue } from "./modules/updates/status-update.entity.js";
 import { User } from "./modules/users/user.entity.js";
@@ -90,6 +91,8 @@ export const entities: EntitySchema[] = [
   WebhookDelivery,
   OAuthStoreRow,
   Session,
+  SsoSettings,
+  SsoLogin,
   SignInFailure,
   PasswordReset,
 ];

@@ -15,6 +15,7 @@ import { memberHandlers } from "./modules/members/member.routes.js";
 import { notificationHandlers } from "./modules/notifications/notification.routes.js";
 import { projectHandlers } from "./modules/projects/project.routes.js";
 import { sessionHandlers } from "./modules/sessions/session.routes.js";
+import { ssoHandlers } from "./modules/sso/sso.routes.js";
 import { teamHandlers } from "./modules/teams/team.routes.js";
 import { updateHandlers } from "./modules/updates/update.routes.js";
 import { viewHandlers } from "./modules/views/view.routes.js";
@@ -28,6 +29,7 @@ export const allHandlers: HandlerEntry[] = [
   ...apiKeyHandlers,
   ...inviteHandlers,
   ...sessionHandlers,
+  ...ssoHandlers,
   ...devHandlers,
   ...teamHandlers,
   ...issueHandlers,

@@ -15,6 +15,7 @@ import { pruneIdempotentRequests } from "./http/idempotency.query.js";
 import type { Logger } from "./logger.js";
 import * as codehostQueries from "./modules/codehost/codehost.query.js";
 import { pruneSearchRecent } from "./modules/issues/list/search-recent.query.js";
+import { pruneSsoLogins } from "./modules/sso/sso.service.js";
 import * as webhookQueries from "./modules/webhooks/webhook.query.js";
 import { WebhookDispatcher } from "./modules/webhooks/webhook-dispatcher.js";
 import { loadWebhooksConfig } from "./modules/webhooks/webhooks-config.js";
@@ -62,6 +63,7 @@ export async function startHttp(
     { name: "codehost: old delivery ids", run: () => codehostQueries.pruneDeliveries(orm.em.fork()) },
     { name: "webhooks: finished deliveries", run: () => webhookQueries.pruneDeliveries(orm.em.fork()) },
     { name: "oauth: expired codes and tokens", run: () => pruneExpired(orm.em.fork()) },
+    { name: "sso: abandoned sign-ins", run: () => pruneSsoLogins(orm.em.fork()) },
   ]);
   // Outbound webhooks: this instance's share of sending the outbox (modules/webhooks).
   const webhooksConfig = loadWebhooksConfig();

@@ -1,4 +1,5 @@
 import { createTracker } from "@tracker/sdk";
+import { startTestIdp } from "@tracker/server/testing";
 import type { Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { type BoardSession, openBoardSession } from "./test/session.js";
@@ -94,5 +95,45 @@ describe("people sign in", () => {
     await page.getByLabel("Password", { exact: true }).fill("another long password");
     await page.getByRole("button", { name: "Sign in", exact: true }).click();
     await page.waitForURL(new RegExp(`/${session.ws}(/|$)`));
+  });
+  test("another person signs in through the workspace's OpenID provider and lands on the board", async () => {
+    const { server, tracker, ws } = session;
+    const idp = await startTestIdp({
+      redirectUris: [`${server.url}/auth/sso/callback`],
+      accounts: { linus: { email: "linus@acme.test", email_verified: true, name: "Linus Torvalds" } },
+    });
+    try {
+      const put = await tracker.raw.PUT("/sso", {
+        body: {
+          issuer: idp.issuer,
+          clientId: idp.clientId,
+          clientSecret: idp.clientSecret,
+          allowedDomains: ["acme.test"],
+        },
+      });
+      expect(put.response.status).toBe(200);
+      await page.context().clearCookies();
+      await page.goto(server.url);
+      await page.evaluate(() => localStorage.clear());
+      await page.reload();
+
+      await page.getByLabel("Workspace", { exact: true }).fill(ws);
+      await page.getByRole("button", { name: "Continue with single sign-on" }).click();
+      // The provider's own pages: its sign-in, then its consent.
+      await page.waitForURL((url) => url.href.startsWith(`${idp.issuer}/interaction/`));
+      await page.locator('input[name="login"]').fill("linus");
+      await page.locator('input[name="password"]').fill("anything");
+      await page.getByRole("button", { name: "Sign-in" }).click();
+      await page.getByRole("button", { name: "Continue" }).click();
+
+      await page.waitForURL(new RegExp(`^${server.url}/${ws}(/|$)`));
+      await expect.poll(() => page.getByRole("button", { name: "Sign out everywhere" }).count()).toBe(1);
+      expect(await page.evaluate(() => localStorage.getItem("tracker.apiKey"))).toBe("session");
+      expect((await sessionCookie())?.httpOnly).toBe(true);
+      const linus = (await tracker.users.list()).find((u) => u.email === "linus@acme.test");
+      expect(linus).toMatchObject({ name: "Linus Torvalds", role: "member" });
+    } finally {
+      await idp.close();
+    }
   });
 });

@@ -3,6 +3,7 @@ import Koa from "koa";
 import compress from "koa-compress";
 import type { Config } from "../config.js";
 import type { Logger } from "../logger.js";
+import { ssoSignInRoutes } from "../modules/sso/sso-sign-in.js";
 import { consentRoutes } from "../oauth/consent.js";
 import { mountOAuth } from "../oauth/mount.js";
 import { OAuthServer } from "../oauth/server.js";
@@ -69,6 +70,8 @@ export function createApp(deps: AppDeps): Koa<RouteState> {
   app.use(mountOAuth(oauth));
   app.use(parseBody());
   app.use(consentRoutes(oauth, orm));
+  // Single sign-on's two browser addresses (redirects, not JSON): `modules/sso/sso-sign-in.ts`.
+  app.use(ssoSignInRoutes(orm, config.dataDir, logger));
   const limiter = new RateLimiter(config.rateLimitPerMinute);
   app.use(
     routes({

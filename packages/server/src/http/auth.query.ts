@@ -163,16 +163,19 @@ export async function authenticateAccessToken(
 
 /**
  * The caller signed in with the session whose token hashes to `tokenHash` (`http/session.ts`): the person
- * with every workspace they are a member of, as an account key would reach them. An unknown, ended or
- * expired session is 401.
+ * with every workspace they are a member of, as an account key would reach them (a session of single
+ * sign-on: its one workspace). An unknown, ended or expired session is 401.
  */
 export async function authenticateSessionHash(
   em: EntityManager,
   tokenHash: string,
 ): Promise<{ caller: Caller; epoch: string }> {
-  const rows = await sql<PersonRow & { session_id: string; active_workspace_id: string | null }>(
+  const rows = await sql<
+    PersonRow & { session_id: string; active_workspace_id: string | null; sso_workspace_id: string | null }
+  >(
     em,
-    q`select s.id as session_id, s.active_workspace_id, ${personColumns(raw("true"))}
+    q`select s.id as session_id, s.active_workspace_id, s.sso_workspace_id,
+             ${personColumns(raw("(s.sso_workspace_id is null or w.id = s.sso_workspace_id)"))}
        from sessions s join users u on u.id = s.user_id
       where s.token_hash = ${tokenHash} and s.expires_at > now()`,
     { prepare: "generic" },
@@ -184,12 +187,14 @@ export async function authenticateSessionHash(
       ...personOf(row),
       via: "session",
       keyId: row.session_id,
-      keyScope: "account",
+      // A session of single sign-on reaches the one workspace whose provider vouched (modules/sso), as a
+      // workspace key does.
+      keyScope: row.sso_workspace_id ? "workspace" : "account",
       // A person signed in acts with their role in full; the access levels narrow keys and tokens.
       access: "admin",
       expiresAt: null,
-      keyWorkspaceId: null,
-      activeWorkspaceId: row.active_workspace_id,
+      keyWorkspaceId: row.sso_workspace_id,
+      activeWorkspaceId: row.sso_workspace_id ?? row.active_workspace_id,
     },
     epoch: row.epoch,
   };

@@ -3,6 +3,7 @@ import { sign } from "@octokit/webhooks-methods";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { databaseFingerprint } from "../test/fingerprint.js";
 import { testContract, useTestServer } from "../test/harness.js";
+import { startTestIdp, type TestIdp } from "../test/oidc-idp.js";
 import { OPERATION_RULES } from "./operations.js";
 import { ACCESS_LEVELS, accessAllows, RULES } from "./permissions.js";
 import type { Cell, Column, Row } from "./table.js";
@@ -28,6 +29,13 @@ vi.stubEnv("TRACKER_WEBHOOKS_ALLOW_PRIVATE", "1");
 afterAll(() => {
   vi.unstubAllEnvs();
 });
+
+// A real OpenID provider for `PUT /sso`, which checks the provider's discovery document before saving.
+let idp: TestIdp;
+beforeAll(async () => {
+  idp = await startTestIdp({ redirectUris: ["http://127.0.0.1/auth/sso/callback"], accounts: {} });
+});
+afterAll(() => idp?.close());
 
 // Development mode: `POST /dev/reseed` exists only there.
 const srv = useTestServer({ nodeEnv: "development" });
@@ -645,6 +653,16 @@ const CASES: Record<keyof typeof OPERATION_RULES, Case> = {
     },
   },
   getDigest: { call: async () => get("/my/digest") },
+  getSsoSettings: { call: async () => get("/sso") },
+  // An admin's reaches the provider started below, which answers discovery.
+  putSsoSettings: {
+    call: async () => ({
+      method: "PUT",
+      path: "/sso",
+      body: { issuer: idp.issuer, clientId: idp.clientId, clientSecret: idp.clientSecret },
+    }),
+  },
+  deleteSsoSettings: { call: async () => ({ method: "DELETE", path: "/sso" }) },
   listWebhooks: { call: async () => get("/webhooks") },
   createWebhook: {
     call: async () => ({ method: "POST", path: "/webhooks", body: { url: "http://127.0.0.1:9/new" } }),

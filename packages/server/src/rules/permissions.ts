@@ -252,6 +252,8 @@ export const RULES = {
    * the HMAC of the body with the workspace's secret (modules/codehost/codehost.service.ts).
    */
   "codehost.deliver": rule({ kind: "write", roles: "anyone", ...OPEN }),
+  /** Single sign-on: which provider vouches for the workspace's people is the workspace's administration. */
+  "sso.manage": adminOnly("Only workspace admins may see or change single sign-on."),
   /** Outbound webhooks: their URLs, event filters and delivery logs are the workspace's administration. */
   "webhook.read": adminOnly("Only workspace admins may see webhooks and their deliveries."),
   "webhook.manage": adminOnly("Only workspace admins may register, change, delete or redeliver webhooks."),

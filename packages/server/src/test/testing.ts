@@ -9,5 +9,6 @@ export { freshDatabase } from "./databases.js";
 export { freePort } from "./free-port.js";
 export { withDatabase } from "./global-setup.js";
 export { type ApiClient, startTestServer, type TestServer } from "./harness.js";
+export { type IdpAccount, signInAtIdp, startTestIdp, type TestIdp } from "./oidc-idp.js";
 export { npm, packAndInstall } from "./pack.js";
 export { spawnLogged } from "./spawn-logged.js";

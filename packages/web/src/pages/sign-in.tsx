@@ -12,8 +12,26 @@ export function SignInPage({ onSignedIn }: { onSignedIn(key: string): void }) {
   const [email, setEmail] = useState("");
   const [password, setPassword] = useState("");
   const [key, setKey] = useState("");
+  const [workspace, setWorkspace] = useState(storedWorkspace() ?? "");
   const [error, setError] = useState<unknown>(null);
   const [busy, setBusy] = useState(false);
+  const ssoError = new URLSearchParams(window.location.search).get("sso_error");
+
+  // Back from single sign-on, the browser holds a session cookie the page cannot see: ask who it is.
+  useEffect(() => {
+    let live = true;
+    trackerFor(SESSION)
+      .raw.GET("/auth/session")
+      .then(({ data }) => {
+        if (!live || !data || data.via !== "session") return;
+        storeKey(SESSION);
+        onSignedIn(SESSION);
+      })
+      .catch(() => undefined);
+    return () => {
+      live = false;
+    };
+  }, [onSignedIn]);
 
   const attempt = async (event: FormEvent, work: () => Promise<string>) => {
     event.preventDefault();
@@ -40,6 +58,15 @@ export function SignInPage({ onSignedIn }: { onSignedIn(key: string): void }) {
       await trackerFor(token).workspaces.list();
       return token;
     });
+
+  // The workspace's provider, through the server (contract, "Single sign-on"): a navigation, not a call.
+  const withSso = (event: FormEvent) => {
+    event.preventDefault();
+    const slug = workspace.trim().toLowerCase();
+    window.location.assign(
+      `/auth/sso/${encodeURIComponent(slug)}?returnTo=${encodeURIComponent(`/${slug}`)}`,
+    );
+  };
 
   return (
     <main className="centered">
@@ -70,6 +97,26 @@ export function SignInPage({ onSignedIn }: { onSignedIn(key: string): void }) {
         </button>
         <ErrorNote error={error} />
       </form>
+      <form onSubmit={withSso} className="stack" aria-label="Single sign-on">
+        <h2>Single sign-on</h2>
+        {ssoError && (
+          <p role="alert" className="error">
+            {SSO_ERRORS[ssoError] ?? "Single sign-on did not sign you in."}
+          </p>
+        )}
+        <label htmlFor="sso-workspace">Workspace</label>
+        <input
+          id="sso-workspace"
+          autoComplete="organization"
+          placeholder="acme"
+          value={workspace}
+          onChange={(e) => setWorkspace(e.target.value)}
+          required
+        />
+        <button type="submit" disabled={!workspace.trim()}>
+          Continue with single sign-on
+        </button>
+      </form>
       <details>
         <summary>Use an API key</summary>
         <form onSubmit={withKey} className="stack">
@@ -95,6 +142,14 @@ export function SignInPage({ onSignedIn }: { onSignedIn(key: string): void }) {
     </main>
   );
 }
+
+/** What each `sso_error` of the server's redirect (contract, "Single sign-on") means to the person. */
+const SSO_ERRORS: Record<string, string> = {
+  sso_failed: "The workspace's sign-in provider did not sign you in. Try again, or ask an admin.",
+  sso_expired: "That sign-in took too long or began in another browser. Start again.",
+  sso_email_unverified: "The provider did not vouch for a verified e-mail address.",
+  sso_not_allowed: "Your e-mail address may not join this workspace: ask an admin to invite you.",
+};
 
 /** `POST /auth/sign-in`: the answer sets the session cookie; a refusal is thrown as the SDK's error. */
 async function signInWithPassword(email: string, password: string): Promise<void> {

@@ -3,7 +3,7 @@ import { type EntityManager, LockMode } from "@mikro-orm/postgresql";
 import { createTransport } from "nodemailer";
 import { hashToken } from "../../http/auth.js";
 import type { WorkspaceScope } from "../../http/handler.js";
-import { Conflict, Gone, NotFound } from "../../http/problem.js";
+import { Conflict, Forbidden, Gone, NotFound } from "../../http/problem.js";
 import { findById } from "../shared/resolve.query.js";
 import { checkPassword, hashPassword } from "../users/password.js";
 import { User } from "../users/user.entity.js";
@@ -29,6 +29,18 @@ export async function createPasswordReset(scope: WorkspaceScope, userId: string)
         { populate: ["user"], fields: ["user.email", "user.name"] },
       ),
     );
+    // The password opens every workspace of the person's: an admin of this one alone could take over an
+    // account that administers another.
+    const administered = new Set(scope.caller.workspaces.filter((w) => w.role === "admin").map((w) => w.id));
+    const elsewhere = await em.count(Membership, {
+      user: userId,
+      workspace: { $nin: [...administered] },
+    });
+    if (elsewhere > 0)
+      throw new Forbidden(
+        "forbidden",
+        "This person is also a member of a workspace you do not administer: an admin of every workspace of theirs may make the link.",
+      );
     const token = RESET_PREFIX + randomBytes(32).toString("base64url");
     const expiresAt = new Date(Date.now() + RESET_HOURS * 3_600_000);
     em.create(PasswordReset, { user: userId, tokenHash: hashToken(token), expiresAt });

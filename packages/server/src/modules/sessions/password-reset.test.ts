@@ -127,4 +127,20 @@ describe("password reset", () => {
     });
     expect(elsewhere.response.status).toBe(404);
   });
+
+  it("is refused for a person who is also in a workspace the admin does not administer", async () => {
+    const mine = await srv.bootstrap();
+    const theirs = await srv.bootstrap();
+    // The other workspace's admin is a plain member here: a link would open their own workspace too.
+    const email = theirs.user.email;
+    const joined = await srv.addMember(mine.apiKey.token, "member", email);
+    const refused = await srv.client(mine.apiKey.token).POST("/members/{userId}/password-reset", {
+      params: { path: { userId: joined.userId } },
+    });
+    expect({ status: refused.response.status, code: refused.error?.code }).toEqual({
+      status: 403,
+      code: "forbidden",
+    });
+    expect(await srv.query("select 1 from password_resets where user_id = $1", [joined.userId])).toEqual([]);
+  });
 });

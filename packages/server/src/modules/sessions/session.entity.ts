@@ -19,6 +19,11 @@ export const Session = defineEntity({
     tokenHash: p.text().unique(),
     /** The workspace chosen with PUT /workspaces/active, as an account key's. */
     activeWorkspace: () => p.manyToOne(Workspace).nullable().deleteRule("set null"),
+    /**
+     * Set for a session made by single sign-on (`modules/sso`): the one workspace whose provider vouched for
+     * the person, and the only one the session reaches.
+     */
+    ssoWorkspace: () => p.manyToOne(Workspace).nullable().deleteRule("cascade"),
     createdAt: createdTimestamp(),
     expiresAt: p.datetime(),
   },

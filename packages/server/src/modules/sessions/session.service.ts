@@ -66,10 +66,11 @@ export async function currentSession(em: EntityManager, caller: Caller) {
     caller.via === "session"
       ? ((await em.findOne(Session, caller.keyId, { fields: ["expiresAt"] }))?.expiresAt ?? null)
       : null;
-  return sessionInfo(
-    em,
-    { id: caller.userId, name: caller.name, email: caller.email },
-    caller.via,
-    expiresAt,
-  );
+  // The workspaces the caller reaches: a workspace key's, or a single sign-on session's, is one.
+  return {
+    user: { id: caller.userId, name: caller.name, email: caller.email },
+    via: caller.via,
+    expiresAt: expiresAt ? expiresAt.toISOString() : null,
+    workspaces: caller.workspaces.map(({ id, name, slug, role }) => ({ id, name, slug, role })),
+  };
 }
