@@ -5,7 +5,8 @@ import { RateLimiter } from "./rate-limit.js";
 describe("rate limiting", () => {
   let srv: TestServer;
   beforeAll(async () => {
-    srv = await startTestServer({ rateLimitPerMinute: 60 });
+    // A burst of 2 that refills one request every 5 s: a loaded machine cannot refill it mid-test.
+    srv = await startTestServer({ rateLimitPerMinute: 12 });
   });
   afterAll(() => srv.close());
 
@@ -14,8 +15,8 @@ describe("rate limiting", () => {
     const b = await srv.bootstrap();
     const api = srv.client(a.apiKey.token);
     const statuses: number[] = [];
-    for (let i = 0; i < 12; i++) statuses.push((await api.GET("/users")).response.status);
-    expect(statuses.slice(0, 10)).toEqual(Array(10).fill(200));
+    for (let i = 0; i < 2; i++) statuses.push((await api.GET("/users")).response.status);
+    expect(statuses).toEqual([200, 200]);
     const limited = await api.GET("/users");
     expect(limited.response.status).toBe(429);
     expect(limited.error!.code).toBe("rate_limited");

@@ -40,6 +40,9 @@ afterAll(() => idp?.close());
 // Development mode: `POST /dev/reseed` exists only there.
 const srv = useTestServer({ nodeEnv: "development" });
 
+// Each walk calls every operation for every role: minutes on a loaded two-core machine, not seconds.
+const WALK_MS = 180_000;
+
 type Role = "admin" | "member" | "guest";
 /** Any subject the caller may act on; someone else's; the caller's own. */
 type Mode = "any" | "other" | "own";
@@ -771,75 +774,87 @@ describe("role × action", () => {
       });
   });
 
-  it("refuses what the table refuses, with its code, and changes nothing", async () => {
-    // Every subject first, then the refused calls between two fingerprints.
-    const planned: Planned[] = [];
-    for (const row of rows()) {
-      for (const role of roles) {
-        const cell: Cell = row.cells[role as Column];
-        if (cell.kind === "allowed") continue;
-        const req = await callOf(row, role, "other");
-        planned.push({
-          what: `${row.operation.operationId}${row.when ? ` (${row.when})` : ""} as ${role}`,
-          req,
-          token: req.token ?? tokenOf(role),
+  it(
+    "refuses what the table refuses, with its code, and changes nothing",
+    async () => {
+      // Every subject first, then the refused calls between two fingerprints.
+      const planned: Planned[] = [];
+      for (const row of rows()) {
+        for (const role of roles) {
+          const cell: Cell = row.cells[role as Column];
+          if (cell.kind === "allowed") continue;
+          const req = await callOf(row, role, "other");
+          planned.push({
+            what: `${row.operation.operationId}${row.when ? ` (${row.when})` : ""} as ${role}`,
+            req,
+            token: req.token ?? tokenOf(role),
+            expect: { status: 403, code: cell.code },
+          });
+        }
+      }
+      const before = await databaseFingerprint(srv);
+      for (const p of planned) await expectAnswer(p);
+      expect(await databaseFingerprint(srv)).toBe(before);
+      expect(planned.length).toBeGreaterThan(40);
+    },
+    WALK_MS,
+  );
+
+  it(
+    "allows what the table allows, and what it allows to some on their own",
+    async () => {
+      let calls = 0;
+      for (const row of rows()) {
+        for (const role of roles) {
+          const cell: Cell = row.cells[role as Column];
+          if (cell.kind === "refused") continue;
+          const req = await callOf(row, role, cell.kind === "only" ? "own" : "any");
+          await expectAnswer({
+            what: `${row.operation.operationId}${row.when ? ` (${row.when})` : ""} as ${role}${cell.kind === "only" ? " on their own" : ""}`,
+            req,
+            token: req.token ?? tokenOf(role),
+            expect: { status: "2xx" },
+          });
+          calls++;
+        }
+      }
+      expect(calls).toBeGreaterThan(200);
+    },
+    WALK_MS,
+  );
+
+  it(
+    "refuses a non-member on every operation that names the workspace, changing nothing",
+    async () => {
+      const before = await databaseFingerprint(srv);
+      for (const row of rows()) {
+        const cell = row.cells["non-member"];
+        if (cell.kind !== "refused") continue;
+        const op = row.operation;
+        // Refused before anything is looked up or read: placeholders do.
+        const path = op.path.replace(/\{([^}]+)\}/g, (_, name: string) =>
+          name === "identifier" ? "ENG-1" : name === "key" ? "ENG" : randomUUID(),
+        );
+        await expectAnswer({
+          what: `${op.operationId} as a non-member`,
+          req: {
+            method: op.method.toUpperCase() as Req["method"],
+            path,
+            body:
+              op.operationId === "setActiveWorkspace"
+                ? { workspace: fx.slug }
+                : ["post", "put", "patch"].includes(op.method)
+                  ? {}
+                  : undefined,
+          },
+          token: fx.tokens["non-member"],
           expect: { status: 403, code: cell.code },
         });
       }
-    }
-    const before = await databaseFingerprint(srv);
-    for (const p of planned) await expectAnswer(p);
-    expect(await databaseFingerprint(srv)).toBe(before);
-    expect(planned.length).toBeGreaterThan(40);
-  });
-
-  it("allows what the table allows, and what it allows to some on their own", async () => {
-    let calls = 0;
-    for (const row of rows()) {
-      for (const role of roles) {
-        const cell: Cell = row.cells[role as Column];
-        if (cell.kind === "refused") continue;
-        const req = await callOf(row, role, cell.kind === "only" ? "own" : "any");
-        await expectAnswer({
-          what: `${row.operation.operationId}${row.when ? ` (${row.when})` : ""} as ${role}${cell.kind === "only" ? " on their own" : ""}`,
-          req,
-          token: req.token ?? tokenOf(role),
-          expect: { status: "2xx" },
-        });
-        calls++;
-      }
-    }
-    expect(calls).toBeGreaterThan(200);
-  });
-
-  it("refuses a non-member on every operation that names the workspace, changing nothing", async () => {
-    const before = await databaseFingerprint(srv);
-    for (const row of rows()) {
-      const cell = row.cells["non-member"];
-      if (cell.kind !== "refused") continue;
-      const op = row.operation;
-      // Refused before anything is looked up or read: placeholders do.
-      const path = op.path.replace(/\{([^}]+)\}/g, (_, name: string) =>
-        name === "identifier" ? "ENG-1" : name === "key" ? "ENG" : randomUUID(),
-      );
-      await expectAnswer({
-        what: `${op.operationId} as a non-member`,
-        req: {
-          method: op.method.toUpperCase() as Req["method"],
-          path,
-          body:
-            op.operationId === "setActiveWorkspace"
-              ? { workspace: fx.slug }
-              : ["post", "put", "patch"].includes(op.method)
-                ? {}
-                : undefined,
-        },
-        token: fx.tokens["non-member"],
-        expect: { status: 403, code: cell.code },
-      });
-    }
-    expect(await databaseFingerprint(srv)).toBe(before);
-  });
+      expect(await databaseFingerprint(srv)).toBe(before);
+    },
+    WALK_MS,
+  );
 
   it("answers a guest 404 for what sits in a team they do not belong to", async () => {
     let calls = 0;
@@ -892,8 +907,8 @@ describe("access level × operation", () => {
     return keys.get(id)!;
   }
   /** Every row, each as the admin with a key of each level: what the table's kind says it gets. */
-  async function plan(level: Level, refused: boolean): Promise<Planned[]> {
-    const planned: Planned[] = [];
+  /** Each row's call for a key of `level`, made when it is reached (a call may set up what it needs). */
+  async function* planEach(level: Level, refused: boolean): AsyncGenerator<Planned> {
     for (const row of rows()) {
       const kind = RULES[row.action].kind;
       if (accessAllows(level, kind) === !refused) {
@@ -901,36 +916,50 @@ describe("access level × operation", () => {
         const req = await callOf(row, "admin", cell.kind === "only" ? "own" : "any");
         // Operations that take no key (security: []) have no level to check.
         if (refused && req.anonymous) continue;
-        planned.push({
+        yield {
           what: `${row.operation.operationId}${row.when ? ` (${row.when})` : ""} with a ${level} key`,
           req,
           token: await keyOf(req.token ?? admin(), level),
           expect: refused ? { status: 403, code: "insufficient_access" } : { status: "2xx" },
-        });
+        };
       }
     }
+  }
+  async function plan(level: Level, refused: boolean): Promise<Planned[]> {
+    const planned: Planned[] = [];
+    for await (const p of planEach(level, refused)) planned.push(p);
     return planned;
   }
 
-  it("refuses a key below each operation's level with insufficient_access, changing nothing", async () => {
-    const planned = [...(await plan("read", true)), ...(await plan("write", true))];
-    const before = await databaseFingerprint(srv);
-    for (const p of planned) await expectAnswer(p);
-    expect(await databaseFingerprint(srv)).toBe(before);
-    // Every write and admin row refused to a read key, every admin row to a write key.
-    expect(planned.filter((p) => p.what.endsWith("read key")).length).toBeGreaterThan(50);
-    expect(planned.filter((p) => p.what.endsWith("write key")).length).toBeGreaterThan(10);
-  });
+  it(
+    "refuses a key below each operation's level with insufficient_access, changing nothing",
+    async () => {
+      const planned = [...(await plan("read", true)), ...(await plan("write", true))];
+      const before = await databaseFingerprint(srv);
+      for (const p of planned) await expectAnswer(p);
+      expect(await databaseFingerprint(srv)).toBe(before);
+      // Every write and admin row refused to a read key, every admin row to a write key.
+      expect(planned.filter((p) => p.what.endsWith("read key")).length).toBeGreaterThan(50);
+      expect(planned.filter((p) => p.what.endsWith("write key")).length).toBeGreaterThan(10);
+    },
+    WALK_MS,
+  );
 
-  it("allows each operation to a key at or above its level", async () => {
-    let calls = 0;
-    for (const level of ACCESS_LEVELS)
-      for (const p of await plan(level, false)) {
-        await expectAnswer(p);
-        calls++;
-      }
-    expect(calls).toBeGreaterThan(150);
-  });
+  it(
+    "allows each operation to a key at or above its level",
+    async () => {
+      let calls = 0;
+      // Each call made just before it is sent: the code-host delivery is signed with the secret its own
+      // setup connected, which the code-host operations before it would have replaced.
+      for (const level of ACCESS_LEVELS)
+        for await (const p of planEach(level, false)) {
+          await expectAnswer(p);
+          calls++;
+        }
+      expect(calls).toBeGreaterThan(150);
+    },
+    WALK_MS,
+  );
 });
 
 async function expectAnswer(p: Planned): Promise<void> {

@@ -255,7 +255,10 @@ export const RULES = {
   /** Single sign-on: which provider vouches for the workspace's people is the workspace's administration. */
   "sso.manage": adminOnly("Only workspace admins may see or change single sign-on."),
   /** Outbound webhooks: their URLs, event filters and delivery logs are the workspace's administration. */
-  "webhook.read": adminOnly("Only workspace admins may see webhooks and their deliveries."),
+  "webhook.read": rule({
+    ...adminOnly("Only workspace admins may see webhooks and their deliveries."),
+    kind: "read",
+  }),
   "webhook.manage": adminOnly("Only workspace admins may register, change, delete or redeliver webhooks."),
   "digest.read": everyone("read", "seen"),
   "events.read": everyone("read", "seen"),

@@ -35,6 +35,8 @@ describe("the role × action table", () => {
     expect(levels.filter((l) => l.kind === "admin").map((l) => l.operation)).toEqual([
       "POST /workspaces",
       "PATCH /workspace",
+      "PUT /workspace/codehost",
+      "DELETE /workspace/codehost",
       "POST /invites",
       "DELETE /invites/{id}",
       "POST /members/{userId}/password-reset",
@@ -48,6 +50,10 @@ describe("the role × action table", () => {
       "POST /initiatives/{id}/move",
       "PUT /view-defaults scope=workspace",
       "DELETE /view-defaults scope=workspace",
+      "POST /webhooks",
+      "PATCH /webhooks/{id}",
+      "DELETE /webhooks/{id}",
+      "POST /webhooks/{id}/deliveries/{deliveryId}/redeliver",
       "POST /dev/reseed",
     ]);
   });

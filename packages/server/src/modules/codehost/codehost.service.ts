@@ -90,7 +90,7 @@ export async function receiveGithubDelivery(
   // The bytes as sent, which koa-body keeps beside the parsed body (`includeUnparsed`, http/body.ts).
   const raw = (ctx.request as { rawBody?: unknown }).rawBody;
   const secret = connection && secretBox(scope.config.dataDir).open(connection.secretSealed);
-  if (!connection || secret === undefined) {
+  if (!connection || !secret) {
     if (connection) scope.logger.error("codehost: the secret cannot be read with this server's secrets key");
     throw new Unauthenticated("This workspace is not connected to a code host.");
   }
