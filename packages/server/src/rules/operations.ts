@@ -134,7 +134,7 @@ export const OPERATION_RULES: Record<OperationId, OperationRule> = {
   putViewDefault: withVariant("view.own", "scope=workspace", "view.workspaceDefault", workspaceScope),
   deleteViewDefault: withVariant("view.own", "scope=workspace", "view.workspaceDefault", workspaceScopeQuery),
   getDigest: { action: "digest.read" },
-  getSsoSettings: { action: "sso.manage" },
+  getSsoSettings: { action: "sso.read" },
   putSsoSettings: { action: "sso.manage" },
   deleteSsoSettings: { action: "sso.manage" },
   listWebhooks: { action: "webhook.read" },

@@ -38,6 +38,8 @@ describe("the role × action table", () => {
       "PUT /workspace/codehost",
       "DELETE /workspace/codehost",
       "POST /invites",
+      "PUT /sso",
+      "DELETE /sso",
       "DELETE /invites/{id}",
       "POST /members/{userId}/password-reset",
       "PATCH /members/{userId}",

@@ -65,9 +65,14 @@ async function signInThrough(slug: string, login: string, returnTo?: string) {
   return { landing: landed.headers.get("location")!, browser, callback };
 }
 
+interface SessionBody {
+  user: { email: string; name: string };
+  workspaces: { slug: string }[];
+}
+
 async function whoAmI(browser: ReturnType<typeof cookieBrowser>) {
   const res = await browser("/api/v1/auth/session");
-  return { status: res.status, body: res.status === 200 ? await res.json() : undefined };
+  return { status: res.status, body: res.status === 200 ? ((await res.json()) as SessionBody) : undefined };
 }
 
 describe("single sign-on settings", () => {
@@ -116,9 +121,9 @@ describe("signing in through the provider", () => {
     const { landing, browser } = await signInThrough(slug, "ada", `/${slug}/issues`);
     expect(landing).toBe(`/${slug}/issues`);
     const me = await whoAmI(browser);
-    expect(me.body.user.email).toBe("ada@acme.test");
+    expect(me.body!.user.email).toBe("ada@acme.test");
     // The provider vouched for Ada in this workspace only: her other workspace is not reached.
-    expect(me.body.workspaces.map((w: { slug: string }) => w.slug)).toEqual([slug]);
+    expect(me.body!.workspaces.map((w: { slug: string }) => w.slug)).toEqual([slug]);
     const issues = await browser(`/api/v1/issues?workspace=${other.workspace.slug}`);
     expect(issues.status).toBe(403);
   });
@@ -127,7 +132,7 @@ describe("signing in through the provider", () => {
     const { adminKey, slug } = await workspaceWithSso();
     const { landing, browser } = await signInThrough(slug, "newcomer");
     expect(landing).toBe(`/${slug}`);
-    expect((await whoAmI(browser)).body.user).toMatchObject({
+    expect((await whoAmI(browser)).body!.user).toMatchObject({
       email: "grace@acme.test",
       name: "Grace Hopper",
     });
