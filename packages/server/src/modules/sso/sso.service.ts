@@ -39,7 +39,7 @@ export async function putSettings(scope: WorkspaceScope, body: SsoSettingsBody) 
   const existing = await em.findOne(SsoSettings, { workspace: workspace.id });
   const box = secretBox(scope.config.dataDir);
   const secret = body.clientSecret ?? (existing ? box.open(existing.clientSecretSealed) : undefined);
-  if (secret === undefined)
+  if (!secret)
     throw new Invalid("Give the client secret: the workspace has no single sign-on settings yet.", [
       { path: fieldPath("body", "clientSecret"), message: "is required the first time" },
     ]);
@@ -137,7 +137,7 @@ export async function providerOf(
   let cached = configurations.get(key);
   if (!cached || Date.now() - cached.at > CONFIG_MS) {
     const clientSecret = secretBox(dataDir).open(settings.clientSecretSealed);
-    if (clientSecret === undefined)
+    if (!clientSecret)
       throw new Error("The provider's client secret cannot be opened with this server's key.");
     cached = { at: Date.now(), config: discover({ ...settings, clientSecret }) };
     configurations.set(key, cached);
