@@ -146,7 +146,15 @@ describe("the response check", () => {
   const contract = () => testContract();
   const getIssue = () => contract().operation("getIssue");
   const detail = (over: Record<string, unknown> = {}) => ({
-    issue: { ...anIssue(), comments: [], subIssues: [], relations: [], ...over },
+    issue: {
+      ...anIssue(),
+      comments: [],
+      subIssues: [],
+      relations: [],
+      pullRequests: [],
+      branchName: "eng-1",
+      ...over,
+    },
   });
   const notFound = (over: Record<string, unknown> = {}) => ({
     type: "urn:tracker:problem:not_found",
@@ -214,7 +222,16 @@ describe("the response check", () => {
     }
     const { title: _, ...untitled } = anIssue();
     expect(
-      check(200, "application/json", { issue: { ...untitled, comments: [], subIssues: [], relations: [] } }),
+      check(200, "application/json", {
+        issue: {
+          ...untitled,
+          comments: [],
+          subIssues: [],
+          relations: [],
+          pullRequests: [],
+          branchName: "eng-1",
+        },
+      }),
     ).toContain("getIssue 200: /issue must have required property 'title'");
   });
 

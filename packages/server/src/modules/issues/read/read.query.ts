@@ -5,6 +5,8 @@ import { AUTH_EPOCH_SQL, confirmCaller } from "../../../http/auth.js";
 import type { WorkspaceScope } from "../../../http/handler.js";
 import { NotFound } from "../../../http/problem.js";
 import { visibleTeamCondition } from "../../../rules/visibility.js";
+import { branchName } from "../../codehost/branch-name.js";
+import { pullRequestsJsonSql } from "../../codehost/codehost.query.js";
 import { commentsJsonSql } from "../../comments/comment.query.js";
 import { issueKeyQuery } from "../../shared/resolve.query.js";
 import { type IssueRow, issueColumns, issueFromRow } from "../issue-shape.js";
@@ -24,7 +26,7 @@ export function subIssuesJsonSql(scope: WorkspaceScope, parentId: string, json: 
 }
 
 type IssueDetailRow = IssueRow &
-  Pick<IssueDetailOut, "comments" | "subIssues" | "relations"> & { authEpoch: string };
+  Pick<IssueDetailOut, "comments" | "subIssues" | "relations" | "pullRequests"> & { authEpoch: string };
 
 /**
  * One issue with comments (oldest first), sub-issues (by number) and relations from its side, in one
@@ -45,11 +47,20 @@ export async function getIssueDetail(scope: WorkspaceScope, ref: string): Promis
                  "i.id",
                  "json_build_object('identifier', sit.key || '-' || si.number, 'title', si.title, 'state', sis.name)",
                )} as "subIssues",
+               ${pullRequestsJsonSql("i.id")} as "pullRequests",
                ${raw(AUTH_EPOCH_SQL)} as "authEpoch"
           from target k join issues i on i.id = k.id`,
       { prepare: true },
     ));
   confirmCaller(scope, row?.authEpoch);
   if (!row) throw new NotFound(`No issue "${ref}" in this workspace.`);
-  return { ...issueFromRow(row), comments: row.comments, subIssues: row.subIssues, relations: row.relations };
+  const issue = issueFromRow(row);
+  return {
+    ...issue,
+    comments: row.comments,
+    subIssues: row.subIssues,
+    relations: row.relations,
+    pullRequests: row.pullRequests,
+    branchName: branchName(issue.identifier, issue.title),
+  };
 }
