@@ -23,11 +23,11 @@ export const priorityInput = z
 export const limitInput = (max: number, fallback: number) =>
   z.number().int().min(1).max(max).default(fallback).describe(`1-${max}, default ${fallback}.`);
 
-/** A page size of a list the API pages: within the contract's `limit`; `fallback` by default. */
-export const pageLimitInput = (fallback: number) =>
-  whole(query.listIssues.limit)
-    .default(fallback)
-    .describe(`${query.listIssues.limit.minimum}-${query.listIssues.limit.maximum}, default ${fallback}.`);
+/**
+ * A page size of a list the API pages: within the contract's `limit`; `fallback` by default. No description:
+ * the schema's minimum, maximum and default already say it, and default tools pay for every byte.
+ */
+export const pageLimitInput = (fallback: number) => whole(query.listIssues.limit).default(fallback);
 
 export const projectRefInput = z.string().min(1).max(200).describe("Project name or id.");
 

@@ -8,7 +8,14 @@ describe("the list-filter vocabulary", () => {
       "state",
       "stateType",
       "assignee",
+      "creator",
       "project",
+      "parent",
+      "priority",
+      "estimateMin",
+      "estimateMax",
+      "dueAfter",
+      "dueBefore",
       "cycle",
       "label",
       "q",
@@ -21,6 +28,18 @@ describe("the list-filter vocabulary", () => {
     ]);
     expect(LIST_FILTERS.projects).toEqual(["initiative", "status", "lead", "team", "health", "special"]);
     expect(LIST_FILTERS.initiatives).toEqual(["status", "lead", "health", "special"]);
+  });
+
+  it("reads issue 37's filters in their shapes: priority names as a list, estimate bounds as numbers", () => {
+    const search = new URLSearchParams(
+      "priority=urgent,asap,high&estimateMin=2&dueBefore=2026-12-31&parent=none",
+    );
+    expect(readListFilters("issues", search)).toEqual({
+      priority: ["urgent", "high"],
+      estimateMin: 2,
+      dueBefore: "2026-12-31",
+      parent: "none",
+    });
   });
 
   it("reads filters from a URL or a saved view in the contract's shapes, dropping what is not one", () => {

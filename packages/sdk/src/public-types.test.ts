@@ -82,9 +82,7 @@ async function surface(tracker: Tracker): Promise<void> {
   expectTypeOf(await tracker.workspaces.update({ name: "x" })).toEqualTypeOf<
     Schemas["WorkspaceMembership"]
   >();
-  expectTypeOf(await tracker.teams.update("ENG", { name: "x" })).toEqualTypeOf<
-    Schemas["Team"] | Schemas["TeamListing"]
-  >();
+  expectTypeOf(await tracker.teams.update("ENG", { name: "x" })).toEqualTypeOf<Schemas["Team"]>();
 
   // Every answer's request id and rate-limit state.
   expectTypeOf(responseOf(await tracker.users.list())).toEqualTypeOf<ResponseInfo | undefined>();

@@ -14,7 +14,7 @@ describe("createTracker", () => {
 
   it("sends the key, the workspace and a User-Agent on every call, under /api/v1", async () => {
     const bea = { id: "u 1", name: "Bea", email: "bea@example.com", role: "guest", isMe: false };
-    const fake = fakeFetch(json({ users: [] }), json({ ok: true }), json({ users: [bea] }));
+    const fake = fakeFetch(json({ users: [] }), json({ user: bea }));
     const tracker = createTracker({
       baseUrl: `${baseUrl}/`,
       apiKey: "trk_abc",
@@ -23,7 +23,7 @@ describe("createTracker", () => {
     });
 
     await tracker.users.list();
-    // The contract answers { ok: true }: the member is read back.
+    // The contract answers the member as they now are.
     await expect(tracker.members.update("u 1", { role: "guest" })).resolves.toEqual(bea);
 
     for (const request of fake.requests) {
@@ -34,7 +34,6 @@ describe("createTracker", () => {
     expect(fake.requests.map((r) => `${r.method} ${r.url}`)).toEqual([
       "GET http://tracker.test/api/v1/users",
       "PATCH http://tracker.test/api/v1/members/u%201",
-      "GET http://tracker.test/api/v1/users",
     ]);
     expect(await fake.requests[1]!.json()).toEqual({ role: "guest" });
   });

@@ -53,6 +53,35 @@ export function listShapes(seeded: Seeded): { name: string; filter: IssueFilter 
     { name: "completedAfter (last week)", filter: { completedAfter: daysAgo(7) } },
     { name: "completedBefore (ten months ago)", filter: { completedBefore: daysAgo(300) } },
     { name: "team + completedBefore (ten months ago)", filter: { team, completedBefore: daysAgo(300) } },
+    // Issue 37's filters, each alone and in the shapes people save ("urgent bugs").
+    { name: "priority urgent", filter: { priority: ["urgent"] } },
+    { name: "team + priority urgent,high", filter: { team, priority: ["urgent", "high"] } },
+    { name: "priority none", filter: { priority: ["none"] } },
+    { name: "priority urgent + label bug (urgent bugs)", filter: { priority: ["urgent"], label: ["bug"] } },
+    {
+      name: "priority urgent + label bug + open, sort priority (saved view)",
+      filter: {
+        priority: ["urgent"],
+        label: ["bug"],
+        stateType: ["backlog", "unstarted", "started"],
+        sort: "priority",
+      },
+    },
+    { name: "estimateMin 8", filter: { estimateMin: 8 } },
+    { name: "estimateMin 2 + estimateMax 3", filter: { estimateMin: 2, estimateMax: 3 } },
+    { name: "team + estimateMax 1", filter: { team, estimateMax: 1 } },
+    { name: "dueAfter..dueBefore (next week)", filter: { dueAfter: daysAgo(0), dueBefore: daysAgo(-7) } },
+    { name: "team + dueBefore (a month ago)", filter: { team, dueBefore: daysAgo(30) } },
+    { name: "dueAfter (in a month)", filter: { dueAfter: daysAgo(-30) } },
+    { name: "creator", filter: { creator: "me" } },
+    // The seed makes every 20th issue of a team (number 3, 23, …) a sub-issue of the one before it.
+    { name: "parent (one issue)", filter: { parent: `${team}-2` } },
+    { name: "parent any", filter: { parent: "any" } },
+    { name: "parent none", filter: { parent: "none" } },
+    { name: "team + parent any", filter: { team, parent: "any" } },
+    { name: "assignee none", filter: { assignee: "none" } },
+    { name: "team + assignee none", filter: { team, assignee: "none" } },
+    { name: "label none", filter: { label: ["none"] } },
   ];
   for (const special of issueSpecialFilterValues)
     shapes.push({ name: `special ${special}`, filter: { special: [special] } });

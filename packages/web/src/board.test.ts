@@ -169,6 +169,44 @@ describe("the web board", () => {
     await expect.poll(() => new URL(page.url()).search).toBe("?sort=title");
   });
 
+  test("the list filters by priority from the filter picker, and shows issue 37's filters as chips", async () => {
+    await tracker.issues.create({
+      team: "ENG",
+      title: "Pager goes off at night",
+      priority: 1,
+      labels: ["bug"],
+    });
+    await page.goto(`${server.url}/${ws}/team/ENG/list`);
+    await expect.poll(() => page.locator("table.issues tbody tr").count()).toBeGreaterThan(1);
+    await page.getByRole("button", { name: "Add a filter" }).click();
+    await page.getByRole("option", { name: "Priority: Urgent" }).click();
+    await expect.poll(() => new URL(page.url()).searchParams.get("priority")).toBe("urgent");
+    // The rows are the urgent issues the API lists, this one among them.
+    const urgent = (await tracker.issues.list({ team: "ENG", priority: ["urgent"] })).items;
+    expect(urgent.map((i) => i.title)).toContain("Pager goes off at night");
+    await expect.poll(() => page.locator("table.issues tbody tr").count()).toBe(urgent.length);
+    const rows = await page.locator("table.issues tbody tr").allTextContents();
+    expect(urgent.every((i) => rows.some((r) => r.includes(i.identifier)))).toBe(true);
+    await page.getByRole("button", { name: "Remove the filter Priority: Urgent" }).click();
+    await expect.poll(() => new URL(page.url()).searchParams.get("priority")).toBe(null);
+
+    // A link (or a saved view) with the other new filters shows each as a chip, and applies them.
+    await page.goto(
+      `${server.url}/${ws}/team/ENG/list?parent=none&label=none&assignee=none&estimateMin=2&dueBefore=2026-12-31`,
+    );
+    for (const chip of [
+      "Top-level only",
+      "No labels",
+      "Assignee: No one",
+      "Estimate ≥ 2",
+      "Due before 2026-12-31",
+    ])
+      await expect
+        .poll(() => page.getByRole("button", { name: `Remove the filter ${chip}` }).count())
+        .toBe(1);
+    await expect.poll(() => page.getByText("No issues").count()).toBeGreaterThan(0);
+  });
+
   test("after a dropped connection the stream resumes from the last event and shows what was missed", async () => {
     await page.goto(`${server.url}/${ws}/team/ENG/board`);
     await expect.poll(() => page.locator(".live-live").count()).toBe(1);

@@ -44,8 +44,8 @@ export const createCycleTool = defineTool({
   async run(input, { tracker, read, write }) {
     const { idempotencyKey: _key, rollover: asked, ...fields } = input;
     const team = input.team.toUpperCase();
-    // The server rolls over the team's latest cycle whatever its dates (the contract's createCycle), so
-    // the tool decides: a cycle still running keeps its issues until it ends.
+    // The server rolls over only a previous cycle that has ended (the contract's createCycle); the tool
+    // reads that cycle first to say which happened, and refuses an explicit rollover of a running one.
     const [latest] = await tracker.cycles.list(team, read);
     const now = Date.now();
     const running = latest !== undefined && Date.parse(latest.endsAt) > now;

@@ -1,4 +1,11 @@
-import { type BodyOf, LIST_FILTERS, type ListKind, readListFilters, VIEW_KINDS } from "@tracker/sdk";
+import {
+  type BodyOf,
+  LIST_FILTERS,
+  type ListKind,
+  PRIORITY_NAMES,
+  readListFilters,
+  VIEW_KINDS,
+} from "@tracker/sdk";
 import { z } from "zod";
 import { oneOf, schema, text } from "../contract.js";
 import { nameList, ToolRefusal } from "../errors.js";
@@ -7,6 +14,17 @@ import { defineTool, idempotencyKeyInput } from "../tool.js";
 import { filterText } from "./list-views.js";
 
 const filterValue = z.union([z.string(), z.number(), z.array(z.union([z.string(), z.number()]))]);
+
+/**
+ * The contract's view filters take priorities by name; agents read them as numbers in search_issues' lines
+ * (P1 urgent … P4 low, P- none), so a number 0-4 is taken as the name it stands for.
+ */
+function priorityNames(filters: Record<string, unknown>): Record<string, unknown> {
+  const { priority } = filters;
+  if (!Array.isArray(priority)) return filters;
+  const named = priority.map((p) => (typeof p === "number" ? (PRIORITY_NAMES[p] ?? String(p)) : p));
+  return { ...filters, priority: named };
+}
 
 export const saveViewTool = defineTool({
   name: "save_view",
@@ -61,7 +79,7 @@ export const saveViewTool = defineTool({
         throw new ToolRefusal(
           `A saved view of ${kind} cannot filter by ${unknown.join(", ")}; its filters are: ${allowed.join(", ")}.`,
         );
-      filters = readListFilters(kind, input.filters);
+      filters = readListFilters(kind, kind === "issues" ? priorityNames(input.filters) : input.filters);
       const dropped = Object.keys(input.filters).filter((k) => !(k in filters!));
       if (dropped.length)
         throw new ToolRefusal(

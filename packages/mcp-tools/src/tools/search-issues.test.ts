@@ -118,4 +118,58 @@ describe("search_issues", () => {
       expect.stringMatching(/^ENG-7 .* Search ignores accents · blocks ENG-2$/),
     ]);
   });
+  it("filters by priority, estimate, due window, creator, parent, no assignee and no label", async () => {
+    await ws.sdk.teams.create({ key: "FLT", name: "Filters" });
+    const sdk = ws.sdk;
+    const epic = await sdk.issues.create({ team: "FLT", title: "Epic parent", priority: 3 });
+    await sdk.issues.create({
+      team: "FLT",
+      title: "Urgent bug",
+      priority: 1,
+      estimate: 5,
+      dueDate: "2026-12-10",
+      labels: ["bug"],
+      assignee: "me",
+      parent: epic.identifier,
+    });
+    await sdk.issues.create({
+      team: "FLT",
+      title: "High chore",
+      priority: 2,
+      estimate: 1,
+      dueDate: "2027-01-15",
+    });
+    await sdk.teams.addMember("FLT", (await sdk.users.list()).find((u) => u.email === ws.bob.email)!.id);
+    await ws
+      .as(ws.bob.token)
+      .issues.create({ team: "FLT", title: "Bobs idea", labels: ["ui"], assignee: "me" });
+    const titles = async (args: Record<string, unknown>) => {
+      const { text, isError } = await call("search_issues", { team: "FLT", sort: "created", ...args });
+      expect(isError, text).toBe(false);
+      return text === "No issues match."
+        ? []
+        : text
+            .split("\n")
+            .filter((l) => l.startsWith("FLT-"))
+            .map((l) => /^FLT-\d+ .* (\S+ \S+)$/.exec(l)?.[1]);
+    };
+    expect(await titles({ priority: ["urgent", "high"] })).toEqual(["Urgent bug", "High chore"]);
+    expect(await titles({ priority: ["none"] })).toEqual(["Bobs idea"]);
+    expect(await titles({ estimateMin: 2 })).toEqual(["Urgent bug"]);
+    expect(await titles({ estimateMax: 4 })).toEqual(["High chore"]);
+    expect(await titles({ dueAfter: "2026-12-01", dueBefore: "2027-01-01" })).toEqual(["Urgent bug"]);
+    expect(await titles({ creator: ws.bob.email })).toEqual(["Bobs idea"]);
+    expect(await titles({ parent: epic.identifier })).toEqual(["Urgent bug"]);
+    expect(await titles({ parent: "any" })).toEqual(["Urgent bug"]);
+    expect(await titles({ parent: "none" })).toEqual(["Epic parent", "High chore", "Bobs idea"]);
+    expect(await titles({ assignee: "none" })).toEqual(["Epic parent", "High chore"]);
+    expect(await titles({ labels: ["none"] })).toEqual(["Epic parent", "High chore"]);
+    expect(await titles({ estimateMin: 6 })).toEqual([]);
+    const badPriority = await call("search_issues", { priority: ["asap"] });
+    expect(badPriority.isError).toBe(true);
+    expect(badPriority.text).toMatch(/priority/);
+    const noParent = await call("search_issues", { parent: "FLT-999" });
+    expect(noParent.isError).toBe(true);
+    expect(noParent.text).toMatch(/^not_found: /);
+  });
 });

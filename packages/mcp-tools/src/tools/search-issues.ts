@@ -1,5 +1,11 @@
 import type { CallOptions, QueryOf, Tracker } from "@tracker/sdk";
-import { ISSUE_SORTS, ISSUE_SPECIAL_FILTERS, readListFilters, STATE_TYPES } from "@tracker/sdk";
+import {
+  ISSUE_SORTS,
+  ISSUE_SPECIAL_FILTERS,
+  PRIORITY_NAMES,
+  readListFilters,
+  STATE_TYPES,
+} from "@tracker/sdk";
 import { z } from "zod";
 import { query as contractQuery, text } from "../contract.js";
 import { cursorInput, decodeCursor, pageFooter, pageOf, pageOutput } from "../cursor.js";
@@ -10,41 +16,41 @@ import { defineTool, type InputOf } from "../tool.js";
 
 type IssueQuery = QueryOf<"listIssues">;
 
-// The contract's time windows take a date or a date-time; the server names a malformed one in its answer,
-// so the schema stays a plain string rather than paying for a pattern in every tools/list.
-const timeBound = z.string().min(10).max(40).optional();
+// The contract's time windows (and due dates) take a date or a date-time; the server names a malformed one
+// in its answer, so the schema stays a plain string rather than paying for a pattern or lengths in every
+// tools/list (this tool is in the default toolsets, whose tools/list budget schemas.test.ts keeps).
+const timeBound = z.string().optional();
+const estimateBound = z.number().int().optional();
 
 const input = {
   query: text({ ...contractQuery.listIssues.q, minLength: 1 })
     .optional()
-    .describe("Full text over title and description; an identifier matches too."),
+    .describe("Title and description text, or an identifier."),
   team: teamInput.optional(),
-  state: z.string().min(1).optional().describe('State name of `team`, e.g. "In Progress".'),
-  stateType: z
-    .array(z.enum(STATE_TYPES))
-    .optional()
-    .describe("Any of these; open work is [backlog, unstarted, started]."),
-  assignee: userInput.optional(),
+  state: z.string().min(1).optional().describe("A state name of `team`."),
+  stateType: z.array(z.enum(STATE_TYPES)).optional().describe("Any of these."),
+  assignee: userInput.optional().describe("Email, user id, `me`, or `none`."),
+  creator: z.string().optional(),
   project: projectRefInput.optional(),
+  parent: z.string().optional().describe("Its sub-issues (`ENG-1`); `none`: top-level; `any`."),
+  priority: z.array(z.enum(PRIORITY_NAMES)).optional().describe("Any of these."),
+  estimateMin: estimateBound,
+  estimateMax: estimateBound,
+  dueAfter: timeBound,
+  dueBefore: timeBound,
   cycle: cycleInput.optional(),
-  labels: z.array(z.string().min(1)).optional().describe("Must carry all of them."),
+  labels: z.array(z.string().min(1)).optional().describe('Must carry all of them; ["none"]: no labels.'),
   special: z
     .array(z.enum(ISSUE_SPECIAL_FILTERS))
     .optional()
-    .describe(
-      "All must hold. blocked: has an open blocker; stale: open, untouched 14 days; mine: assigned to me.",
-    ),
-  createdAfter: timeBound.describe("Date or ISO date-time. …After is inclusive, …Before exclusive."),
+    .describe("All must hold. blocked: has an open blocker; stale: open, untouched 14 days."),
+  createdAfter: timeBound.describe("Date or ISO date-time. …After, …Min inclusive; …Before exclusive."),
   createdBefore: timeBound,
   updatedAfter: timeBound,
-  completedAfter: timeBound.describe("Completed or canceled at or after; open issues never match."),
+  completedAfter: timeBound.describe("Closed at or after; open issues never match."),
   completedBefore: timeBound,
   sort: z.enum(ISSUE_SORTS).optional().describe("`-` reverses; default -updated."),
-  view: z
-    .string()
-    .min(1)
-    .optional()
-    .describe("Name of a saved view whose filters apply; yours override them."),
+  view: z.string().min(1).optional().describe("A saved view's name; your filters override its."),
   limit: pageLimitInput(50),
   cursor: cursorInput,
 };
@@ -107,9 +113,9 @@ export const searchIssuesTool = defineTool({
   name: "search_issues",
   title: "Search issues",
   description:
-    "Find issues: full text, filters (ANDed), computed `special` filters, time windows, a saved `view`. One line per issue: " +
+    "Find issues by text, filters (ANDed) or a saved `view`. One line per issue: " +
     "`ENG-12 [In Progress] P2 @ada due 2025-01-31 Title` (P1 urgent…P4 low, P- none; `@-` unassigned). " +
-    "Every state is included unless you filter; open work is stateType [backlog, unstarted, started].",
+    "All states unless filtered; open work is stateType [backlog, unstarted, started].",
   input,
   output: { issues: z.array(blockedIssueRow), ...pageOutput },
   readOnly: true,

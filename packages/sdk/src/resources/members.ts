@@ -1,6 +1,5 @@
 import { type CallOptions, done, type Http, unwrap } from "../http.js";
-import type { BodyOf, Schemas } from "../operation-types.js";
-import { attachResponse, responseOf } from "../response.js";
+import type { BodyOf, ResponseOf } from "../operation-types.js";
 
 /** Membership and roles in the resolved workspace (admins only); `users.list()` lists the members. */
 export class MembersApi {
@@ -8,8 +7,7 @@ export class MembersApi {
 
   /**
    * Changes a member's role (demoting the last admin is refused with `last_admin`) and resolves to the
-   * member as they now are. (The contract's `updateMember` answers only `{ ok: true }`, so the member is
-   * read back from `GET /users`.)
+   * member as they now are (the contract's `updateMember` answers them, with the update's `lastResponse`).
    *
    * @example
    * const member = await tracker.members.update(user.id, { role: "admin" });
@@ -18,18 +16,13 @@ export class MembersApi {
     userId: string,
     body: BodyOf<"updateMember">,
     options?: CallOptions,
-  ): Promise<Schemas["User"]> {
-    const ok = await unwrap(
-      this.http.raw.PATCH("/members/{userId}", {
-        params: { path: { userId } },
-        body,
-        ...this.http.init(options),
-      }),
-    );
-    const call = this.http.raw.GET("/users", this.http.init({ ...options, idempotencyKey: undefined }));
-    const user = (await unwrap(call)).users.find((u) => u.id === userId);
-    if (!user) throw new Error(`Member ${userId} was updated but is no longer in the workspace.`);
-    return attachResponse({ ...user }, responseOf(ok)!);
+  ): Promise<ResponseOf<"updateMember">["user"]> {
+    const call = this.http.raw.PATCH("/members/{userId}", {
+      params: { path: { userId } },
+      body,
+      ...this.http.init(options),
+    });
+    return (await unwrap(call)).user;
   }
 
   /**

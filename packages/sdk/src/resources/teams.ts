@@ -1,12 +1,8 @@
 import { type CallOptions, done, type Http, unwrap } from "../http.js";
-import type { BodyOf, QueryOf, ResponseOf, Schemas } from "../operation-types.js";
-import { attachResponse, responseOf } from "../response.js";
+import type { BodyOf, QueryOf, ResponseOf } from "../operation-types.js";
 
-/**
- * A team as `teams.update` reads it back: the whole `Team` when the caller has joined it, else (an admin
- * changing a team they are not in) its listing, the only view of it the API gives them.
- */
-export type UpdatedTeam = Schemas["Team"] | Schemas["TeamListing"];
+/** A team as `teams.update` answers it: the whole `Team`, joined or not (the contract's `updateTeam`). */
+export type UpdatedTeam = ResponseOf<"updateTeam">["team"];
 
 /** Teams, personal spaces, team membership and code-host workflow rules. Teams are named by key (`ENG`). */
 export class TeamsApi {
@@ -46,24 +42,19 @@ export class TeamsApi {
   }
 
   /**
-   * Changes a team's name, key or settings, and resolves to the team as it now is. The contract's
-   * `updateTeam` answers only `{ ok: true }`, so the team is read back (`GET /teams`, or `GET /teams/all`
-   * for a team the caller has not joined, which gives its listing: tell them apart with `"states" in team`).
-   * The answer carries the update's `lastResponse`.
+   * Changes a team's name, key or settings, and resolves to the team as it now is (the contract's
+   * `updateTeam` answers it, joined or not). The answer carries the update's `lastResponse`.
    *
    * @example
    * const team = await tracker.teams.update("ENG", { cyclesEnabled: true });
    */
   async update(key: string, body: BodyOf<"updateTeam">, options?: CallOptions): Promise<UpdatedTeam> {
-    const ok = await unwrap(
-      this.http.raw.PATCH("/teams/{key}", { params: { path: { key } }, body, ...this.http.init(options) }),
-    );
-    const readOptions = { ...options, idempotencyKey: undefined };
-    const now = (body.key ?? key).toUpperCase();
-    const isIt = (t: { id: string; key: string }) => t.key === now || t.id === key;
-    const team = (await this.list(readOptions)).find(isIt) ?? (await this.listAll(readOptions)).find(isIt);
-    if (!team) throw new Error(`Team ${now} was updated but is no longer visible to this key.`);
-    return attachResponse({ ...team }, responseOf(ok)!);
+    const call = this.http.raw.PATCH("/teams/{key}", {
+      params: { path: { key } },
+      body,
+      ...this.http.init(options),
+    });
+    return (await unwrap(call)).team;
   }
 
   /**

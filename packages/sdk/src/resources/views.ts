@@ -1,6 +1,5 @@
 import { type CallOptions, done, type Http, unwrap } from "../http.js";
-import type { BodyOf, ResponseOf, Schemas } from "../operation-types.js";
-import { attachResponse, responseOf } from "../response.js";
+import type { BodyOf, ResponseOf } from "../operation-types.js";
 
 /** Saved views. */
 export class ViewsApi {
@@ -30,19 +29,23 @@ export class ViewsApi {
   }
 
   /**
-   * Changes a saved view and resolves to it as it now is. (The contract's `updateView` answers only
-   * `{ ok: true }`, so the view is read back from `GET /views`; it carries the update's `lastResponse`.)
+   * Changes a saved view and resolves to it as it now is (the contract's `updateView` answers it, with the
+   * update's `lastResponse`).
    *
    * @example
    * const view = await tracker.views.update(view.id, { name: "Overdue (mine)" });
    */
-  async update(id: string, body: BodyOf<"updateView">, options?: CallOptions): Promise<Schemas["View"]> {
-    const ok = await unwrap(
-      this.http.raw.PATCH("/views/{id}", { params: { path: { id } }, body, ...this.http.init(options) }),
-    );
-    const view = (await this.list({ ...options, idempotencyKey: undefined })).find((v) => v.id === id);
-    if (!view) throw new Error(`View ${id} was updated but is no longer there.`);
-    return attachResponse({ ...view }, responseOf(ok)!);
+  async update(
+    id: string,
+    body: BodyOf<"updateView">,
+    options?: CallOptions,
+  ): Promise<ResponseOf<"updateView">["view"]> {
+    const call = this.http.raw.PATCH("/views/{id}", {
+      params: { path: { id } },
+      body,
+      ...this.http.init(options),
+    });
+    return (await unwrap(call)).view;
   }
 
   /**

@@ -1,6 +1,5 @@
 import { type CallOptions, done, type Http, unwrap } from "../http.js";
-import type { BodyOf, ResponseOf, Schemas } from "../operation-types.js";
-import { attachResponse, responseOf } from "../response.js";
+import type { BodyOf, ResponseOf } from "../operation-types.js";
 
 /** Workspaces the key can reach, the active workspace, settings and the code-host integration. */
 export class WorkspacesApi {
@@ -48,8 +47,7 @@ export class WorkspacesApi {
 
   /**
    * Changes the resolved workspace's settings (admins only) and resolves to it as it now is, with the
-   * caller's role. (The contract's `updateWorkspace` answers only `{ ok: true }`; the workspace it acted
-   * in, named by the answer's `X-Service-Workspace`, is read back from `GET /workspaces`.)
+   * caller's role (the contract's `updateWorkspace` answers it, with the update's `lastResponse`).
    *
    * @example
    * const { name } = await tracker.workspaces.update({ name: "Acme Inc." });
@@ -57,13 +55,8 @@ export class WorkspacesApi {
   async update(
     body: BodyOf<"updateWorkspace">,
     options?: CallOptions,
-  ): Promise<Schemas["WorkspaceMembership"]> {
-    const ok = await unwrap(this.http.raw.PATCH("/workspace", { body, ...this.http.init(options) }));
-    const info = responseOf(ok)!;
-    const workspaces = await this.list({ ...options, idempotencyKey: undefined });
-    const workspace = workspaces.find((w) => w.slug === info.workspace);
-    if (!workspace) throw new Error(`Workspace ${info.workspace} was updated but is no longer reachable.`);
-    return attachResponse({ ...workspace }, info);
+  ): Promise<ResponseOf<"updateWorkspace">["workspace"]> {
+    return (await unwrap(this.http.raw.PATCH("/workspace", { body, ...this.http.init(options) }))).workspace;
   }
 
   /**

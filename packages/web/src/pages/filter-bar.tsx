@@ -1,4 +1,4 @@
-import { ISSUE_SPECIAL_FILTERS, STATE_TYPES } from "@tracker/sdk";
+import { ISSUE_SPECIAL_FILTERS, PRIORITY_NAMES, STATE_TYPES } from "@tracker/sdk";
 import { useState } from "react";
 import { useApp } from "../app-context.js";
 import { Picker, type PickerOption } from "../components/picker.js";
@@ -9,6 +9,9 @@ import { displayFromSearch, withDisplay } from "./display.js";
 import { type IssueQuery, searchFromQuery } from "./filters.js";
 
 const words = (s: string) => s.replace(/_/g, " ");
+const capital = (s: string) => s[0]!.toUpperCase() + s.slice(1);
+/** A priority name as the board shows it: "none" is "No priority". */
+const priorityText = (p: string) => (p === "none" ? "No priority" : capital(p));
 
 /**
  * The list filters of the contract's `listIssues` as chips: each one set shows as "Name: value ×",
@@ -20,7 +23,9 @@ export function FilterBar({ filters, teamKey }: { filters: IssueQuery; teamKey: 
   const { path, search } = useLocation();
   // The choices are fetched when the filters are used (or one is set), not with the board itself.
   const [wanted, setWanted] = useState(
-    Boolean(filters.assignee || filters.project || filters.cycle !== undefined || filters.label),
+    Boolean(
+      filters.assignee || filters.creator || filters.project || filters.cycle !== undefined || filters.label,
+    ),
   );
   const users = useData(wanted ? "users" : null, () => tracker.users.list());
   const projects = useData(wanted ? "projects:all" : null, () => tracker.projects.list({ limit: 200 }));
@@ -36,7 +41,28 @@ export function FilterBar({ filters, teamKey }: { filters: IssueQuery; teamKey: 
     values?.includes(value) ? values.filter((v) => v !== value) : [...(values ?? []), value];
 
   const userName = (v: string) =>
-    v === "me" ? "Me" : (users.data?.find((u) => u.email === v || u.id === v)?.name ?? v);
+    v === "me"
+      ? "Me"
+      : v === "none"
+        ? "No one"
+        : (users.data?.find((u) => u.email === v || u.id === v)?.name ?? v);
+  // Issue 37's filters with one value each, as chips; ranges read "Estimate ≥ 2", "Due before 2026-12-31".
+  const single: [keyof IssueQuery, string | undefined][] = [
+    ["creator", filters.creator && `Creator: ${userName(filters.creator)}`],
+    [
+      "parent",
+      filters.parent &&
+        (filters.parent === "none"
+          ? "Top-level only"
+          : filters.parent === "any"
+            ? "Has a parent"
+            : `Parent: ${filters.parent}`),
+    ],
+    ["estimateMin", filters.estimateMin !== undefined ? `Estimate ≥ ${filters.estimateMin}` : undefined],
+    ["estimateMax", filters.estimateMax !== undefined ? `Estimate ≤ ${filters.estimateMax}` : undefined],
+    ["dueAfter", filters.dueAfter && `Due from ${filters.dueAfter}`],
+    ["dueBefore", filters.dueBefore && `Due before ${filters.dueBefore}`],
+  ];
   const cycleName = (v: IssueQuery["cycle"]) =>
     v === "current" ? "Current" : (cycles.data?.find((c) => c.number === v)?.name ?? `Cycle ${String(v)}`);
 
@@ -55,6 +81,12 @@ export function FilterBar({ filters, teamKey }: { filters: IssueQuery; teamKey: 
           },
         ]
       : []),
+    ...(filters.priority ?? []).map((p) => ({
+      key: `priority:${p}`,
+      text: `Priority: ${priorityText(p)}`,
+      remove: { priority: toggle(filters.priority, p) },
+    })),
+    ...single.flatMap(([key, text]) => (text ? [{ key, text, remove: { [key]: undefined } }] : [])),
     ...(filters.project
       ? [{ key: "project", text: `Project: ${filters.project}`, remove: { project: undefined } }]
       : []),
@@ -63,7 +95,7 @@ export function FilterBar({ filters, teamKey }: { filters: IssueQuery; teamKey: 
       : []),
     ...(filters.label ?? []).map((l) => ({
       key: `label:${l}`,
-      text: `Label: ${l}`,
+      text: l === "none" && filters.label?.length === 1 ? "No labels" : `Label: ${l}`,
       remove: { label: toggle(filters.label, l) },
     })),
     ...(filters.special ?? []).map((s) => ({
@@ -81,7 +113,23 @@ export function FilterBar({ filters, teamKey }: { filters: IssueQuery; teamKey: 
       icon: <StateIcon type={t} />,
       change: { stateType: toggle(filters.stateType, t) },
     })),
+    ...PRIORITY_NAMES.filter((p) => !filters.priority?.includes(p)).map((p) => ({
+      value: `priority:${p}`,
+      label: `Priority: ${priorityText(p)}`,
+      change: { priority: toggle(filters.priority, p) },
+    })),
     { value: "assignee:me", label: "Assignee: Me", icon: <Avatar name="Me" />, change: { assignee: "me" } },
+    { value: "assignee:none", label: "Assignee: No one", change: { assignee: "none" } },
+    { value: "creator:me", label: "Creator: Me", change: { creator: "me" } },
+    ...(users.data ?? []).map((u) => ({
+      value: `creator:${u.id}`,
+      label: `Creator: ${u.name}`,
+      keywords: [u.email],
+      change: { creator: u.email },
+    })),
+    { value: "parent:none", label: "Top-level only", change: { parent: "none" } },
+    { value: "parent:any", label: "Has a parent", change: { parent: "any" } },
+    { value: "label:none", label: "No labels", change: { label: ["none"] } },
     ...(users.data ?? []).map((u) => ({
       value: `assignee:${u.id}`,
       label: `Assignee: ${u.name}`,
@@ -114,7 +162,7 @@ export function FilterBar({ filters, teamKey }: { filters: IssueQuery; teamKey: 
       })),
     ...ISSUE_SPECIAL_FILTERS.filter((s) => !filters.special?.includes(s)).map((s) => ({
       value: `special:${s}`,
-      label: words(s)[0]!.toUpperCase() + words(s).slice(1),
+      label: capital(words(s)),
       change: { special: toggle(filters.special, s) },
     })),
   ];

@@ -8,7 +8,8 @@ export const spec = defineCommand({
   summary: "Start a team's next cycle, rolling over unfinished issues",
   description:
     "The new cycle starts when the latest ends (or now) and lasts the team's cycle length, unless --starts\n" +
-    "and --ends say otherwise. Unfinished issues of the previous cycle move into it unless --no-rollover.",
+    "and --ends say otherwise. Unfinished issues of the previous cycle move into it once that cycle has\n" +
+    "ended, unless --no-rollover; a cycle still running keeps its issues.",
   args: [],
   options: {
     team: { type: "string", short: "t", value: "KEY", description: "Team key (required)", complete: "teams" },
@@ -36,9 +37,11 @@ export async function run(opts: Opts<typeof spec>, deps: Deps): Promise<void> {
   const result = await deps.tracker.cycles.create(body, deps.call);
   if (opts.json) return printJson(deps, result);
   const { cycle, rolledOver } = result;
+  // The server's clock is a moment ahead of ours: a cycle starting within a second starts now.
+  const verb = Date.parse(cycle.startsAt) <= Date.now() + 1_000 ? "Started" : "Created";
   say(
     deps,
-    `Started cycle ${cycle.number} of ${team} (${cycle.startsAt.slice(0, 10)} to ${cycle.endsAt.slice(0, 10)}); ` +
+    `${verb} cycle ${cycle.number} of ${team} (${cycle.startsAt.slice(0, 10)} to ${cycle.endsAt.slice(0, 10)}); ` +
       `${rolledOver} unfinished issue${rolledOver === 1 ? "" : "s"} rolled over`,
   );
   deps.stdout.write(`${cycle.number}\n`);

@@ -24,8 +24,18 @@ describe("tracker cycles create, current, edit and delete", () => {
     const ends = json<{ endsAt: string }>(
       await s.run(["cycles", "current", "-t", "ENG", "--json", "endsAt"]),
     ).endsAt;
-    const second = await s.run(["cycles", "create", "--team", "ENG", "--json"]);
-    expect(json(second)).toMatchObject({ cycle: { number: 2, startsAt: ends }, rolledOver: 1 });
+    // Cycle 1 is still running: the next one is created ahead, and cycle 1 keeps its unfinished issue.
+    const second = await s.run(["cycles", "create", "--team", "ENG"]);
+    expect(second.stderr).toBe(
+      `Created cycle 2 of ENG (${ends.slice(0, 10)} to ${second.stderr.split(" to ")[1]!.slice(0, 10)}); 0 unfinished issues rolled over\n`,
+    );
+    expect((await s.run(["issues", "list", "-t", "ENG", "--cycle", "1", "--jq", ".[].title"])).stdout).toBe(
+      "Carry me\n",
+    );
+    expect(json(await s.run(["cycles", "list", "-t", "ENG", "--json", "number,startsAt"]))).toContainEqual({
+      number: 2,
+      startsAt: ends,
+    });
     expect((await s.run(["cycles", "list", "-t", "ENG", "--jq", "[.[].number]"])).stdout).toBe("[2,1]\n");
     expect((await s.run(["cycles", "delete", "1", "--team", "ENG", "--yes"])).stderr).toBe(
       "Deleted cycle 1\n",

@@ -252,6 +252,67 @@ describe("tracker issues list", () => {
   });
 });
 
+describe("tracker issues list: issue 37's filters", () => {
+  it("filters by priority, estimate, due window, creator, parent, no assignee and no label, in a terminal", async () => {
+    const admin = createTracker({ baseUrl: s.server.url, apiKey: s.token, workspace: "" });
+    const other = await s.server.addMember(s.token, "member", "sam@filters.test");
+    const sam = createTracker({ baseUrl: s.server.url, apiKey: other.token, workspace: "" });
+    await admin.teams.create({ key: "FLT", name: "Filters" });
+    await admin.teams.addMember("FLT", other.userId);
+    const epic = await admin.issues.create({ team: "FLT", title: "Epic parent", priority: 3 });
+    await admin.issues.create({
+      team: "FLT",
+      title: "Urgent bug",
+      priority: 1,
+      estimate: 5,
+      dueDate: "2026-12-10",
+      labels: ["bug"],
+      assignee: "me",
+      parent: epic.identifier,
+    });
+    await admin.issues.create({
+      team: "FLT",
+      title: "High chore",
+      priority: 2,
+      estimate: 1,
+      dueDate: "2027-01-15",
+    });
+    await sam.issues.create({ team: "FLT", title: "Sams idea", labels: ["idea"], assignee: "me" });
+    const all = ["Epic parent", "Urgent bug", "High chore", "Sams idea"];
+    const titles = async (args: string[]) => {
+      const run = terminal(s, ["issues", "list", "--team", "FLT", ...args], { COLUMNS: "120" });
+      expect(await run.exited).toBe(0);
+      return all.filter((t) => run.plain().includes(t));
+    };
+    expect(await titles(["--priority", "urgent,high"])).toEqual(["Urgent bug", "High chore"]);
+    expect(await titles(["--priority", "none"])).toEqual(["Sams idea"]);
+    expect(await titles(["--estimate-min", "2"])).toEqual(["Urgent bug"]);
+    expect(await titles(["--estimate-max", "4"])).toEqual(["High chore"]);
+    expect(await titles(["--due-after", "2026-12-01", "--due-before", "2027-01-01"])).toEqual(["Urgent bug"]);
+    expect(await titles(["--due-after", "2027-01-01"])).toEqual(["High chore"]);
+    expect(await titles(["--creator", "sam@filters.test"])).toEqual(["Sams idea"]);
+    expect(await titles(["--parent", epic.identifier])).toEqual(["Urgent bug"]);
+    expect(await titles(["--parent", "any"])).toEqual(["Urgent bug"]);
+    expect(await titles(["--parent", "none"])).toEqual(["Epic parent", "High chore", "Sams idea"]);
+    expect(await titles(["--assignee", "none"])).toEqual(["Epic parent", "High chore"]);
+    expect(await titles(["--label", "none"])).toEqual(["Epic parent", "High chore"]);
+    expect(await titles(["--label", "none", "--assignee", "none", "--priority", "medium"])).toEqual([
+      "Epic parent",
+    ]);
+
+    // Wrong values are usage errors (exit 2) before any call, or the server's refusal (exit 1).
+    const badPriority = terminal(s, ["issues", "list", "--priority", "urgent,asap"]);
+    expect(await badPriority.exited).toBe(2);
+    expect(badPriority.plain()).toContain("asap");
+    const badEstimate = terminal(s, ["issues", "list", "--estimate-min", "lots"]);
+    expect(await badEstimate.exited).toBe(2);
+    expect(badEstimate.plain()).toContain('invalid value "lots" for --estimate-min');
+    const noParent = terminal(s, ["issues", "list", "--parent", "FLT-999"]);
+    expect(await noParent.exited).toBe(1);
+    expect(noParent.plain()).toContain("not_found");
+  });
+});
+
 describe("tracker issues create --editor, comments add --editor", () => {
   it("writes the description and a comment in $EDITOR on a terminal, and refuses --editor when piped", async () => {
     const editor = `sh -c 'printf "Written in the editor\\n" > "$1"' sh`;

@@ -2,6 +2,7 @@ import type { QueryOf, Schemas } from "@tracker/sdk";
 import {
   ISSUE_SORTS,
   ISSUE_SPECIAL_FILTERS,
+  PRIORITY_NAMES,
   readListFilters,
   STATE_TYPES,
   writeListFilters,
@@ -40,15 +41,37 @@ export const spec = defineCommand({
       choices: STATE_TYPES,
       list: true,
     },
-    assignee: { type: "string", short: "a", value: "USER", description: "Assignee email, id, or `me`" },
+    assignee: {
+      type: "string",
+      short: "a",
+      value: "USER",
+      description: "Assignee email, id, `me`, or `none` (unassigned)",
+    },
+    creator: { type: "string", value: "USER", description: "Creator email, id, or `me`" },
     project: { type: "string", short: "p", value: "NAME", description: "Project name or id" },
+    parent: {
+      type: "string",
+      value: "ISSUE",
+      description: "Sub-issues of ISSUE (e.g. ENG-1); `none`: top-level only; `any`: has a parent",
+    },
+    priority: {
+      type: "string",
+      value: "NAMES",
+      description: "Comma-separated priorities, any of which matches (`none` is no priority)",
+      choices: PRIORITY_NAMES,
+      list: true,
+    },
+    estimateMin: { type: "string", value: "N", description: "Estimate at least N" },
+    estimateMax: { type: "string", value: "N", description: "Estimate at most N" },
+    dueAfter: { type: "string", value: "DATE", description: "Due on or after DATE (YYYY-MM-DD)" },
+    dueBefore: { type: "string", value: "DATE", description: "Due before DATE (YYYY-MM-DD)" },
     cycle: { type: "string", value: "N", description: "Cycle number, or `current` (needs --team)" },
     label: {
       type: "string",
       short: "l",
       multiple: true,
       value: "NAME",
-      description: "Label name; repeat or comma-separate, all must match",
+      description: "Label name; repeat or comma-separate, all must match; `none`: no labels",
     },
     search: {
       type: "string",
@@ -104,6 +127,8 @@ export const spec = defineCommand({
     "tracker issues list --team ENG --state-type started",
     "tracker issues list --state closed --completed-after 2026-11-01",
     "tracker issues list --assignee me --special overdue,blocked",
+    "tracker issues list --priority urgent,high --label bug --due-before 2026-12-31",
+    "tracker issues list --parent none --assignee none",
     'tracker issues list --view "My overdue"',
     "tracker issues list --team ENG --completed-after 2026-11-01 --completed-before 2026-12-01",
     "tracker issues list -q 'login bug' --json identifier,title,state",
@@ -152,7 +177,17 @@ export function toQuery(opts: Opts<typeof spec>): IssueQuery {
   const stateTypes = splitList(opts.stateType);
   if (stateTypes) query.stateType = stateTypes as IssueQuery["stateType"];
   if (opts.assignee) query.assignee = opts.assignee;
+  if (opts.creator) query.creator = opts.creator;
   if (opts.project) query.project = opts.project;
+  if (opts.parent) query.parent = opts.parent;
+  const priorities = splitList(opts.priority);
+  if (priorities) query.priority = priorities as IssueQuery["priority"];
+  const estimateMin = parseBound("--estimate-min", opts.estimateMin);
+  if (estimateMin !== undefined) query.estimateMin = estimateMin;
+  const estimateMax = parseBound("--estimate-max", opts.estimateMax);
+  if (estimateMax !== undefined) query.estimateMax = estimateMax;
+  if (opts.dueAfter) query.dueAfter = opts.dueAfter;
+  if (opts.dueBefore) query.dueBefore = opts.dueBefore;
   if (opts.cycle) {
     if (opts.cycle === "current") query.cycle = "current";
     else if (/^[1-9]\d*$/.test(opts.cycle)) query.cycle = Number(opts.cycle);
@@ -172,6 +207,14 @@ export function toQuery(opts: Opts<typeof spec>): IssueQuery {
   if (opts.completedAfter) query.completedAfter = opts.completedAfter;
   if (opts.completedBefore) query.completedBefore = opts.completedBefore;
   return query;
+}
+
+/** An estimate bound: a whole number, refused as a usage error before any call otherwise. */
+function parseBound(flag: string, value: string | undefined): number | undefined {
+  if (value === undefined) return undefined;
+  if (!/^\d+$/.test(value))
+    throw new UsageError(`invalid value "${value}" for ${flag}; expected a whole number`);
+  return Number(value);
 }
 
 /** Open issues unless the flags or the view choose states (or a completion window, which open ones never match). */

@@ -1,15 +1,15 @@
+import { LIST_FILTERS, type ListKind, readListFilters } from "@tracker/sdk";
 import { CommandError, type Deps, UsageError } from "../../command.js";
 
-// Which filter keys are comma lists, per the list queries of the contract (`listIssues`, `listProjects`,
-// `listInitiatives`): a saved view stores those as JSON arrays.
-const LIST_KEYS = new Set(["stateType", "label", "special", "status", "lead", "health"]);
-
 /**
- * `--filter key=value` pairs as a view's filters object: comma-list keys become arrays, a cycle number a
- * number; `team` is a list for project views and one key for issue views.
+ * `--filter key=value` pairs as a view's filters object, each value shaped as the kind's list query takes
+ * it (the SDK's `readListFilters`, from the contract): comma lists become arrays (`priority=urgent,high`,
+ * `stateType=started`), whole numbers numbers (`estimateMin=2`, `cycle=3`). A key or value the contract does
+ * not have is sent as given, so the server's refusal names it.
  */
 export function parseFilters(pairs: string[] | undefined, kind: string): Record<string, unknown> | undefined {
   if (!pairs?.length) return undefined;
+  const known = kind in LIST_FILTERS;
   const filters: Record<string, unknown> = {};
   for (const pair of pairs) {
     const eq = pair.indexOf("=");
@@ -17,15 +17,8 @@ export function parseFilters(pairs: string[] | undefined, kind: string): Record<
       throw new UsageError(`invalid --filter "${pair}"; expected key=value, e.g. stateType=started`);
     const key = pair.slice(0, eq);
     const value = pair.slice(eq + 1);
-    const isList = LIST_KEYS.has(key) || (key === "team" && kind === "projects");
-    filters[key] = isList
-      ? value
-          .split(",")
-          .map((v) => v.trim())
-          .filter(Boolean)
-      : key === "cycle" && /^\d+$/.test(value)
-        ? Number(value)
-        : value;
+    const shaped: Record<string, unknown> = known ? readListFilters(kind as ListKind, { [key]: value }) : {};
+    filters[key] = key in shaped ? shaped[key] : value;
   }
   return filters;
 }

@@ -34,6 +34,28 @@ describe("tracker views and view-defaults", () => {
     expect(json(await s.run(["views", "list", "--json", "name,favorite"]))).toEqual([
       { name: "Open", favorite: false },
     ]);
+    // Urgent bugs: issue 37's priority filter, a list, and an estimate bound, a number.
+    const urgentBugs = await s.run([
+      "views",
+      "create",
+      "--name",
+      "Urgent bugs",
+      "--filter",
+      "priority=urgent",
+      "--filter",
+      "label=bug",
+      "--filter",
+      "estimateMin=2",
+    ]);
+    expect(urgentBugs.code).toBe(0);
+    expect(json(await s.run(["views", "list", "--json", "name,filters"]))).toContainEqual({
+      name: "Urgent bugs",
+      filters: { priority: ["urgent"], label: ["bug"], estimateMin: 2 },
+    });
+    expect((await s.run(["views", "delete", "Urgent bugs", "--yes"])).code).toBe(0);
+    const badPriority = await s.run(["views", "create", "--name", "Bad", "--filter", "priority=asap"]);
+    expect(badPriority.code).toBe(1);
+    expect(badPriority.stderr).toMatch(/^invalid_request: .*priority/s);
     const bad = await s.run(["views", "create", "--name", "Bad", "--filter", "colour=red"]);
     expect(bad.code).toBe(1);
     expect(bad.stderr).toMatch(/^invalid_request: /);

@@ -90,10 +90,12 @@ export async function nextCycleNumber(em: EntityManager, teamId: string): Promis
 }
 
 /** The team's cycle before `number`, if any. */
+/** The team's latest cycle before `number`, and whether it has ended (by the transaction's clock). */
 export function previousCycle(em: EntityManager, teamId: string, number: number) {
-  return sqlOne<{ id: string; number: number }>(
+  return sqlOne<{ id: string; number: number; ended: boolean }>(
     em,
-    q`select id, number from cycles where team_id = ${teamId} and number < ${number} order by number desc limit 1`,
+    q`select id, number, ends_at <= now() as ended from cycles
+       where team_id = ${teamId} and number < ${number} order by number desc limit 1`,
   );
 }
 

@@ -50,7 +50,9 @@ function cycleChange(teamKey: string, teamId: string, id: string, action: Change
 
 /**
  * Starts the team's next cycle (numbered by the team's counter, `nextCycleNumber`), after the previous one
- * unless dates are given; the previous cycle's open issues move to it unless `rollover` is false.
+ * unless dates are given; the previous cycle's open issues move to it unless `rollover` is false or that
+ * cycle is still running (a running cycle keeps its issues: emptying it into a later one was issue 37's
+ * bug; the contract's createCycle).
  */
 export async function createCycle(scope: WorkspaceScope, input: Schemas["CycleCreate"]) {
   const team = await resolveTeam(scope, input.team);
@@ -74,7 +76,7 @@ export async function createCycle(scope: WorkspaceScope, input: Schemas["CycleCr
     });
     const changes: Change[] = [cycleChange(team.key, team.id, id, "created")];
     let rolledOver = 0;
-    if (input.rollover !== false && previous) {
+    if (input.rollover !== false && previous?.ended) {
       const moved = await reassignIssues(
         scope,
         em,

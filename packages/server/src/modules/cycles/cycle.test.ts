@@ -146,6 +146,41 @@ describe("createCycle", () => {
     expect(still).toEqual([{ n: 3 }]);
   });
 
+  it("keeps a running cycle's unfinished issues when the next one is created ahead, and rolls them once it has ended", async () => {
+    const { api, ws, eng } = await workspace();
+    const running = await insertCycle(eng, 1, -7, 7);
+    const open = await addIssue(srv, ws.id, eng, { state: "In Progress", cycleId: running });
+    const cycleOf = async () =>
+      (await srv.query<{ cycle_id: string }>("select cycle_id from issues where id = $1", [open.id]))[0]!
+        .cycle_id;
+    const ahead = await createCycle(api, { team: "ENG" });
+    expect(ahead).toMatchObject({ cycle: { number: 2, isActive: false }, rolledOver: 0 });
+    expect(await cycleOf()).toBe(running);
+    // An explicit rollover of a running cycle moves nothing either.
+    const explicit = await createCycle(api, {
+      team: "ENG",
+      startsAt: new Date(Date.now() + 60 * DAY).toISOString(),
+      rollover: true,
+    });
+    expect(explicit.rolledOver).toBe(0);
+    const moved = await srv.query(
+      "select count(*)::int as n from activity_events where type = 'issue_updated' and workspace_id = $1",
+      [ws.id],
+    );
+    expect(moved).toEqual([{ n: 0 }]);
+
+    // Once cycle 1 has ended, the next cycle of a team whose latest cycle has ended takes the issues.
+    const { api: api2, ws: ws2, eng: eng2 } = await workspace();
+    const ended = await insertCycle(eng2, 1, -14, -1);
+    const left = await addIssue(srv, ws2.id, eng2, { state: "Todo", cycleId: ended });
+    const next = await createCycle(api2, { team: "ENG" });
+    expect(next.rolledOver).toBe(1);
+    expect(
+      (await srv.query<{ cycle_id: string }>("select cycle_id from issues where id = $1", [left.id]))[0]!
+        .cycle_id,
+    ).toBe(next.cycle.id);
+  });
+
   it("changes nothing when refused after the number was taken, and never reuses a deleted cycle's number", async () => {
     const { api, ws, eng } = await workspace();
     const first = await createCycle(api, { team: "ENG" });
@@ -176,7 +211,7 @@ describe("createCycle", () => {
     expect(await snapshot()).toEqual(before);
 
     const second = await createCycle(api, { team: "ENG" });
-    expect(second).toMatchObject({ cycle: { number: 2 }, rolledOver: 1 });
+    expect(second).toMatchObject({ cycle: { number: 2 }, rolledOver: 0 });
     const del = await api.DELETE("/cycles/{id}", { params: { path: { id: second.cycle.id } } });
     expect(del.data).toEqual({ deleted: true });
     const third = await createCycle(api, { team: "ENG" });

@@ -4,12 +4,13 @@ import type { WorkspaceScope } from "../../http/handler.js";
 import type { MemberRole } from "../workspaces/workspace.entity.js";
 
 /** The workspace's members, by name, with their role; `isMe` marks the caller. */
-export async function listUsers(scope: WorkspaceScope) {
+export async function listUsers(scope: WorkspaceScope, userId?: string) {
+  const one = userId === undefined ? q`` : q` and u.id = ${userId}`;
   const rows = await sql<{ id: string; name: string; email: string; role: MemberRole }>(
     scope.em,
     q`select u.id, u.name, u.email, m.role
        from memberships m join users u on u.id = m.user_id
-      where m.workspace_id = ${scope.workspace.id}
+      where m.workspace_id = ${scope.workspace.id}${one}
       order by lower(u.name), u.id`,
   );
   return rows.map((u) => ({ ...u, isMe: u.id === scope.caller.userId }));

@@ -1,4 +1,5 @@
 import { handle, inWorkspace, OK } from "../../http/handler.js";
+import { NotFound } from "../../http/problem.js";
 import { listUsers } from "./member.query.js";
 import * as members from "./member.service.js";
 
@@ -8,9 +9,13 @@ export const memberHandlers = [
     body: { users: await listUsers(inWorkspace(s)) },
   })),
 
+  // The contract's updateMember answers the member as listUsers shows them, with the new role.
   handle("updateMember", async (s, { params, body }) => {
-    await members.changeRole(inWorkspace(s), params.userId, body.role);
-    return { status: 200, body: OK };
+    const scope = inWorkspace(s);
+    await members.changeRole(scope, params.userId, body.role);
+    const [user] = await listUsers(scope, params.userId);
+    if (!user) throw new NotFound("No such member of this workspace.");
+    return { status: 200, body: { user } };
   }),
 
   handle("removeMember", async (s, { params }) => {

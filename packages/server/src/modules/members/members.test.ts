@@ -30,7 +30,9 @@ describe("users and members", () => {
     const ok = await srv
       .client(apiKey.token)
       .PATCH("/members/{userId}", { params: { path: { userId: b.userId } }, body: { role: "guest" } });
-    expect(ok.data).toEqual({ ok: true });
+    expect(ok.data).toEqual({
+      user: { id: b.userId, name: expect.any(String), email: b.email, role: "guest", isMe: false },
+    });
     expect(await srv.query("select role from memberships where user_id = $1", [b.userId])).toEqual([
       { role: "guest" },
     ]);

@@ -32,6 +32,15 @@ export async function listJoinedTeams(scope: WorkspaceScope) {
   return rows.map((row) => teamOut(row, row.states));
 }
 
+/** One team by id as the Team shape (updateTeam's answer), joined or not. */
+export async function readTeam(em: EntityManager, teamId: string) {
+  const row = await sqlOne<TeamFields & { states: Schemas["StateRef"][] }>(
+    em,
+    q`select ${raw(TEAM_COLUMNS)} from teams t where t.id = ${teamId}`,
+  );
+  return row ? teamOut(row, row.states) : undefined;
+}
+
 /** Every team the caller may see, with `joined`. */
 export async function listVisibleTeams(scope: WorkspaceScope) {
   const vis = visibleTeamCondition(scope);

@@ -18,10 +18,10 @@ export const teamHandlers = [
     body: { teams: await listVisibleTeams(inWorkspace(s)) },
   })),
 
-  handle("updateTeam", async (s, { params, body }) => {
-    await teams.updateTeam(inWorkspace(s), params.key, body);
-    return { status: 200, body: OK };
-  }),
+  handle("updateTeam", async (s, { params, body }) => ({
+    status: 200,
+    body: { team: await teams.updateTeam(inWorkspace(s), params.key, body) },
+  })),
 
   handle("deleteTeam", async (s, { params, query }) => ({
     status: 200,

@@ -12,6 +12,7 @@ import {
   deleteSoleProjects,
   lockTeamProjects,
   projectIncludesTeam,
+  readTeam,
   redirectTeamIdentifiers,
   teamIssues,
   upsertWorkflowRule,
@@ -142,36 +143,39 @@ export async function updateTeam(
     cycleLengthWeeks: input.cycleLengthWeeks,
     estimateScale: input.estimateScale,
   };
-  if (Object.values(fields).every((v) => v === undefined)) return;
-
   const ws = scope.workspace.id;
-  await scope.em.transactional(async (em) => {
-    const current = await lockTeam(em, team.id);
-    const oldKey = current.key;
-    em.assign(current, { ...fields, updatedAt: new Date() }, { ignoreUndefined: true });
-    const newKey = current.key;
-    await guardTeamUniques(newKey, () => em.flush());
-    const changes: Change[] = [
-      { entity: "team", action: "updated", id: team.id, teamKey: newKey, teamId: team.id },
-    ];
-    if (newKey !== oldKey) {
-      // Old identifiers keep resolving. A newer redirect for the same old identifier replaces an older one:
-      // the old key's current issue is what that identifier showed until now.
-      await redirectTeamIdentifiers(em, ws, team.id, oldKey);
-      const issues = await teamIssues(em, team.id);
-      for (const i of issues) {
-        changes.push({
-          entity: "issue",
-          action: "updated",
-          id: i.id,
-          identifier: `${newKey}-${i.number}`,
-          teamKey: newKey,
-          teamId: team.id,
-        });
+  if (Object.values(fields).some((v) => v !== undefined))
+    await scope.em.transactional(async (em) => {
+      const current = await lockTeam(em, team.id);
+      const oldKey = current.key;
+      em.assign(current, { ...fields, updatedAt: new Date() }, { ignoreUndefined: true });
+      const newKey = current.key;
+      await guardTeamUniques(newKey, () => em.flush());
+      const changes: Change[] = [
+        { entity: "team", action: "updated", id: team.id, teamKey: newKey, teamId: team.id },
+      ];
+      if (newKey !== oldKey) {
+        // Old identifiers keep resolving. A newer redirect for the same old identifier replaces an older one:
+        // the old key's current issue is what that identifier showed until now.
+        await redirectTeamIdentifiers(em, ws, team.id, oldKey);
+        const issues = await teamIssues(em, team.id);
+        for (const i of issues) {
+          changes.push({
+            entity: "issue",
+            action: "updated",
+            id: i.id,
+            identifier: `${newKey}-${i.number}`,
+            teamKey: newKey,
+            teamId: team.id,
+          });
+        }
       }
-    }
-    await recordInChunks(em, ws, changes);
-  });
+      await recordInChunks(em, ws, changes);
+    });
+  // The contract's updateTeam answers the team as it is now.
+  const updated = await readTeam(scope.em, team.id);
+  if (!updated) throw new NotFound("The team is gone.");
+  return updated;
 }
 
 export async function deleteTeam(scope: WorkspaceScope, ref: string, deleteProjects: boolean) {

@@ -7,6 +7,7 @@ import {
   issueSortValues,
   issueSpecialFilterValues,
   type operations,
+  priorityNameValues,
   projectSortValues,
   projectSpecialFilterValues,
   projectStatusValues,
@@ -17,6 +18,7 @@ import {
   ISSUE_TIME_BOUNDS,
   type IssueFilter,
   type IssueTimeBound,
+  isDateText,
   TIME_BOUND_FORMAT,
   timeBoundInstant,
 } from "../issues/list/filter.js";
@@ -40,7 +42,11 @@ type Spec =
   | { type: "list"; values?: readonly string[] }
   | { type: "cycle" }
   /** A time bound of the issue list (`ISSUE_TIME_BOUNDS`): a date or a date-time with an offset. */
-  | { type: "instant" };
+  | { type: "instant" }
+  /** A whole number >= 0 (estimate bounds). */
+  | { type: "count" }
+  /** A calendar date, `YYYY-MM-DD` (due date bounds). */
+  | { type: "date" };
 
 /** Paging and order are not filters: a view has its own `sort`, and pages are the reader's business. */
 type NotFilters = "workspace" | "sort" | "limit" | "offset";
@@ -53,9 +59,16 @@ const FILTER_SPECS: Record<ViewKind, Record<string, Spec>> = {
     state: { type: "string" },
     stateType: { type: "list", values: stateTypeValues },
     assignee: { type: "string" },
+    creator: { type: "string" },
     project: { type: "string" },
+    parent: { type: "string" },
     cycle: { type: "cycle" },
     label: { type: "list" },
+    priority: { type: "list", values: priorityNameValues },
+    estimateMin: { type: "count" },
+    estimateMax: { type: "count" },
+    dueAfter: { type: "date" },
+    dueBefore: { type: "date" },
     q: { type: "string" },
     special: { type: "list", values: issueSpecialFilterValues },
     ...(Object.fromEntries(Object.keys(ISSUE_TIME_BOUNDS).map((key) => [key, { type: "instant" }])) as Record<
@@ -109,6 +122,11 @@ export function checkViewFilters(
     } else if (spec.type === "instant") {
       if (timeBoundInstant(value) === undefined)
         errors.push({ path: at, message: `must be ${TIME_BOUND_FORMAT}` });
+    } else if (spec.type === "count") {
+      if (!Number.isInteger(value) || (value as number) < 0)
+        errors.push({ path: at, message: "must be an integer >= 0" });
+    } else if (spec.type === "date") {
+      if (!isDateText(value)) errors.push({ path: at, message: "must be a date (YYYY-MM-DD)" });
     } else if (spec.type === "cycle") {
       const ok = value === "current" || (Number.isInteger(value) && (value as number) >= 1);
       if (!ok) errors.push({ path: at, message: "must be a cycle number or current" });

@@ -21,6 +21,11 @@ export async function listViews(scope: WorkspaceScope): Promise<ViewOut[]> {
   );
 }
 
+/** One view by id as the View shape (updateView's answer). */
+export async function readView(em: EntityManager, id: string): Promise<ViewOut | undefined> {
+  return (await sqlOne<ViewOut>(em, q`${raw(VIEW_SELECT)} where v.id = ${id}`)) ?? undefined;
+}
+
 /** The contract's ViewDefault shape, as columns of `view_defaults`. */
 const DEFAULT_COLUMNS = `view_key as "viewKey", (case when user_id is null then 'workspace' else 'user' end) as scope,
   filters, sort, display, grouping, hidden`;

@@ -13,10 +13,10 @@ export const viewHandlers = [
     body: { view: await views.createView(inWorkspace(s), body) },
   })),
 
-  handle("updateView", async (s, { params, body }) => {
-    await views.updateView(inWorkspace(s), params.id, body);
-    return { status: 200, body: OK };
-  }),
+  handle("updateView", async (s, { params, body }) => ({
+    status: 200,
+    body: { view: await views.updateView(inWorkspace(s), params.id, body) },
+  })),
 
   handle("deleteView", async (s, { params }) => {
     await views.deleteView(inWorkspace(s), params.id);

@@ -5,7 +5,7 @@ import type { WorkspaceScope } from "../../http/handler.js";
 import { NotFound } from "../../http/problem.js";
 import { findById, resolveTeam } from "../shared/resolve.query.js";
 import { SavedView, ViewDefault } from "./view.entity.js";
-import { upsertViewDefault } from "./view.query.js";
+import { readView, upsertViewDefault } from "./view.query.js";
 import { checkViewFilters, checkViewSort, type ViewKind } from "./view-filters.js";
 
 type Schemas = components["schemas"];
@@ -57,9 +57,10 @@ export async function createView(scope: WorkspaceScope, input: ViewCreate): Prom
   });
 }
 
-export async function updateView(scope: WorkspaceScope, id: string, input: ViewUpdate): Promise<void> {
+/** Changes one of the caller's views and answers it as it is now (the contract's updateView). */
+export async function updateView(scope: WorkspaceScope, id: string, input: ViewUpdate): Promise<ViewOut> {
   const team = input.team != null ? await resolveTeam(scope, input.team) : null;
-  await scope.em.transactional(async (em) => {
+  return scope.em.transactional(async (em) => {
     const view = await lockView(scope, em, id);
     const kind = view.kind as ViewKind;
     if (input.filters !== undefined) checkViewFilters(kind, input.filters);
@@ -76,6 +77,9 @@ export async function updateView(scope: WorkspaceScope, id: string, input: ViewU
     em.assign(view, { ...fields, updatedAt: new Date() }, { ignoreUndefined: true });
     await em.flush();
     await recordChanges(em, scope.workspace.id, [{ entity: "view", action: "updated", id: view.id }]);
+    const updated = await readView(em, view.id);
+    if (!updated) throw new NotFound(viewNotFound(id));
+    return updated;
   });
 }
 

@@ -106,8 +106,8 @@ describe("saved views", () => {
       params: { path: { id: view.id } },
       body: { name: "Eng crashes", filters: { q: "crash" }, favorite: true, team: null },
     });
-    expect(res.data).toEqual({ ok: true });
     const [after] = (await api.GET("/views")).data!.views;
+    expect(res.data).toEqual({ view: after });
     expect(after).toEqual({
       ...view,
       name: "Eng crashes",

@@ -1,4 +1,4 @@
-import { handle, inWorkspace, OK } from "../../http/handler.js";
+import { handle, inWorkspace } from "../../http/handler.js";
 import * as workspaces from "./workspace.service.js";
 
 export const workspaceHandlers = [
@@ -17,9 +17,12 @@ export const workspaceHandlers = [
     body: { workspace: await workspaces.setActiveWorkspace(scope.em, scope.caller!, body.workspace) },
   })),
 
+  // The contract's updateWorkspace answers the workspace as listWorkspaces shows it, renamed.
   handle("updateWorkspace", async (s, { body }) => {
     const scope = inWorkspace(s);
-    await workspaces.renameWorkspace(scope.em, scope.workspace.id, body.name);
-    return { status: 200, body: OK };
+    const { id, name } = scope.workspace;
+    const renamed = await workspaces.renameWorkspace(scope.em, id, body.name, name);
+    const listed = workspaces.listWorkspaces(scope.caller).find((w) => w.id === id)!;
+    return { status: 200, body: { workspace: { ...listed, name: renamed } } };
   }),
 ];

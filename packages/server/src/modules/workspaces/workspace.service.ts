@@ -101,8 +101,14 @@ export async function setActiveWorkspace(em: EntityManager, caller: Caller, ref:
   return { id: ws.id, name: ws.name, slug: ws.slug };
 }
 
-export async function renameWorkspace(em: EntityManager, workspaceId: string, name: string | undefined) {
-  if (name === undefined) return;
+/** Renames the workspace; answers the name it has now (`current` when no name is given). */
+export async function renameWorkspace(
+  em: EntityManager,
+  workspaceId: string,
+  name: string | undefined,
+  current: string,
+): Promise<string> {
+  if (name === undefined) return current;
   const trimmed = name.trim();
   if (!trimmed)
     throw new Invalid("A workspace needs a name.", [
@@ -112,4 +118,5 @@ export async function renameWorkspace(em: EntityManager, workspaceId: string, na
     await tem.nativeUpdate(Workspace, workspaceId, { name: trimmed });
     await recordChanges(tem, workspaceId, [{ entity: "workspace", action: "updated", id: workspaceId }]);
   });
+  return trimmed;
 }

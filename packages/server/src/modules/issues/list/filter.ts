@@ -10,8 +10,10 @@ import {
 } from "../../../rules/state-types.js";
 import { visibleTeamCondition, visibleTeamIdCondition } from "../../../rules/visibility.js";
 import {
+  issueKeyQuery,
   isUuid,
   resolveCycle,
+  resolveIssue,
   resolveProject,
   resolveState,
   resolveTeam,
@@ -80,6 +82,30 @@ export function timeBoundInstant(value: unknown): string | undefined {
 
 export const TIME_BOUND_FORMAT =
   "a date (2026-11-01, the start of that UTC day) or a date-time with Z or an offset";
+
+/** Priority names as filters take them (the contract's `PriorityName`), by the stored number. */
+export const PRIORITY_BY_NAME: Record<string, number> = { none: 0, urgent: 1, high: 2, medium: 3, low: 4 };
+
+/**
+ * A user reference of a filter (`assignee`, `creator`): `me`, an id, or an email of a member, as a
+ * condition on `column`, and the check that makes a reference naming nobody a 404.
+ */
+function userCondition(
+  scope: WorkspaceScope,
+  column: string,
+  ref: string,
+): { sql: string; params: unknown[]; check?: () => Promise<unknown> } {
+  if (ref === "me") return { sql: `${column} = ?`, params: [scope.caller.userId] };
+  return {
+    sql: `${column} = (select fu.id from users fu join memberships fm on fm.user_id = fu.id and fm.workspace_id = ?
+                        where ${isUuid(ref) ? "fu.id = ?" : "fu.email = lower(?)"})`,
+    params: [scope.workspace.id, ref],
+    check: () => resolveUser(scope, ref),
+  };
+}
+
+/** `YYYY-MM-DD` naming a real day. */
+export const isDateText = (value: unknown): value is string => typeof value === "string" && isDate(value);
 
 export const DEFAULT_ISSUE_SORT: IssueSortKey = "-updated";
 export const DEFAULT_ISSUE_LIMIT = 50;
@@ -326,18 +352,82 @@ export async function compileIssueFilter(
       ]);
   if (stateTypes.length) add("i.state_type = any(?::text[])", stateTypes);
 
-  if (filter.assignee != null) {
-    const ref = String(filter.assignee);
-    if (ref === "me") add("i.assignee_id = ?", scope.caller.userId);
-    else {
-      add(
-        `i.assignee_id = (select fu.id from users fu join memberships fm on fm.user_id = fu.id and fm.workspace_id = ?
-                           where ${isUuid(ref) ? "fu.id = ?" : "fu.email = lower(?)"})`,
-        scope.workspace.id,
-        ref,
-      );
-      checks.push(() => resolveUser(scope, ref));
+  // Each user reference compares the column an index leads with (`issues_assignee_id_index`,
+  // `issues_creator_id_index`) with one value; `assignee=none` is `special=unassigned`.
+  for (const [key, column] of [
+    ["assignee", "i.assignee_id"],
+    ["creator", "i.creator_id"],
+  ] as const) {
+    if (filter[key] == null) continue;
+    const ref = String(filter[key]);
+    if (key === "assignee" && ref === "none") {
+      add("i.assignee_id is null");
+      continue;
     }
+    const cond = userCondition(scope, column, ref);
+    add(cond.sql, ...cond.params);
+    if (cond.check) checks.push(cond.check);
+  }
+
+  // Sub-issues of one parent read `issues_parent_id_index`; `none` and `any` are conditions on the row.
+  if (filter.parent != null) {
+    const ref = String(filter.parent);
+    if (ref === "none") add("i.parent_id is null");
+    else if (ref === "any") add("i.parent_id is not null");
+    else {
+      const parent = issueKeyQuery(scope, ref);
+      if (!parent)
+        throw new Invalid(`"${ref}" is not an issue identifier or id, nor none or any.`, [
+          { path: "/query/parent", message: "must be an issue identifier or id, none or any" },
+        ]);
+      add(`i.parent_id = (select fpi.id from (${parent.sql}) fpi)`, ...parent.params);
+      checks.push(() => resolveIssue(scope, ref));
+    }
+  }
+
+  // Spelled as the expression of `issues_workspace_priority_sort_index` (`nullif(priority, 0)`), so the
+  // index serves the filter as well as the sort; priority 0 is "none", which that expression makes NULL.
+  const priorities = asList(filter.priority).map(String);
+  if (priorities.length) {
+    const unknown = priorities.filter((p) => !(p in PRIORITY_BY_NAME));
+    if (unknown.length)
+      throw new Invalid(`Unknown priority "${unknown[0]}".`, [
+        { path: "/query/priority", message: `must be one of: ${Object.keys(PRIORITY_BY_NAME).join(", ")}` },
+      ]);
+    const numbers = [...new Set(priorities.map((p) => PRIORITY_BY_NAME[p]!).filter((n) => n > 0))];
+    const none = priorities.includes("none");
+    if (numbers.length && none)
+      add("(nullif(i.priority, 0) = any(?::int[]) or nullif(i.priority, 0) is null)", numbers);
+    else if (numbers.length) add("nullif(i.priority, 0) = any(?::int[])", numbers);
+    else add("nullif(i.priority, 0) is null");
+  }
+
+  // Ranges on `issues_workspace_id_estimate_team_id_number_index` and `..._due_date_...`: NULL never
+  // compares, so an issue without an estimate or due date is outside every range.
+  for (const [key, comparison] of [
+    ["estimateMin", "i.estimate >="],
+    ["estimateMax", "i.estimate <="],
+  ] as const) {
+    const value = filter[key];
+    if (value === undefined || value === null) continue;
+    const n = Number(value);
+    if (!Number.isInteger(n) || n < 0)
+      throw new Invalid(`${key} must be a whole number >= 0.`, [
+        { path: `/query/${key}`, message: "must be an integer >= 0" },
+      ]);
+    add(`${comparison} ?::int`, n);
+  }
+  for (const [key, comparison] of [
+    ["dueAfter", "i.due_date >="],
+    ["dueBefore", "i.due_date <"],
+  ] as const) {
+    const value = filter[key];
+    if (value === undefined || value === null) continue;
+    if (!isDateText(value))
+      throw new Invalid(`${key} must be a date (2026-12-31): "${value}" is not.`, [
+        { path: `/query/${key}`, message: "must be a date" },
+      ]);
+    add(`${comparison} ?::date`, value);
   }
   if (filter.project != null) {
     const ref = String(filter.project);
@@ -357,7 +447,12 @@ export async function compileIssueFilter(
   // the first label's postings (`labelWalkSource`, with `labelIds`). A name naming no label matches no issue.
   let namesVersion: string | undefined;
   let labelIdSet: string[] | undefined;
-  const labelNames = asList(filter.label).map(String);
+  let labelNames = asList(filter.label).map(String);
+  // `label=none` alone: issues without labels, as `special=no_labels`.
+  if (labelNames.length === 1 && labelNames[0]!.toLowerCase() === "none") {
+    add("cardinality(i.label_ids) = 0");
+    labelNames = [];
+  }
   const labelIds = labelNames.length && options.names ? labelIdsOf(options.names, labelNames) : undefined;
   if (labelIds) {
     namesVersion = options.names!.version;

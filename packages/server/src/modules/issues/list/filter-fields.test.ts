@@ -1,0 +1,143 @@
+import type { operations } from "@tracker/sdk/schema";
+import { beforeAll, describe, expect, it } from "vitest";
+import { type ApiClient, useTestServer } from "../../../test/harness.js";
+
+/**
+ * The list filters of issue 37 (`priority`, `estimateMin`/`estimateMax`, `dueAfter`/`dueBefore`,
+ * `creator`, `parent`, `assignee=none`, `label=none`), through the API as a client sends them, and a
+ * saved view that stores them.
+ */
+
+type ListQuery = NonNullable<operations["listIssues"]["parameters"]["query"]>;
+
+const srv = useTestServer();
+let admin: ApiClient;
+let alice: ApiClient;
+let aliceEmail = "";
+const ids: Record<string, string> = {};
+
+async function create(api: ApiClient, title: string, extra: Record<string, unknown> = {}) {
+  const res = await api.POST("/issues", { body: { team: "ENG", title, ...extra } as never });
+  expect(res.response.status, JSON.stringify(res.error)).toBe(201);
+  const issue = res.data!.issue;
+  ids[title] = issue.identifier;
+  return issue.identifier;
+}
+
+async function titles(query: Omit<ListQuery, "workspace">, api = admin): Promise<string[]> {
+  const res = await api.GET("/issues", { params: { query: { ...query, limit: 200 } as ListQuery } });
+  expect(res.response.status, JSON.stringify(res.error)).toBe(200);
+  return res.data!.issues.map((i) => i.title).sort();
+}
+
+beforeAll(async () => {
+  const boot = await srv.bootstrap({ name: "Carol", team: { key: "ENG", name: "Engineering" } });
+  admin = srv.client(boot.apiKey.token);
+  const member = await srv.addMember(boot.apiKey.token, "member", "alice@example.com");
+  aliceEmail = member.email;
+  alice = srv.client(member.token);
+  await srv.query(
+    "insert into team_members (id, team_id, user_id, created_at) select gen_random_uuid(), t.id, $1, now() from teams t where t.key = 'ENG' and t.workspace_id = $2 on conflict do nothing",
+    [member.userId, boot.workspace.id],
+  );
+  const epic = await create(admin, "Epic", { priority: 0 });
+  await create(admin, "Urgent bug", { priority: 1, labels: ["Bug"], estimate: 5, dueDate: "2026-12-10" });
+  await create(admin, "Urgent chore", { priority: 1, estimate: 1, parent: epic });
+  await create(admin, "High bug", { priority: 2, labels: ["Bug", "Frontend"], dueDate: "2026-12-31" });
+  await create(alice, "Alice low", { priority: 4, estimate: 3, parent: epic, assignee: aliceEmail });
+  await create(alice, "Alice none", { priority: 0, dueDate: "2027-01-15", assignee: "me" });
+});
+
+describe("issue list filters of issue 37", () => {
+  it("priority takes one or several names, and none", async () => {
+    expect(await titles({ priority: ["urgent"] })).toEqual(["Urgent bug", "Urgent chore"]);
+    expect(await titles({ priority: ["urgent", "high"] })).toEqual([
+      "High bug",
+      "Urgent bug",
+      "Urgent chore",
+    ]);
+    expect(await titles({ priority: ["none"] })).toEqual(["Alice none", "Epic"]);
+    expect(await titles({ priority: ["none", "low"] })).toEqual(["Alice low", "Alice none", "Epic"]);
+  });
+
+  it("refuses an unknown priority with 400 naming the parameter", async () => {
+    const typed = await admin.GET("/issues", { params: { query: { priority: ["asap"] } as never } });
+    expect(typed.response.status).toBe(400);
+    expect(JSON.stringify(typed.error)).toContain("priority");
+  });
+
+  it("estimate range is inclusive and leaves out issues without an estimate", async () => {
+    expect(await titles({ estimateMin: 3 })).toEqual(["Alice low", "Urgent bug"]);
+    expect(await titles({ estimateMax: 3 })).toEqual(["Alice low", "Urgent chore"]);
+    expect(await titles({ estimateMin: 2, estimateMax: 4 })).toEqual(["Alice low"]);
+    expect(await titles({ estimateMin: 6 })).toEqual([]);
+  });
+
+  it("due window: after inclusive, before exclusive; no due date through special", async () => {
+    expect(await titles({ dueAfter: "2026-12-10", dueBefore: "2026-12-31" })).toEqual(["Urgent bug"]);
+    expect(await titles({ dueBefore: "2027-01-01" })).toEqual(["High bug", "Urgent bug"]);
+    expect(await titles({ dueAfter: "2027-01-01" })).toEqual(["Alice none"]);
+    expect(await titles({ special: ["no_due_date"] })).toEqual(["Alice low", "Epic", "Urgent chore"]);
+    const bad = await admin.GET("/issues", { params: { query: { dueBefore: "2026-13-01" } } });
+    expect(bad.response.status).toBe(400);
+  });
+
+  it("creator by email, me, and 404 for nobody", async () => {
+    expect(await titles({ creator: aliceEmail })).toEqual(["Alice low", "Alice none"]);
+    expect(await titles({ creator: "me" }, alice)).toEqual(["Alice low", "Alice none"]);
+    expect(await titles({ creator: "me" })).toEqual(["Epic", "High bug", "Urgent bug", "Urgent chore"]);
+    const missing = await admin.GET("/issues", { params: { query: { creator: "nobody@example.com" } } });
+    expect(missing.response.status).toBe(404);
+  });
+
+  it("parent: sub-issues of one, any, none; a missing parent is 404", async () => {
+    expect(await titles({ parent: ids.Epic! })).toEqual(["Alice low", "Urgent chore"]);
+    expect(await titles({ parent: ids.Epic!.toLowerCase() })).toEqual(["Alice low", "Urgent chore"]);
+    expect(await titles({ parent: "any" })).toEqual(["Alice low", "Urgent chore"]);
+    expect(await titles({ parent: "none" })).toEqual(["Alice none", "Epic", "High bug", "Urgent bug"]);
+    expect((await admin.GET("/issues", { params: { query: { parent: "ENG-999" } } })).response.status).toBe(
+      404,
+    );
+    expect((await admin.GET("/issues", { params: { query: { parent: "nonsense" } } })).response.status).toBe(
+      400,
+    );
+  });
+
+  it("assignee=none and label=none", async () => {
+    expect(await titles({ assignee: "none" })).toEqual(["Epic", "High bug", "Urgent bug", "Urgent chore"]);
+    expect(await titles({ label: ["none"] })).toEqual(["Alice low", "Alice none", "Epic", "Urgent chore"]);
+    expect(await titles({ label: ["none"], priority: ["urgent"] })).toEqual(["Urgent chore"]);
+  });
+
+  it("a saved view stores them: Urgent bugs = priority urgent + label Bug", async () => {
+    const saved = await admin.POST("/views", {
+      body: { name: "Urgent bugs", filters: { priority: ["urgent"], label: ["Bug"] } } as never,
+    });
+    expect(saved.response.status, JSON.stringify(saved.error)).toBe(201);
+    const view = saved.data!.view;
+    expect(view.filters).toEqual({ priority: ["urgent"], label: ["Bug"] });
+    expect(await titles(view.filters as ListQuery)).toEqual(["Urgent bug"]);
+
+    const all = await admin.POST("/views", {
+      body: {
+        name: "Everything new",
+        filters: {
+          creator: "me",
+          parent: "none",
+          estimateMin: 1,
+          estimateMax: 8,
+          dueAfter: "2026-12-01",
+          dueBefore: "2027-01-01",
+          assignee: "none",
+        },
+      } as never,
+    });
+    expect(all.response.status, JSON.stringify(all.error)).toBe(201);
+    expect(await titles(all.data!.view.filters as ListQuery)).toEqual(["Urgent bug"]);
+
+    for (const filters of [{ priority: ["asap"] }, { estimateMin: -1 }, { dueBefore: "soon" }]) {
+      const refused = await admin.POST("/views", { body: { name: "Bad", filters } as never });
+      expect(refused.response.status).toBe(400);
+    }
+  });
+});
