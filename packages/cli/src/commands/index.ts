@@ -73,6 +73,7 @@ export const commands: Record<string, () => Promise<CommandModule>> = {
   "members list": () => import("./members/list.js"),
   "members role": () => import("./members/role.js"),
   "members remove": () => import("./members/remove.js"),
+  "members reset-password": () => import("./members/reset-password.js"),
   "users list": () => import("./users/list.js"),
   "invites list": () => import("./invites/list.js"),
   "invites create": () => import("./invites/create.js"),

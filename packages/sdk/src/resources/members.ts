@@ -36,4 +36,22 @@ export class MembersApi {
       this.http.raw.DELETE("/members/{userId}", { params: { path: { userId } }, ...this.http.init(options) }),
     );
   }
+
+  /**
+   * Makes a link with which the member sets a new password (admins of every workspace the member is in):
+   * shown once, used once, working 24 hours; e-mailed too when the server has a mail server (`emailed`).
+   *
+   * @example
+   * const { url } = await tracker.members.resetPassword(user.id);
+   */
+  async resetPassword(
+    userId: string,
+    options?: CallOptions,
+  ): Promise<ResponseOf<"createPasswordReset", 201>["reset"]> {
+    const call = this.http.raw.POST("/members/{userId}/password-reset", {
+      params: { path: { userId } },
+      ...this.http.init(options),
+    });
+    return (await unwrap(call)).reset;
+  }
 }

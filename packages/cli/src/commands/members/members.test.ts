@@ -40,4 +40,31 @@ describe("tracker members list, role and remove; users list", () => {
     expect(lastAdmin.code).toBe(1);
     expect(lastAdmin.stderr).toMatch(/^last_admin: /);
   });
+
+  it("makes a password reset link for a member, which sets their password", async () => {
+    const member = await s.server.addMember(s.token, "member");
+    const made = await s.run(["members", "reset-password", member.email]);
+    expect(made.code).toBe(0);
+    const url = made.stdout.trim();
+    expect(url).toMatch(/\/reset\/rst_[\w-]+$/);
+    expect(made.stderr).toMatch(new RegExp(`^Give this link to ${member.email}: it works once, until `));
+    const set = await fetch(`${s.server.url}/api/v1/auth/password-reset`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ token: url.split("/").pop(), password: "a brand new password" }),
+    });
+    expect(set.status).toBe(200);
+    const signIn = await fetch(`${s.server.url}/api/v1/auth/sign-in`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ email: member.email, password: "a brand new password" }),
+    });
+    expect(signIn.status).toBe(200);
+    // A member may not make one.
+    const refused = await s.run(["members", "reset-password", s.user.email], {
+      env: { TRACKER_API_KEY: member.token },
+    });
+    expect(refused.code).toBe(1);
+    expect(refused.stderr).toMatch(/^admin_required: /);
+  });
 });
