@@ -8,7 +8,7 @@ import { ShortcutsDialog } from "./components/shortcuts.js";
 import { Avatar, ErrorNote } from "./components/widgets.js";
 import { previewChange, updateIssue } from "./issue-edit.js";
 import { followEvents, type LiveStatus } from "./live.js";
-import { BoardPage } from "./pages/board.js";
+import { BoardPage, MY_ISSUES, type MyIssuesTab } from "./pages/board.js";
 import { ConsentPage } from "./pages/consent.js";
 import { CyclePage } from "./pages/cycle.js";
 import { DocumentPage, DocumentsPage, NewDocumentPage } from "./pages/documents.js";
@@ -308,6 +308,11 @@ function Routes() {
   if (section === "document" && id) return <DocumentPage key={id} id={id} />;
   if (section === "views") return <ViewsPage />;
   if (section === "inbox") return <InboxPage />;
+  if (section === "my") {
+    const tab = (id ?? "assigned") as MyIssuesTab;
+    if (!(tab in MY_ISSUES)) return <Redirect to={`/${ws}/my/assigned`} />;
+    return <BoardPage key={tab} teamKey={undefined} display="list" mine={tab} />;
+  }
   if (!section) {
     const first = teams[0];
     if (first) return <Redirect to={`/${ws}/team/${first.key}/board`} />;
@@ -352,6 +357,7 @@ function Sidebar({ teams, ws, drawer = false }: { teams: Schemas["Team"][]; ws: 
       )}
       <ul>
         {item(`/${ws}/inbox`, "Inbox", <UnreadBadge />)}
+        {item(`/${ws}/my/assigned`, "My issues")}
         {item(`/${ws}/projects`, "Projects")}
         {item(`/${ws}/initiatives`, "Initiatives")}
         {item(`/${ws}/documents`, "Documents")}

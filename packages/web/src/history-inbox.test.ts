@@ -141,3 +141,39 @@ describe("inbox", () => {
     expect((await tracker.inbox.list({ unread: "true" })).unreadCount).toBe(0);
   });
 });
+
+describe("my issues", () => {
+  test("lists what I am assigned, what I created and what I follow, each in its own tab", async () => {
+    const grace = await session.server.addMember(session.token, "member");
+    const theirs = createTracker({ baseUrl: session.server.url, apiKey: grace.token, workspace: session.ws });
+    const me = (await tracker.users.list()).find((u) => u.isMe)!;
+    await theirs.issues.create({ team: "ENG", title: "Review the pricing page", assignee: me.email });
+    const followed = await theirs.issues.create({ team: "ENG", title: "Rotate the signing keys" });
+    await theirs.issues.create({ team: "ENG", title: "Grace's own errand" });
+    await tracker.raw.PUT("/issues/{identifier}/subscription", {
+      params: { path: { identifier: followed.identifier } },
+    });
+    const mine = await tracker.issues.create({ team: "ENG", title: "Plan the offsite" });
+
+    await page.goto(session.at("/inbox"));
+    await page
+      .getByRole("navigation", { name: "Workspace" })
+      .getByRole("link", { name: "My issues" })
+      .click();
+    const titles = async () => (await page.locator("tr.issue-row td.col-title").allInnerTexts()).sort();
+    const tabs = page.getByRole("navigation", { name: "My issues" });
+    await expect.poll(titles).toEqual(["Review the pricing page"]);
+    expect(await page.title()).toMatch(/^My issues · Assigned/);
+
+    await tabs.getByRole("link", { name: "Created" }).click();
+    await expect.poll(titles).toEqual(expect.arrayContaining(["Plan the offsite"]));
+    expect(await titles()).not.toContain("Review the pricing page");
+
+    await tabs.getByRole("link", { name: "Subscribed" }).click();
+    await expect
+      .poll(titles)
+      .toEqual(expect.arrayContaining(["Review the pricing page", "Rotate the signing keys", mine.title]));
+    expect(await titles()).not.toContain("Grace's own errand");
+    expect(new URL(page.url()).pathname).toBe(`/${session.ws}/my/subscribed`);
+  });
+});

@@ -32,19 +32,47 @@ import { type IssueQuery, issuesQuery, searchFromQuery } from "./filters.js";
 import { prefetchIssue } from "./issue.js";
 import { groupTotal, IssueList } from "./issue-list.js";
 
-/** A team's issues as a board (columns by workflow state) or a list, with the API's filters in the URL. */
-export function BoardPage({ teamKey, display }: { teamKey: string | undefined; display: "board" | "list" }) {
+/** My issues' tabs, each the list's computed filter (contract, `listIssues` `special`). */
+export const MY_ISSUES = {
+  assigned: { label: "Assigned", special: "mine" },
+  created: { label: "Created", special: "created_by_me" },
+  subscribed: { label: "Subscribed", special: "subscribed" },
+} as const;
+export type MyIssuesTab = keyof typeof MY_ISSUES;
+
+/**
+ * A team's issues as a board (columns by workflow state) or a list, with the API's filters in the URL; or,
+ * with `mine`, one tab of My issues: every team's issues assigned to, created by or followed by the person.
+ */
+export function BoardPage({
+  teamKey,
+  display,
+  mine,
+}: {
+  teamKey: string | undefined;
+  display: "board" | "list";
+  mine?: MyIssuesTab;
+}) {
   const { tracker, teams, ws } = useApp();
   const { search } = useLocation();
   const team = teams.find((t) => t.key.toLowerCase() === teamKey?.toLowerCase());
-  const { key, filters, query } = issuesQuery(teamKey, search);
+  const listed = issuesQuery(teamKey, search);
+  const { filters } = listed;
+  const { key, query } = mine
+    ? {
+        key: `my:${mine}:${listed.key}`,
+        query: { ...listed.query, special: [...(listed.query.special ?? []), MY_ISSUES[mine].special] },
+      }
+    : listed;
   const options = displayFromSearch(search);
   const showBoard = display === "board" && team;
   // The list reads one list; a board reads one per column (below).
   const issues = useData<IssuePages>(showBoard ? null : key, issuesFetcher(tracker, key, query));
   const scroller = useRef<HTMLDivElement>(null);
-  const name = team ? team.name : teamKey ? teamKey : "All issues";
-  useTitle(`${name} · ${display === "board" ? "Board" : "List"}`);
+  const name = mine ? "My issues" : team ? team.name : teamKey ? teamKey : "All issues";
+  useTitle(
+    mine ? `My issues · ${MY_ISSUES[mine].label}` : `${name} · ${display === "board" ? "Board" : "List"}`,
+  );
 
   const base = teamKey ? `/${ws}/team/${teamKey}` : `/${ws}/issues`;
   const filterSearch = withDisplay(searchFromQuery(filters), options);
@@ -52,6 +80,20 @@ export function BoardPage({ teamKey, display }: { teamKey: string | undefined; d
     <div className="page board-page">
       <div className="page-head">
         <h1>{name}</h1>
+        {mine && (
+          <nav className="tabs" aria-label="My issues">
+            {(Object.keys(MY_ISSUES) as MyIssuesTab[]).map((tab) => (
+              <Link
+                key={tab}
+                className="tab"
+                to={`/${ws}/my/${tab}${filterSearch}`}
+                aria-current={tab === mine ? "page" : undefined}
+              >
+                {MY_ISSUES[tab].label}
+              </Link>
+            ))}
+          </nav>
+        )}
         {teamKey && (
           <nav className="tabs" aria-label="Display">
             <Link

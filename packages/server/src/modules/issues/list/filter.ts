@@ -161,6 +161,9 @@ const SPECIAL_SQL: Record<IssueSpecial, string> = {
   unstarted_overdue: `i.state_type in ${NOT_STARTED_STATE_TYPES_SQL} and i.due_date < ${TODAY}`,
   mine: "i.assignee_id = ?",
   created_by_me: "i.creator_id = ?",
+  // The caller's rows of `issue_subscriptions` (modules/notifications), found by its (user, workspace) index.
+  subscribed:
+    "exists (select 1 from issue_subscriptions s where s.issue_id = i.id and s.user_id = ? and s.subscribed)",
 };
 
 /**
@@ -495,7 +498,8 @@ export async function compileIssueFilter(
       throw new Invalid(`Unknown special filter "${special}".`, [
         { path: "/query/special", message: `must be one of: ${issueSpecialFilterValues.join(", ")}` },
       ]);
-    if (special === "mine" || special === "created_by_me") add(condition, scope.caller.userId);
+    if (special === "mine" || special === "created_by_me" || special === "subscribed")
+      add(condition, scope.caller.userId);
     else add(`(${condition})`);
   }
 

@@ -526,6 +526,26 @@ describe("listIssues special filters", () => {
     expect(await special(["created_by_me"])).toEqual(["ENG-3", "ENG-5"]);
     expect(await set({ special: ["created_by_me"] }, member)).toEqual(["ALI-1", "ENG-1"]);
   });
+  it("subscribed: what the key's owner follows, by creating, being assigned or subscribing", async () => {
+    // The fixture's issues were all filed by the admin through the API: they follow every one.
+    expect(await special(["subscribed"])).toEqual(expect.arrayContaining(["ENG-1", "ENG-3", "ENG-5"]));
+    const on = { params: { path: { identifier: "ENG-2" } } };
+    const memberFollows = () => set({ team: "ENG", special: ["subscribed"] }, member);
+    const before = (await memberFollows()).includes("ENG-2");
+    try {
+      await member.DELETE("/issues/{identifier}/subscription", on);
+      expect(await memberFollows()).not.toContain("ENG-2");
+      await member.PUT("/issues/{identifier}/subscription", on);
+      expect(await memberFollows()).toContain("ENG-2");
+      // Each person's subscriptions are their own: the admin's list did not change with the member's.
+      await admin.DELETE("/issues/{identifier}/subscription", on);
+      expect(await memberFollows()).toContain("ENG-2");
+      expect(await special(["subscribed"])).not.toContain("ENG-2");
+    } finally {
+      await admin.PUT("/issues/{identifier}/subscription", on);
+      if (!before) await member.DELETE("/issues/{identifier}/subscription", on);
+    }
+  });
   it("ANDs specials with each other and with the other filters", async () => {
     expect(await special(["overdue", "mine"])).toEqual(["ENG-1"]);
     expect(await special(["overdue", "unassigned"])).toEqual(["ENG-7"]);
