@@ -3,6 +3,7 @@ import { ChangeEvent } from "./events/change-event.entity.js";
 import { AuthEpoch } from "./http/auth-epoch.entity.js";
 import { IdempotentRequest } from "./http/idempotent-request.entity.js";
 import { ApiKey } from "./modules/api-keys/api-key.entity.js";
+import { Attachment } from "./modules/attachments/attachment.entity.js";
 import { Cycle, CycleCounter } from "./modules/cycles/cycle.entity.js";
 import { Document, DocumentIssue } from "./modules/documents/document.entity.js";
 import { Initiative } from "./modules/initiatives/initiative.entity.js";
@@ -60,6 +61,7 @@ export const entities: EntitySchema[] = [
   IssueSearchRecentSince,
   IssueLabelPosting,
   Comment,
+  Attachment,
   ActivityEvent,
   Document,
   DocumentIssue,

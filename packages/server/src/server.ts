@@ -17,6 +17,8 @@ import { answerClientErrors } from "./http/client-errors.js";
 import { Contract } from "./http/contract.js";
 import { pruneIdempotentRequests } from "./http/idempotency.query.js";
 import type { Logger } from "./logger.js";
+import { attachmentStore } from "./modules/attachments/attachment-store.js";
+import { sweepOrphanAttachments } from "./modules/attachments/attachment-sweep.js";
 import { pruneSearchRecent } from "./modules/issues/list/search-recent.query.js";
 import { schedulePrunes } from "./prune-schedule.js";
 
@@ -93,6 +95,7 @@ export async function startHttp(
   const stopPrune = schedulePrunes(logger, [
     { name: "search: recent issues", run: () => pruneSearchRecent(orm.em) },
     { name: "idempotency: expired keys", run: () => pruneIdempotentRequests(orm.em) },
+    { name: "attachments: orphan files", run: () => sweepOrphanAttachments(orm.em, attachmentStore(config)) },
   ]);
   const server = app.listen(config.port);
   answerClientErrors(server);

@@ -146,7 +146,7 @@ describe("the response check", () => {
   const contract = () => testContract();
   const getIssue = () => contract().operation("getIssue");
   const detail = (over: Record<string, unknown> = {}) => ({
-    issue: { ...anIssue(), comments: [], subIssues: [], relations: [], ...over },
+    issue: { ...anIssue(), comments: [], subIssues: [], relations: [], media: [], ...over },
   });
   const notFound = (over: Record<string, unknown> = {}) => ({
     type: "urn:tracker:problem:not_found",
@@ -214,7 +214,9 @@ describe("the response check", () => {
     }
     const { title: _, ...untitled } = anIssue();
     expect(
-      check(200, "application/json", { issue: { ...untitled, comments: [], subIssues: [], relations: [] } }),
+      check(200, "application/json", {
+        issue: { ...untitled, comments: [], subIssues: [], relations: [], media: [] },
+      }),
     ).toContain("getIssue 200: /issue must have required property 'title'");
   });
 

@@ -27,6 +27,7 @@ import { Migration20261126040000_issue_updated_index_dates } from "./Migration20
 import { Migration20261126041000_auth_epoch } from "./Migration20261126041000_auth_epoch.js";
 import { Migration20261126060000_issue_label_postings } from "./Migration20261126060000_issue_label_postings.js";
 import { Migration20261126160000_gin_pending_list_limit } from "./Migration20261126160000_gin_pending_list_limit.js";
+import { Migration20261128120000_attachments } from "./Migration20261128120000_attachments.js";
 
 /** Applied in this order on every start. Add each new migration here (npm run migration:create). */
 export const migrationsList: MigrationObject[] = [
@@ -103,4 +104,5 @@ export const migrationsList: MigrationObject[] = [
     name: "Migration20261126160000_gin_pending_list_limit",
     class: Migration20261126160000_gin_pending_list_limit,
   },
+  { name: "Migration20261128120000_attachments", class: Migration20261128120000_attachments },
 ];

@@ -5,6 +5,7 @@ import { AUTH_EPOCH_SQL, confirmCaller } from "../../../http/auth.js";
 import type { WorkspaceScope } from "../../../http/handler.js";
 import { NotFound } from "../../../http/problem.js";
 import { visibleTeamCondition } from "../../../rules/visibility.js";
+import { type AttachmentRow, attachmentsJsonSql, toMedia } from "../../attachments/attachment.query.js";
 import { commentsJsonSql } from "../../comments/comment.query.js";
 import { issueKeyQuery } from "../../shared/resolve.query.js";
 import { type IssueRow, issueColumns, issueFromRow } from "../issue-shape.js";
@@ -24,10 +25,13 @@ export function subIssuesJsonSql(scope: WorkspaceScope, parentId: string, json: 
 }
 
 type IssueDetailRow = IssueRow &
-  Pick<IssueDetailOut, "comments" | "subIssues" | "relations"> & { authEpoch: string };
+  Pick<IssueDetailOut, "comments" | "subIssues" | "relations"> & {
+    media: AttachmentRow[];
+    authEpoch: string;
+  };
 
 /**
- * One issue with comments (oldest first), sub-issues (by number) and relations from its side, in one
+ * One issue with comments (oldest first), sub-issues (by number), relations from its side and attachments, in one
  * statement: the identifier (redirects and visibility included) resolves in a CTE.
  */
 export async function getIssueDetail(scope: WorkspaceScope, ref: string): Promise<IssueDetailOut> {
@@ -40,6 +44,7 @@ export async function getIssueDetail(scope: WorkspaceScope, ref: string): Promis
         select ${issueColumns()},
                ${relationsJsonSql(scope, "i.id")} as "relations",
                ${raw(commentsJsonSql("i.id"))} as "comments",
+               ${raw(attachmentsJsonSql("i.id"))} as "media",
                ${subIssuesJsonSql(
                  scope,
                  "i.id",
@@ -51,5 +56,11 @@ export async function getIssueDetail(scope: WorkspaceScope, ref: string): Promis
     ));
   confirmCaller(scope, row?.authEpoch);
   if (!row) throw new NotFound(`No issue "${ref}" in this workspace.`);
-  return { ...issueFromRow(row), comments: row.comments, subIssues: row.subIssues, relations: row.relations };
+  return {
+    ...issueFromRow(row),
+    comments: row.comments,
+    subIssues: row.subIssues,
+    relations: row.relations,
+    media: row.media.map((m) => toMedia(scope.config, m)),
+  };
 }
