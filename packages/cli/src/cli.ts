@@ -398,8 +398,17 @@ export async function runCli(argv: string[], io: CliIo): Promise<number> {
     // An empty variable is an unset one (`TRACKER_URL= tracker …`), as TRACKER_API_KEY already is.
     const envUrl = io.env.TRACKER_URL || undefined;
     url = normalizeUrl(flagUrl ?? envUrl ?? stored.default ?? DEFAULT_URL);
-    const server = stored.servers[url];
+    let server = stored.servers[url];
     const envKey = io.env.TRACKER_API_KEY || undefined;
+    if (!envKey && server?.oauth && server.oauth.expiresAt < Date.now() + 60_000) {
+      // A login with --web: its access token is renewed (and stored) before it runs out.
+      const { refreshStored } = await import("./commands/auth/web-login.js");
+      const renewed = await refreshStored(server.oauth);
+      if (renewed) {
+        server = { ...server, apiKey: renewed.accessToken, oauth: renewed.oauth };
+        config.write({ ...stored, servers: { ...stored.servers, [url]: server } });
+      }
+    }
     const connection: Connection = {
       baseUrl: url,
       urlSource: flagUrl ? "flag" : envUrl ? "env" : stored.default ? "config" : "default",

@@ -3,9 +3,20 @@ import { homedir } from "node:os";
 import path from "node:path";
 import { UsageError } from "./command.js";
 
-/** One server `tracker auth login` stored a key for. */
+/** What renews an access token stored by `tracker auth login --web` (OAuth device login). */
+export interface StoredOAuth {
+  clientId: string;
+  tokenEndpoint: string;
+  refreshToken: string;
+  /** When the stored access token expires, in epoch milliseconds. */
+  expiresAt: number;
+}
+
+/** One server `tracker auth login` stored a key (or an OAuth access token) for. */
 export interface StoredServer {
   apiKey: string;
+  /** Set for a login with --web: the access token in `apiKey` is renewed with it when it expires. */
+  oauth?: StoredOAuth;
   /** Workspace to act in when neither --workspace nor TRACKER_WORKSPACE names one. */
   workspace?: string;
   /** Who the key belongs to, for `auth status`. */

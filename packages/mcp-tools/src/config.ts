@@ -14,6 +14,8 @@ export interface Config {
   port: number;
   host: string;
   allowedOrigins: string[];
+  /** The public URL of the HTTP endpoint, the OAuth resource its tokens are issued for; default its address. */
+  resource: string | undefined;
 }
 
 export const USAGE = `Usage: tracker-mcp [options]
@@ -32,11 +34,14 @@ Options (each has an environment variable; the flag wins):
   --port <n>                HTTP port                                      (TRACKER_MCP_PORT; default 3333)
   --host <address>          HTTP bind address                              (default 127.0.0.1)
   --allowed-origins <list>  Browser origins allowed besides localhost      (TRACKER_ALLOWED_ORIGINS)
+  --public-url <url>        The endpoint's public URL, the OAuth resource  (TRACKER_MCP_PUBLIC_URL; default its address)
   -h, --help                Show this help
   -v, --version             Show the version
 
 Tracker connection: TRACKER_URL (default http://localhost:3000); over stdio TRACKER_API_KEY and
-TRACKER_WORKSPACE; over HTTP each session's own \`Authorization: Bearer trk_…\` header (and optional
+TRACKER_WORKSPACE; over HTTP each session's own \`Authorization: Bearer trk_…\` header, or an OAuth
+access token from the Tracker server issued for this endpoint (MCP authorization: metadata at
+/.well-known/oauth-protected-resource/mcp; list the endpoint in the server's TRACKER_OAUTH_RESOURCES), (and optional
 \`X-Service-Workspace\`), TRACKER_WORKSPACE as the default workspace. Over HTTP a session's initialize
 request may choose its own tools with X-MCP-Toolsets, X-MCP-Tools and X-MCP-Readonly (never past
 --read-only or --exclude-tools). Tools the key's role may not use are not offered.`;
@@ -70,6 +75,7 @@ function parseFlags(argv: string[]) {
         port: { type: "string" },
         host: { type: "string" },
         "allowed-origins": { type: "string" },
+        "public-url": { type: "string" },
         help: { type: "boolean", short: "h" },
         version: { type: "boolean", short: "v" },
       },
@@ -111,6 +117,7 @@ export function readConfig(
       .split(",")
       .map((o) => o.trim().replace(/\/+$/, ""))
       .filter(Boolean),
+    resource: values["public-url"] ?? env.TRACKER_MCP_PUBLIC_URL ?? undefined,
   };
   return { config, help: values.help ?? false, version: values.version ?? false };
 }

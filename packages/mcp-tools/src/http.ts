@@ -6,6 +6,13 @@ import { StreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/
 import { isInitializeRequest } from "@modelcontextprotocol/sdk/types.js";
 import { createTracker, type Tracker, TrackerError } from "@tracker/sdk";
 import { flag } from "./config.js";
+import {
+  challenge,
+  metadataUrl,
+  protectedResourceMetadata,
+  type ResourceAuthOptions,
+  TokenIntrospector,
+} from "./resource-auth.js";
 import type { MemberRole } from "./roles.js";
 import { createTrackerServer, type TrackerServerOptions } from "./server.js";
 import { parseTools, parseToolsets } from "./toolsets.js";
@@ -24,6 +31,13 @@ export interface HttpServerOptions extends TrackerServerOptions {
   timeoutMs: number;
   /** A session with no request for this long is closed (its event stream too). Default 30 minutes. */
   sessionIdleMs?: number | undefined;
+  /**
+   * This endpoint's public URL, the OAuth resource tokens must be issued for (`TRACKER_MCP_PUBLIC_URL`);
+   * default the address it listens at.
+   */
+  resource?: string | undefined;
+  /** The tracker's OAuth issuer (its public URL); default `trackerUrl`. */
+  authorizationServer?: string | undefined;
 }
 
 export interface RunningHttpServer {
@@ -37,7 +51,10 @@ export interface RunningHttpServer {
 interface Session {
   transport: StreamableHTTPServerTransport;
   server: McpServer;
+  /** What the session is bound to: the API key, or the OAuth grant (person and app) of its tokens. */
   keyHash: Buffer;
+  /** The bearer token of the latest request, which every call sends: an OAuth client refreshes it over time. */
+  bearer: { token: string };
   lastSeen: number;
 }
 
@@ -134,14 +151,26 @@ export async function startHttpServer(options: HttpServerOptions): Promise<Runni
     }
   }
 
+  let resourceAuth: ResourceAuthOptions | undefined;
+  let introspector: TokenIntrospector | undefined;
+
   async function openSession(
     apiKey: string,
+    binding: string,
     req: IncomingMessage,
     chosen: TrackerServerOptions,
   ): Promise<Session> {
     const workspace = header(req, "x-service-workspace") ?? options.workspace;
+    // Every call carries the session's latest token (`session.bearer`), set on each request.
+    const bearer = { token: apiKey };
+    const withToken: typeof fetch = (input, init) => {
+      const request = new Request(input, init);
+      request.headers.set("authorization", `Bearer ${bearer.token}`);
+      return fetch(request);
+    };
     const tracker = createTracker({
       apiKey,
+      fetch: withToken,
       ...(options.trackerUrl ? { baseUrl: options.trackerUrl } : {}),
       // An empty string keeps TRACKER_WORKSPACE of the tool server's own environment out of the session.
       workspace: workspace ?? "",
@@ -152,7 +181,8 @@ export async function startHttpServer(options: HttpServerOptions): Promise<Runni
     const server = createTrackerServer({ tracker, timeoutMs: options.timeoutMs }, { ...chosen, role });
     const session: Session = {
       server,
-      keyHash: sha256(apiKey),
+      keyHash: sha256(binding),
+      bearer,
       lastSeen: Date.now(),
       transport: new StreamableHTTPServerTransport({
         sessionIdGenerator: randomUUID,
@@ -169,8 +199,22 @@ export async function startHttpServer(options: HttpServerOptions): Promise<Runni
     return session;
   }
 
+  /** 401 with `WWW-Authenticate` naming the resource metadata (MCP authorization, RFC 9728 section 5.1). */
+  function unauthorized(res: ServerResponse, message: string, error?: { code: string; description: string }) {
+    return rpcError(res, 401, message, { "www-authenticate": challenge(resourceAuth!, error) });
+  }
+
   async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const url = new URL(req.url ?? "/", "http://localhost");
+    const metadataPath = new URL(metadataUrl(resourceAuth!.resource)).pathname;
+    if (url.pathname === metadataPath || url.pathname === "/.well-known/oauth-protected-resource") {
+      // Public, and read by browser-based clients too.
+      res.writeHead(req.method === "GET" ? 200 : 405, {
+        "content-type": "application/json",
+        "access-control-allow-origin": "*",
+      });
+      return void res.end(JSON.stringify(protectedResourceMetadata(resourceAuth!)));
+    }
     if (url.pathname !== "/mcp") return rpcError(res, 404, "Not found: the MCP endpoint is /mcp.");
     const origin = req.headers.origin;
     if (!originAllowed(origin))
@@ -184,10 +228,30 @@ export async function startHttpServer(options: HttpServerOptions): Promise<Runni
 
     const auth = /^Bearer\s+(\S+)$/i.exec(req.headers.authorization ?? "");
     if (!auth)
-      return rpcError(res, 401, "Send the Tracker API key as `Authorization: Bearer trk_…`.", {
-        "www-authenticate": 'Bearer realm="tracker"',
-      });
+      return unauthorized(
+        res,
+        "Send a Tracker API key (`Authorization: Bearer trk_…`) or an OAuth access token.",
+      );
     const apiKey = auth[1]!;
+    // An API key is the key's; any other bearer token must be an access token issued for this resource.
+    let binding = apiKey;
+    /** A token that may only read: its session offers the tools that change nothing, as `--read-only` does. */
+    let readsOnly = false;
+    if (!apiKey.startsWith("trk_")) {
+      const info = await introspector!.check(apiKey);
+      if (!info)
+        return unauthorized(
+          res,
+          "The access token is not valid here: unknown, expired, revoked or for another resource.",
+          {
+            code: "invalid_token",
+            description: "The access token is not active or was not issued for this resource.",
+          },
+        );
+      binding = `oauth:${info.subject}`;
+      const scopes = info.scope.split(" ");
+      readsOnly = !scopes.includes("write") && !scopes.includes("admin");
+    }
 
     let body: unknown;
     if (req.method === "POST") {
@@ -204,10 +268,11 @@ export async function startHttpServer(options: HttpServerOptions): Promise<Runni
     if (typeof sessionId === "string") {
       const session = sessions.get(sessionId);
       if (!session) return rpcError(res, 404, "Unknown or closed session: initialize a new one.");
-      const given = sha256(apiKey);
+      const given = sha256(binding);
       if (!timingSafeEqual(given, session.keyHash))
         return rpcError(res, 403, "This session belongs to another API key.");
       session.lastSeen = Date.now();
+      session.bearer.token = apiKey;
       return session.transport.handleRequest(req, res, body);
     }
     if (req.method === "POST" && isInitializeRequest(body)) {
@@ -215,17 +280,19 @@ export async function startHttpServer(options: HttpServerOptions): Promise<Runni
       const check = await createTracker({ apiKey, baseUrl: options.trackerUrl, timeoutMs: options.timeoutMs })
         .workspaces.list()
         .catch((err: unknown) => err);
-      if (check instanceof TrackerError && check.code === "unauthenticated")
-        return rpcError(res, 401, `The Tracker server refused this API key: ${check.detail}`, {
-          "www-authenticate": 'Bearer realm="tracker", error="invalid_token"',
+      if (check instanceof TrackerError && (check.code === "unauthenticated" || check.code === "key_expired"))
+        return unauthorized(res, `The Tracker server refused this API key: ${check.detail}`, {
+          code: "invalid_token",
+          description: check.detail,
         });
       let chosen: TrackerServerOptions;
       try {
         chosen = sessionSelection(req, options);
+        if (readsOnly) chosen = { ...chosen, readOnly: true };
       } catch (err) {
         return rpcError(res, 400, (err as Error).message);
       }
-      const session = await openSession(apiKey, req, chosen);
+      const session = await openSession(apiKey, binding, req, chosen);
       return session.transport.handleRequest(req, res, body);
     }
     return rpcError(res, 400, "No session: start with an initialize request (without Mcp-Session-Id).");
@@ -255,6 +322,16 @@ export async function startHttpServer(options: HttpServerOptions): Promise<Runni
   sweep.unref();
   const address = http.address() as AddressInfo;
   const host = address.family === "IPv6" ? `[${address.address}]` : address.address;
+  resourceAuth = {
+    resource: options.resource ?? `http://${host}:${address.port}/mcp`,
+    authorizationServer: (
+      options.authorizationServer ??
+      options.trackerUrl ??
+      process.env.TRACKER_URL ??
+      "http://localhost:3000"
+    ).replace(/\/$/, ""),
+  };
+  introspector = new TokenIntrospector(resourceAuth);
   return {
     url: `http://${host}:${address.port}/mcp`,
     sessions: () => sessions.size,

@@ -71,6 +71,8 @@ describe("annotations", () => {
       "save_document",
       "manage_team_members",
       "manage_labels",
+      "manage_webhooks",
+      "delete_issue",
     ]);
   });
 });
@@ -79,7 +81,7 @@ describe("token budget of tools/list", () => {
   // Tokens as bytes / 4 of the tools/list result, as the issue measures them.
   const tokensOf = async (client: Client) => Math.ceil(JSON.stringify(await client.listTools()).length / 4);
 
-  it("keeps the default toolsets under 6,000 tokens and every tool under 14,000", async () => {
+  it("keeps the default toolsets under 6,000 tokens and every tool under 15,000", async () => {
     const defaults = await tokensOf(await connectClient(noApi()));
     const everything = await tokensOf(all);
     const dynamic = await tokensOf(await connectClient(noApi(), { dynamic: true }));
@@ -91,7 +93,7 @@ describe("token budget of tools/list", () => {
         `all ${ALL_TOOLS.length} tools ${everything}; all read-only ${readOnly}; --dynamic at start ${dynamic}`,
     );
     expect(defaults).toBeLessThan(6_000);
-    expect(everything).toBeLessThan(14_000);
+    expect(everything).toBeLessThan(15_000);
     expect(dynamic).toBeLessThan(600);
   });
 });

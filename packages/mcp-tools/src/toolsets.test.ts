@@ -38,7 +38,11 @@ describe("what a deployment offers", () => {
     const all = ALL_TOOLS.map((t) => t.name);
     expect(await names({ toolsets: TOOLSET_NAMES, role: "admin" })).toEqual(all);
     const member = await names({ toolsets: TOOLSET_NAMES, role: "member" });
-    expect(all.filter((n) => !member.includes(n))).toEqual(["invite_member"]);
+    expect(all.filter((n) => !member.includes(n))).toEqual([
+      "invite_member",
+      "list_webhooks",
+      "manage_webhooks",
+    ]);
     const guest = await names({ toolsets: TOOLSET_NAMES, role: "guest" });
     expect(all.filter((n) => !guest.includes(n))).toEqual([
       "save_initiative",
@@ -47,6 +51,8 @@ describe("what a deployment offers", () => {
       "invite_member",
       "manage_team_members",
       "manage_labels",
+      "list_webhooks",
+      "manage_webhooks",
     ]);
   });
 
@@ -56,7 +62,7 @@ describe("what a deployment offers", () => {
     const more = instructions.slice(instructions.indexOf(" Not offered here:"));
     expect(more).toBe(
       " Not offered here: planning (projects, initiatives, cycles, status updates); docs (documents); " +
-        "people (invites, team membership); admin (label create, rename, merge). If a task needs one, tell the " +
+        "people (invites, team membership); inbox (notifications); admin (label changes, webhooks, issue delete). If a task needs one, tell the " +
         "user: tracker-mcp --toolsets, or the X-MCP-Toolsets header over HTTP, turns it on.",
     );
     expect(Math.ceil(Buffer.byteLength(more) / 4)).toBeLessThan(80);
@@ -65,9 +71,10 @@ describe("what a deployment offers", () => {
     expect(dynamic).toMatch(/ Off until enable_toolset turns them on: issues \(issues\); context \(/);
     const everything = (await connectClient(noApi(), { toolsets: TOOLSET_NAMES })).getInstructions() ?? "";
     expect(everything).not.toMatch(/Not offered/);
-    // A read-only deployment names no toolset it could not offer anyway.
+    // A read-only deployment names no toolset it could not offer anyway: people has no read, admin has
+    // list_webhooks.
     const reads = (await connectClient(noApi(), { readOnly: true })).getInstructions() ?? "";
-    expect(reads).toMatch(/Not offered here: planning \(.*\); docs \(documents\)\. /);
+    expect(reads).toMatch(/Not offered here: planning \(.*\); docs \(documents\); admin \(.*webhooks.*\)\. /);
     expect(Object.keys(TOOLSETS)).toEqual(TOOLSET_NAMES);
   });
 });

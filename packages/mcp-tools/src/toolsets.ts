@@ -1,10 +1,12 @@
 import type { MemberRole } from "./roles.js";
 import { roleAllows } from "./roles.js";
 import type { ToolDefinition } from "./tool.js";
+import { checkInboxTool } from "./tools/check-inbox.js";
 import { commentIssueTool } from "./tools/comment-issue.js";
 import { createCycleTool } from "./tools/create-cycle.js";
 import { createIssueTool } from "./tools/create-issue.js";
 import { createIssuesTool } from "./tools/create-issues.js";
+import { deleteIssueTool } from "./tools/delete-issue.js";
 import { getDigestTool } from "./tools/get-digest.js";
 import { getDocumentTool } from "./tools/get-document.js";
 import { getInitiativeTool } from "./tools/get-initiative.js";
@@ -19,8 +21,10 @@ import { listProjectsTool } from "./tools/list-projects.js";
 import { listStatusUpdatesTool } from "./tools/list-status-updates.js";
 import { listTeamsTool } from "./tools/list-teams.js";
 import { listViewsTool } from "./tools/list-views.js";
+import { listWebhooksTool } from "./tools/list-webhooks.js";
 import { manageLabelsTool } from "./tools/manage-labels.js";
 import { manageTeamMembersTool } from "./tools/manage-team-members.js";
+import { manageWebhooksTool } from "./tools/manage-webhooks.js";
 import { moveIssuesTool } from "./tools/move-issues.js";
 import { postStatusUpdateTool } from "./tools/post-status-update.js";
 import { relateIssuesTool } from "./tools/relate-issues.js";
@@ -99,10 +103,17 @@ export const TOOLSETS = {
     short: "invites, team membership",
     tools: [inviteMemberTool, manageTeamMembersTool],
   },
+  inbox: {
+    description:
+      "Your notifications (others' changes to your issues, mentions): list them and mark them read",
+    short: "notifications",
+    tools: [checkInboxTool],
+  },
   admin: {
-    description: "Workspace-wide changes: create, rename and merge labels",
-    short: "label create, rename, merge",
-    tools: [manageLabelsTool],
+    description:
+      "Workspace-wide and lasting changes: create, rename and merge labels; outbound webhooks and their deliveries; delete issues",
+    short: "label changes, webhooks, issue delete",
+    tools: [manageLabelsTool, listWebhooksTool, manageWebhooksTool, deleteIssueTool],
   },
 } satisfies Record<string, Toolset>;
 

@@ -23,6 +23,7 @@ export {
   STREAM_EVENTS,
   type TrackerEvent,
 } from "./resources/events.js";
+export type { InboxApi } from "./resources/inbox.js";
 export type { InitiativesApi } from "./resources/initiatives.js";
 export type { InvitesApi } from "./resources/invites.js";
 export type { ImportOptions, ImportResult, IssuesApi } from "./resources/issues.js";
@@ -34,6 +35,7 @@ export type { UpdatesApi } from "./resources/updates.js";
 export type { UsersApi } from "./resources/users.js";
 export type { ViewDefaultsApi } from "./resources/view-defaults.js";
 export type { ViewsApi } from "./resources/views.js";
+export type { WebhooksApi } from "./resources/webhooks.js";
 export type { WorkspacesApi } from "./resources/workspaces.js";
 export {
   type RateLimitInfo,
@@ -47,3 +49,10 @@ export {
 export { parseEventStream, type RawServerSentEvent } from "./sse.js";
 export { createTracker, type Tracker, type TrackerOptions } from "./tracker.js";
 export * from "./values.js";
+export {
+  verifyWebhook,
+  type WebhookEvent,
+  type WebhookEventData,
+  type WebhookHeaders,
+  WebhookSignatureError,
+} from "./webhook-verify.js";

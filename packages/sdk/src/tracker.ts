@@ -7,6 +7,7 @@ import { CommentsApi } from "./resources/comments.js";
 import { CyclesApi } from "./resources/cycles.js";
 import { DocumentsApi } from "./resources/documents.js";
 import { EventsApi } from "./resources/events.js";
+import { InboxApi } from "./resources/inbox.js";
 import { InitiativesApi } from "./resources/initiatives.js";
 import { InvitesApi } from "./resources/invites.js";
 import { IssuesApi } from "./resources/issues.js";
@@ -18,9 +19,11 @@ import { UpdatesApi } from "./resources/updates.js";
 import { UsersApi } from "./resources/users.js";
 import { ViewDefaultsApi } from "./resources/view-defaults.js";
 import { ViewsApi } from "./resources/views.js";
+import { WebhooksApi } from "./resources/webhooks.js";
 import { WorkspacesApi } from "./resources/workspaces.js";
 import { describeResponse, type RequestHooks, type ResponseInfo } from "./response.js";
 import { DEFAULT_TIMEOUT_MS, retryingFetch } from "./retry.js";
+import { revalidatingFetch } from "./revalidate.js";
 import { SDK_VERSION } from "./version.js";
 
 export interface TrackerOptions extends RequestHooks {
@@ -49,6 +52,12 @@ export interface TrackerOptions extends RequestHooks {
    * its own (the API's CORS rules do not allow the header, so a page setting it would be refused).
    */
   userAgent?: string | undefined;
+  /**
+   * Whether reads are revalidated: the client keeps each read's `ETag` and body and asks with
+   * `If-None-Match`, so an unchanged answer costs the server a 304 (the contract's "Conditional
+   * requests"). Default true.
+   */
+  revalidate?: boolean | undefined;
 }
 
 /** A configured Tracker API client: one namespace per resource, plus `raw` for anything else. */
@@ -77,6 +86,8 @@ export interface Tracker {
   views: ViewsApi;
   viewDefaults: ViewDefaultsApi;
   events: EventsApi;
+  webhooks: WebhooksApi;
+  inbox: InboxApi;
   /**
    * What others did on the caller's issues, newest first (default: the last 14 days).
    *
@@ -116,7 +127,9 @@ export function createTracker(options: TrackerOptions = {}): Tracker {
     options.userAgent ??
     (inBrowser ? undefined : `tracker-sdk/${SDK_VERSION}${nodeVersion ? ` node/${nodeVersion}` : ""}`);
   // Resolved per call, not captured, so a test can still stub the global fetch after creating the client.
-  const baseFetch = options.fetch ?? ((request: Request) => globalThis.fetch(request));
+  const givenFetch = options.fetch ?? ((request: Request) => globalThis.fetch(request));
+  const baseFetch =
+    options.revalidate === false ? givenFetch : revalidatingFetch((request) => givenFetch(request));
 
   const retrying = retryingFetch({
     fetch: (request) => baseFetch(request),
@@ -176,6 +189,8 @@ export function createTracker(options: TrackerOptions = {}): Tracker {
     views: new ViewsApi(http),
     viewDefaults: new ViewDefaultsApi(http),
     events: new EventsApi(http),
+    webhooks: new WebhooksApi(http),
+    inbox: new InboxApi(http),
     digest: async (query = {}, options) =>
       (await unwrap(raw.GET("/my/digest", { params: { query }, ...http.init(options) }))).events,
   };

@@ -5,6 +5,7 @@ import type { components } from "./generated/schema.js";
  * and writing help before a request is made. Example: `ISSUE_SPECIAL_FILTERS.includes(flag)`.
  */
 export {
+  apiKeyAccessValues as API_KEY_ACCESS,
   apiKeyScopeValues as API_KEY_SCOPES,
   healthValues as HEALTH_VALUES,
   initiativeSortValues as INITIATIVE_SORTS,
@@ -20,6 +21,8 @@ export {
   projectStatusValues as PROJECT_STATUSES,
   stateTypeValues as STATE_TYPES,
   viewKindValues as VIEW_KINDS,
+  webhookDeliveryStatusValues as WEBHOOK_DELIVERY_STATUSES,
+  workflowTriggerValues as WORKFLOW_TRIGGERS,
 } from "./generated/schema.js";
 
 type Priority = components["schemas"]["Priority"];

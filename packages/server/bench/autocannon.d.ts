@@ -43,6 +43,8 @@ declare module "autocannon" {
     "2xx": number;
     "4xx": number;
     "5xx": number;
+    /** Responses by status code. */
+    statusCodeStats?: Record<string, { count: number }>;
     duration: number;
   }
   function autocannon(opts: Options): Promise<Result>;

@@ -10,6 +10,7 @@
 import { type ChildProcess, spawn } from "node:child_process";
 import { randomUUID } from "node:crypto";
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import http from "node:http";
 import net from "node:net";
 import os from "node:os";
 import path from "node:path";
@@ -91,6 +92,12 @@ interface CaseSpec {
   issuesPerRequest?: number;
   /** How many requests `next` gives before it repeats, when that is more than a warm-up sends. */
   distinct?: number;
+  /** Run before the case's probe: what `next` needs from the server first (the ETags it sends back). */
+  prepare?: (base: string, token: string) => Promise<void>;
+  /** The answer a request should get, when not a 2xx: 304 for a revalidation. */
+  expectStatus?: 304;
+  /** Whether the read is compared with the floor, which neither compresses nor revalidates. Default true. */
+  floor?: false;
 }
 
 interface CaseResult {
@@ -113,6 +120,15 @@ interface CaseResult {
   issuesPerSec?: number;
   /** The same case on the floor (bench/floor.ts), in legs alternating with the server's, for reads. */
   floor?: FloorResult;
+  /** Bytes on the wire of the case's first read: plain, gzip, brotli, and as a 304 for its ETag. */
+  bytes?: WireBytes;
+}
+
+interface WireBytes {
+  identity: number;
+  gzip: number;
+  br: number;
+  notModified: number;
 }
 
 interface FloorResult {
@@ -168,6 +184,9 @@ function cases(seeded: Seeded): CaseSpec[] {
   const api = "/api/v1";
   const team = rotate(seeded.teamKeys);
   const ident = rotate(seeded.identifiers);
+  const revalidated = seeded.identifiers.slice(0, 500);
+  const revalidate = rotate(revalidated);
+  const etags = new Map<string, string>();
   const query = rotate([
     "crash report",
     "database migration",
@@ -201,6 +220,41 @@ function cases(seeded: Seeded): CaseSpec[] {
       method: "GET",
       distinct: seeded.identifiers.length,
       next: () => ({ path: `${api}/issues/${ident()}` }),
+    },
+    {
+      // A client that kept the issue's ETag asks again (the SDK does by default, browsers by themselves).
+      name: "read: GET /issues/{identifier}, revalidated (304)",
+      kind: "read",
+      method: "GET",
+      floor: false,
+      expectStatus: 304,
+      prepare: async (base, token) => {
+        for (const identifier of revalidated) {
+          const res = await fetch(`${base}${api}/issues/${identifier}`, {
+            headers: { authorization: `Bearer ${token}` },
+          });
+          await res.arrayBuffer();
+          etags.set(identifier, res.headers.get("etag") ?? "");
+        }
+      },
+      next: () => {
+        const identifier = revalidate();
+        return {
+          path: `${api}/issues/${identifier}`,
+          headers: { "if-none-match": etags.get(identifier) ?? "" },
+        };
+      },
+    },
+    {
+      // As a browser or the SDK asks for a page of the list on a real network: brotli, at the server's cost.
+      name: "list: team filter, sort -priority, brotli",
+      kind: "read",
+      method: "GET",
+      floor: false,
+      next: () => ({
+        path: `${api}/issues?team=${team()}&sort=-priority`,
+        headers: { "accept-encoding": "br" },
+      }),
     },
     {
       name: "read: GET /issues/{identifier}/page-data",
@@ -391,7 +445,8 @@ async function runLeg(
     requests: r.requests.total,
     p50Ms: r.latency.p50,
     p99Ms: r.latency.p99,
-    non2xx: r.non2xx,
+    // A revalidation's 304 is its answer, not a failure.
+    non2xx: r.non2xx - (spec.expectStatus ? (r.statusCodeStats?.[String(spec.expectStatus)]?.count ?? 0) : 0),
     errors: r.errors,
     timeouts: r.timeouts,
     spent: cpuSpent(before, cpuSnapshot(pid)),
@@ -432,6 +487,7 @@ function combineLegs(legs: Leg[]) {
 
 /** Answers the case's first path once; a case the server does not build or refuses is not loaded. */
 async function probeCase(base: string, token: string, spec: CaseSpec): Promise<CaseResult> {
+  await spec.prepare?.(base, token);
   const headers = caseHeaders(spec, token);
   const first = spec.next();
   const result: CaseResult = {
@@ -449,13 +505,41 @@ async function probeCase(base: string, token: string, spec: CaseSpec): Promise<C
   const probeText = await probe.text();
   if (probe.status === 501)
     return { ...result, status: "not_built", note: "the server answers 501 not_implemented" };
-  if (!probe.ok)
+  if (spec.method === "GET" && probe.ok)
+    result.bytes = await wireBytes(`${base}${first.path}`, { ...headers, ...first.headers });
+  if (!probe.ok && probe.status !== spec.expectStatus)
     return {
       ...result,
       status: "failed",
       note: `probe answered ${probe.status}: ${probeText.slice(0, 300)}`,
     };
   return result;
+}
+
+/**
+ * The bytes a read puts on the wire (headers excluded): as sent plain, in gzip, in brotli, and as the 304
+ * that its own ETag gets (the contract's "Compression" and "Conditional requests"). Read with node:http,
+ * which, unlike fetch, leaves the body as it came.
+ */
+async function wireBytes(url: string, headers: Record<string, string>): Promise<WireBytes> {
+  const size = (extra: Record<string, string>) =>
+    new Promise<{ bytes: number; etag: string | undefined }>((resolve, reject) => {
+      const req = http.get(url, { headers: { ...headers, ...extra } }, (res) => {
+        let bytes = 0;
+        res.on("data", (chunk: Buffer) => {
+          bytes += chunk.length;
+        });
+        res.on("end", () => resolve({ bytes, etag: res.headers.etag }));
+      });
+      req.on("error", reject);
+    });
+  const plain = await size({ "accept-encoding": "identity", "if-none-match": "" });
+  return {
+    identity: plain.bytes,
+    gzip: (await size({ "accept-encoding": "gzip", "if-none-match": "" })).bytes,
+    br: (await size({ "accept-encoding": "br", "if-none-match": "" })).bytes,
+    notModified: plain.etag ? (await size({ "if-none-match": plain.etag })).bytes : plain.bytes,
+  };
 }
 
 /** The case's result from its legs on the server, with its targets. */
@@ -590,6 +674,23 @@ function markdown(report: Report): string {
         `${c.cpu ? `${c.cpu.serverMs} / ${c.cpu.postgresMs} / ${c.cpu.loadGeneratorMs}` : "-"} | ` +
         `${c.floor?.requestsPerSec ?? "-"}${c.floor?.legs ? ` (legs ${c.floor.legs.join(" / ")})` : ""} | ${c.floor?.ratio?.toFixed(2) ?? "-"} | ` +
         `${c.floor?.cpu ? `${c.floor.cpu.serverMs} / ${c.floor.cpu.postgresMs} / ${c.floor.cpu.loadGeneratorMs}` : "-"} | ${targets}${c.status === "ran" && c.note ? ` (${c.note})` : ""} |`,
+    );
+  }
+  const measured = report.cases.filter((c) => c.bytes);
+  if (measured.length) {
+    const kb = (b: number) => (b / 1024).toFixed(1);
+    lines.push(
+      "",
+      "### Bytes on the wire",
+      "",
+      "The body of each read's first request as sent plain, in gzip, in brotli (answers above 1 KiB), and as the 304 its own ETag gets; KiB.",
+      "",
+      "| case | plain | gzip | brotli | 304 |",
+      "|---|---:|---:|---:|---:|",
+      ...measured.map(
+        (c) =>
+          `| ${c.name} | ${kb(c.bytes!.identity)} | ${kb(c.bytes!.gzip)} | ${kb(c.bytes!.br)} | ${kb(c.bytes!.notModified)} |`,
+      ),
     );
   }
   if (report.sizes.length > 1) {
@@ -898,7 +999,7 @@ async function runSize(databaseUrl: string, issues: number, last: boolean): Prom
     if (!selected(spec.name)) continue;
     log(`case: ${spec.name}`);
     const r =
-      spec.kind === "read"
+      spec.kind === "read" && spec.floor !== false
         ? await runReadWithFloor(base, floorBase, seeded.adminToken, pid, floor.pid!, spec)
         : await runCase(base, seeded.adminToken, pid, spec);
     run.cases.push(r);

@@ -2,6 +2,7 @@ import { existsSync } from "node:fs";
 import { homedir } from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
+import { parseArgs } from "node:util";
 import type { S3Settings } from "./modules/attachments/attachment-store.js";
 
 /** This package's folder: the parent of `src` (tests) or of `dist` (a build, installed or not). */
@@ -48,12 +49,19 @@ export interface Config {
   logLevel: LogLevel;
   /** Public base URL used to build invite links. */
   publicUrl: string;
+  /** Set: password reset links are e-mailed through this server (`smtp://user:pass@host:587`). */
+  smtpUrl: string | undefined;
   /** Requests a minute per API key (burst: a sixth of it); 0 turns limiting off. */
   rateLimitPerMinute: number;
   /** Web origins allowed to call the API from a browser (`TRACKER_CORS_ORIGINS`); `"*"` for any, empty for none. */
   corsOrigins: string[] | "*";
   /** On SIGTERM, how long in-flight requests may run before their connections are cut (`TRACKER_DRAIN_TIMEOUT_MS`). */
   drainTimeoutMs: number;
+  /**
+   * Resources besides the API that OAuth tokens may be issued for and the API accepts them from
+   * (`TRACKER_OAUTH_RESOURCES`, comma-separated URLs): the tool servers' MCP endpoints.
+   */
+  oauthResources: string[];
   /** Files uploaded to issues: size limit, where they are stored, the key that signs their URLs. */
   attachments: AttachmentSettings;
 }
@@ -86,6 +94,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     nodeEnv: env.NODE_ENV ?? "development",
     logLevel,
     publicUrl: env.TRACKER_PUBLIC_URL ?? `http://localhost:${port}`,
+    smtpUrl: env.TRACKER_SMTP_URL || undefined,
     rateLimitPerMinute: nonNegativeInt(
       env.TRACKER_RATE_LIMIT_PER_MINUTE,
       1200,
@@ -93,6 +102,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     ),
     corsOrigins: corsOrigins(env.TRACKER_CORS_ORIGINS),
     drainTimeoutMs: nonNegativeInt(env.TRACKER_DRAIN_TIMEOUT_MS, 10_000, "TRACKER_DRAIN_TIMEOUT_MS"),
+    oauthResources: (env.TRACKER_OAUTH_RESOURCES ?? "")
+      .split(",")
+      .map((x) => x.trim())
+      .filter(Boolean),
     attachments: {
       maxBytes: nonNegativeInt(env.TRACKER_UPLOAD_MAX_BYTES, 25 * 1024 * 1024, "TRACKER_UPLOAD_MAX_BYTES"),
       s3: s3Settings(env),
@@ -150,4 +163,24 @@ function nonNegativeInt(value: string | undefined, fallback: number, name: strin
  */
 export function fileArgument(name: string, env: NodeJS.ProcessEnv = process.env): string {
   return path.resolve(env.INIT_CWD ?? process.cwd(), name);
+}
+
+/**
+ * The one FILE a command such as `npm run backup -- FILE` takes, resolved as `fileArgument` does; `--help`
+ * prints `usage` and exits 0, anything but one name prints it and exits 2.
+ */
+export function oneFileArgument(usage: string): string {
+  const { values, positionals } = parseArgs({
+    options: { help: { type: "boolean", short: "h" } },
+    allowPositionals: true,
+  });
+  if (values.help) {
+    process.stdout.write(`${usage}\n`);
+    process.exit(0);
+  }
+  if (positionals.length !== 1) {
+    process.stderr.write(`${usage}\n`);
+    process.exit(2);
+  }
+  return fileArgument(positionals[0]!);
 }

@@ -4,6 +4,11 @@ import { AuthEpoch } from "./http/auth-epoch.entity.js";
 import { IdempotentRequest } from "./http/idempotent-request.entity.js";
 import { ApiKey } from "./modules/api-keys/api-key.entity.js";
 import { Attachment } from "./modules/attachments/attachment.entity.js";
+import {
+  CodehostConnection,
+  CodehostDelivery,
+  IssuePullRequest,
+} from "./modules/codehost/codehost.entity.js";
 import { Cycle, CycleCounter } from "./modules/cycles/cycle.entity.js";
 import { Document, DocumentIssue } from "./modules/documents/document.entity.js";
 import { Initiative } from "./modules/initiatives/initiative.entity.js";
@@ -21,17 +26,23 @@ import {
   IssueSearchRecentSince,
 } from "./modules/issues/issue.entity.js";
 import { Label } from "./modules/labels/label.entity.js";
+import { IssueSubscription, Notification } from "./modules/notifications/notification.entity.js";
 import {
   Project,
   ProjectIssueCounts,
   ProjectMember,
   ProjectTeam,
 } from "./modules/projects/project.entity.js";
+import { PasswordReset } from "./modules/sessions/password-reset.entity.js";
+import { Session } from "./modules/sessions/session.entity.js";
+import { SignInFailure } from "./modules/sessions/sign-in-failure.entity.js";
 import { Team, TeamMember, WorkflowRule, WorkflowState } from "./modules/teams/team.entity.js";
 import { StatusUpdate, StatusUpdateIssue } from "./modules/updates/status-update.entity.js";
 import { User } from "./modules/users/user.entity.js";
 import { SavedView, ViewDefault } from "./modules/views/view.entity.js";
+import { WebhookDelivery, WebhookEndpoint } from "./modules/webhooks/webhook.entity.js";
 import { Membership, Workspace } from "./modules/workspaces/workspace.entity.js";
+import { OAuthStoreRow } from "./oauth/oauth-store.entity.js";
 
 /** Every entity the ORM knows. Listed by hand: ESM builds have no folder discovery to rely on. */
 export const entities: EntitySchema[] = [
@@ -63,6 +74,8 @@ export const entities: EntitySchema[] = [
   Comment,
   Attachment,
   ActivityEvent,
+  IssueSubscription,
+  Notification,
   Document,
   DocumentIssue,
   StatusUpdate,
@@ -72,4 +85,13 @@ export const entities: EntitySchema[] = [
   ChangeEvent,
   IdempotentRequest,
   AuthEpoch,
+  CodehostConnection,
+  CodehostDelivery,
+  IssuePullRequest,
+  WebhookEndpoint,
+  WebhookDelivery,
+  OAuthStoreRow,
+  Session,
+  SignInFailure,
+  PasswordReset,
 ];

@@ -5,11 +5,12 @@
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { loadConfig } from "./config.js";
+import { openDatabase } from "./db/open-database.js";
 import { hashToken } from "./http/auth.js";
 import { createLogger } from "./logger.js";
 import { anyWorkspace, keyExists } from "./modules/dev/demo.query.js";
 import { seedDemoWorkspace } from "./modules/dev/demo-seed.js";
-import { openDatabase, startHttp } from "./server.js";
+import { startHttp } from "./server.js";
 
 const config = loadConfig();
 const logger = createLogger(config.logLevel);

@@ -1,7 +1,6 @@
 #!/usr/bin/env node
 import { existsSync, readdirSync, rmSync } from "node:fs";
-import { parseArgs } from "node:util";
-import { fileArgument, loadConfig } from "./config.js";
+import { loadConfig, oneFileArgument } from "./config.js";
 import { startEmbeddedPostgres } from "./db/embedded-postgres.js";
 import { BadBackup } from "./operations/backup-format.js";
 import { restoreDatabase, TargetNotEmpty, verifyBackup } from "./operations/restore.js";
@@ -13,19 +12,7 @@ must hold no tables), otherwise the embedded database in TRACKER_DATA_DIR (the f
 absent). The file is checked whole before anything is written; a damaged, truncated or foreign file is
 refused, and so is a target that is not empty.`;
 
-const { values, positionals } = parseArgs({
-  options: { help: { type: "boolean", short: "h" } },
-  allowPositionals: true,
-});
-if (values.help) {
-  process.stdout.write(`${usage}\n`);
-  process.exit(0);
-}
-if (positionals.length !== 1) {
-  process.stderr.write(`${usage}\n`);
-  process.exit(2);
-}
-const file = fileArgument(positionals[0]!);
+const file = oneFileArgument(usage);
 const config = loadConfig();
 const target = config.databaseUrl ? "the database at DATABASE_URL" : config.dataDir;
 

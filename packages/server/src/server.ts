@@ -2,11 +2,7 @@ import type { Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { setTimeout as sleep } from "node:timers/promises";
 import type { Config } from "./config.js";
-import {
-  type EmbeddedPostgres,
-  type SupervisorEvent,
-  startEmbeddedPostgres,
-} from "./db/embedded-postgres.js";
+import type { EmbeddedPostgres } from "./db/embedded-postgres.js";
 import { type Orm, openOrm } from "./db/orm.js";
 import { closeGenericPlanPool } from "./db/sql.js";
 import { EventHub } from "./events/event-hub.js";
@@ -19,45 +15,14 @@ import { pruneIdempotentRequests } from "./http/idempotency.query.js";
 import type { Logger } from "./logger.js";
 import { attachmentStore } from "./modules/attachments/attachment-store.js";
 import { sweepOrphanAttachments } from "./modules/attachments/attachment-sweep.js";
+import * as codehostQueries from "./modules/codehost/codehost.query.js";
 import { pruneSearchRecent } from "./modules/issues/list/search-recent.query.js";
+import * as webhookQueries from "./modules/webhooks/webhook.query.js";
+import { WebhookDispatcher } from "./modules/webhooks/webhook-dispatcher.js";
+import { loadWebhooksConfig } from "./modules/webhooks/webhooks-config.js";
+import { OAuthServer } from "./oauth/server.js";
+import { pruneExpired } from "./oauth/store.query.js";
 import { schedulePrunes } from "./prune-schedule.js";
-
-export interface Database {
-  url: string;
-  embedded: EmbeddedPostgres | undefined;
-  stop(): Promise<void>;
-}
-
-/** DATABASE_URL when set; otherwise the embedded PostgreSQL in TRACKER_DATA_DIR. */
-export async function openDatabase(config: Config, logger: Logger): Promise<Database> {
-  if (config.databaseUrl) return { url: config.databaseUrl, embedded: undefined, stop: async () => {} };
-  const embedded = await startEmbeddedPostgres({
-    dataDir: config.dataDir,
-    durable: config.nodeEnv !== "test",
-    log: (line) => logger.debug("postgres", { line }),
-    onEvent: (event) => logSupervisorEvent(logger, event),
-  });
-  logger.info("embedded database started", { dataDir: config.dataDir, port: embedded.port });
-  return { url: embedded.url, embedded, stop: () => embedded.stop() };
-}
-
-/** One log line per thing the embedded database's supervisor does (`db/embedded-postgres.ts`). */
-function logSupervisorEvent(logger: Logger, event: SupervisorEvent): void {
-  switch (event.kind) {
-    case "exited":
-      logger.error("embedded database exited unexpectedly; restarting it", { reason: event.reason });
-      break;
-    case "restarting":
-      logger.warn("embedded database: restart attempt", { attempt: event.attempt, delayMs: event.delayMs });
-      break;
-    case "restart_failed":
-      logger.warn("embedded database: restart failed", { attempt: event.attempt, error: event.error });
-      break;
-    case "recovered":
-      logger.info("embedded database is back", { attempt: event.attempt, downMs: event.downMs });
-      break;
-  }
-}
 
 /** How long shutdown waits for the database pools to close before going on without them. */
 const POOL_CLOSE_WAIT_MS = 2_000;
@@ -85,7 +50,8 @@ export async function startHttp(
     inFlight: 0,
     ...(embedded ? { embeddedDatabase: () => embedded.state } : {}),
   };
-  const app = createApp({ orm, contract, config, logger, handlers: allHandlers, lifecycle });
+  const oauth = new OAuthServer(orm, config.oauthResources);
+  const app = createApp({ orm, contract, config, logger, handlers: allHandlers, lifecycle, oauth });
   const events = new EventHub({ orm, databaseUrl, logger, config: loadEventsConfig() });
   await events.start().catch(async (err) => {
     await orm.close(true);
@@ -96,7 +62,20 @@ export async function startHttp(
     { name: "search: recent issues", run: () => pruneSearchRecent(orm.em) },
     { name: "idempotency: expired keys", run: () => pruneIdempotentRequests(orm.em) },
     { name: "attachments: orphan files", run: () => sweepOrphanAttachments(orm.em, attachmentStore(config)) },
+    { name: "codehost: old delivery ids", run: () => codehostQueries.pruneDeliveries(orm.em.fork()) },
+    { name: "webhooks: finished deliveries", run: () => webhookQueries.pruneDeliveries(orm.em.fork()) },
+    { name: "oauth: expired codes and tokens", run: () => pruneExpired(orm.em.fork()) },
   ]);
+  // Outbound webhooks: this instance's share of sending the outbox (modules/webhooks).
+  const webhooksConfig = loadWebhooksConfig();
+  const webhooks = new WebhookDispatcher({
+    orm,
+    databaseUrl,
+    logger,
+    config: webhooksConfig,
+    dataDir: config.dataDir,
+  });
+  if (webhooksConfig.dispatch) await webhooks.start();
   const server = app.listen(config.port);
   answerClientErrors(server);
   await new Promise<void>((resolve, reject) => {
@@ -104,12 +83,15 @@ export async function startHttp(
     server.once("error", reject);
   }).catch(async (err) => {
     stopPrune();
+    await webhooks.stop();
     await events.stop();
     await orm.close(true);
     throw err;
   });
   keepListening(server, logger);
   const { port } = server.address() as AddressInfo;
+  // The OAuth issuer: the public URL, or this address when the port was chosen at start (PORT=0).
+  await oauth.start(/:0\/?$/.test(config.publicUrl) ? `http://127.0.0.1:${port}` : config.publicUrl);
   let closing: Promise<void> | undefined;
   return {
     url: `http://127.0.0.1:${port}`,
@@ -121,6 +103,7 @@ export async function startHttp(
         // Draining: new requests get 503 while the ones in flight finish, for at most the drain timeout.
         lifecycle.draining = true;
         stopPrune();
+        await webhooks.stop();
         // Event streams never finish on their own: end them first (with a retry hint) so they hold nothing.
         await events.stop();
         const deadline = Date.now() + config.drainTimeoutMs;

@@ -1,6 +1,6 @@
 import * as Dialog from "@radix-ui/react-dialog";
 import type { Schemas, Tracker } from "@tracker/sdk";
-import { useCallback, useEffect, useMemo, useRef, useState } from "react";
+import { type ReactNode, useCallback, useEffect, useMemo, useRef, useState } from "react";
 import { AppContext, type AppContextValue, type NewIssueDefaults, useApp } from "./app-context.js";
 import { CreateIssueDialog } from "./components/create-issue.js";
 import { cachedIssueById, Palette, type PaletteMode } from "./components/palette.js";
@@ -9,16 +9,26 @@ import { Avatar, ErrorNote } from "./components/widgets.js";
 import { previewChange, updateIssue } from "./issue-edit.js";
 import { followEvents, type LiveStatus } from "./live.js";
 import { BoardPage } from "./pages/board.js";
+import { ConsentPage } from "./pages/consent.js";
 import { CyclePage } from "./pages/cycle.js";
 import { DocumentPage, DocumentsPage, NewDocumentPage } from "./pages/documents.js";
+import { InboxPage, UnreadBadge } from "./pages/inbox.js";
 import { InitiativesPage } from "./pages/initiatives.js";
 import { IssuePage } from "./pages/issue.js";
 import { InitiativePage, ProjectPage } from "./pages/project.js";
 import { ProjectsPage } from "./pages/projects.js";
-import { SignInPage, WorkspacePicker } from "./pages/sign-in.js";
+import { InvitePage, ResetPasswordPage, SignInPage, WorkspacePicker } from "./pages/sign-in.js";
 import { ViewsPage } from "./pages/views.js";
 import { Link, navigate, useLocation } from "./router.js";
-import { describeError, signOut, storedKey, storedWorkspace, storeWorkspace, trackerFor } from "./session.js";
+import {
+  describeError,
+  SESSION,
+  signOut,
+  storedKey,
+  storedWorkspace,
+  storeWorkspace,
+  trackerFor,
+} from "./session.js";
 import { store, useData } from "./store.js";
 
 /** The whole page: sign-in without a key, the workspace picker at `/`, the signed-in app below `/<ws>`. */
@@ -27,6 +37,13 @@ export function Root() {
   const { path } = useLocation();
   const ws = path.split("/").filter(Boolean)[0];
 
+  // An app asking for access (OAuth consent): the page signs the person in itself.
+  const consent = /^\/consent\/([\w-]+)$/.exec(path);
+  if (consent) return <ConsentPage uid={consent[1]!} />;
+  if (path.startsWith("/reset/"))
+    return <ResetPasswordPage token={decodeURIComponent(path.slice("/reset/".length))} />;
+  if (path.startsWith("/invite/"))
+    return <InvitePage token={decodeURIComponent(path.slice("/invite/".length))} onSignedIn={setApiKey} />;
   if (!apiKey) return <SignInPage onSignedIn={setApiKey} />;
   if (!ws) return <WorkspacePicker apiKey={apiKey} onSignOut={() => setApiKey(null)} />;
   return <SignedIn key={`${apiKey}:${ws}`} apiKey={apiKey} ws={ws} onSignOut={() => setApiKey(null)} />;
@@ -108,8 +125,8 @@ function SignedIn({ apiKey, ws, onSignOut }: { apiKey: string; ws: string; onSig
     },
   });
 
-  const signOutNow = () => {
-    signOut();
+  const signOutNow = async (options: { everywhere?: boolean } = {}) => {
+    await signOut(options);
     store.clear();
     navigate("/", { replace: true });
     onSignOut();
@@ -122,7 +139,7 @@ function SignedIn({ apiKey, ws, onSignOut }: { apiKey: string; ws: string; onSig
         <ErrorNote error={teams.error} />
         <p>
           <Link to="/">Choose another workspace</Link> or{" "}
-          <button type="button" onClick={signOutNow}>
+          <button type="button" onClick={() => signOutNow()}>
             sign out
           </button>
         </p>
@@ -185,9 +202,14 @@ function SignedIn({ apiKey, ws, onSignOut }: { apiKey: string; ws: string; onSig
                 </>
               )}
             </span>
-            <button type="button" onClick={signOutNow} className="sign-out">
+            <button type="button" onClick={() => signOutNow()} className="sign-out">
               Sign out
             </button>
+            {apiKey === SESSION && (
+              <button type="button" onClick={() => signOutNow({ everywhere: true })} className="sign-out">
+                Sign out everywhere
+              </button>
+            )}
           </header>
           <main id="main" tabIndex={-1}>
             <Routes />
@@ -285,6 +307,7 @@ function Routes() {
   if (section === "documents") return id === "new" ? <NewDocumentPage /> : <DocumentsPage />;
   if (section === "document" && id) return <DocumentPage key={id} id={id} />;
   if (section === "views") return <ViewsPage />;
+  if (section === "inbox") return <InboxPage />;
   if (!section) {
     const first = teams[0];
     if (first) return <Redirect to={`/${ws}/team/${first.key}/board`} />;
@@ -307,10 +330,11 @@ function Redirect({ to }: { to: string }) {
 
 function Sidebar({ teams, ws, drawer = false }: { teams: Schemas["Team"][]; ws: string; drawer?: boolean }) {
   const { path } = useLocation();
-  const item = (to: string, label: string) => (
+  const item = (to: string, label: string, extra?: ReactNode) => (
     <li>
       <Link to={to} aria-current={path === to ? "page" : undefined}>
         {label}
+        {extra}
       </Link>
     </li>
   );
@@ -327,6 +351,7 @@ function Sidebar({ teams, ws, drawer = false }: { teams: Schemas["Team"][]; ws: 
         </a>
       )}
       <ul>
+        {item(`/${ws}/inbox`, "Inbox", <UnreadBadge />)}
         {item(`/${ws}/projects`, "Projects")}
         {item(`/${ws}/initiatives`, "Initiatives")}
         {item(`/${ws}/documents`, "Documents")}

@@ -263,8 +263,9 @@ describe("the web board", () => {
       const origin = `http://${lanAddress}:${new URL(server.url).port}`;
       await lan.goto(origin);
       expect(await lan.evaluate(() => window.isSecureContext)).toBe(false);
+      await lan.getByText("Use an API key").click();
       await lan.getByLabel("API key").fill(token);
-      await lan.getByRole("button", { name: "Sign in" }).click();
+      await lan.getByRole("button", { name: "Sign in with the key" }).click();
       await lan.waitForURL(`${origin}/${ws}/team/ENG/board`);
       await lan.locator("main h1").click();
       await lan.keyboard.press("c");

@@ -15,8 +15,8 @@ const MAX_RETRY_MS = 5_000;
 
 /** The cache keys each kind of change can make old; issues are applied in place instead. */
 const STALE_BY_ENTITY: Partial<Record<ChangeEvent["entity"], (change: ChangeEvent) => string[]>> = {
-  comment: (c) => [`page:${c.identifier}`],
-  issue_relation: (c) => [`page:${c.identifier}`],
+  comment: (c) => [`page:${c.identifier}`, "inbox"],
+  issue_relation: (c) => [`page:${c.identifier}`, `history:${c.identifier}:`, "inbox"],
   issue_link: (c) => [`page:${c.identifier}`],
   project: (c) => ["projects:", `project:${c.id}`, "initiative", "page:"],
   initiative: (c) => ["initiatives:", `initiative:${c.id}`, "projects:"],
@@ -28,6 +28,7 @@ const STALE_BY_ENTITY: Partial<Record<ChangeEvent["entity"], (change: ChangeEven
   team: () => ["teams"],
   workflow: () => ["teams"],
   member: () => ["users", "project:"],
+  notification: () => ["inbox"],
 };
 
 /**
@@ -155,7 +156,13 @@ export function followEvents(tracker: Tracker, onStatus: (status: LiveStatus) =>
 
 /** One read of the changed issue, put into every list; its page (if shown) refetches its own data. */
 function applyIssueChange(tracker: Tracker, change: ChangeEvent, signal: AbortSignal): void {
-  const pages = [`page:${change.identifier ?? change.id}`, `issue:${change.identifier ?? change.id}`];
+  const pages = [
+    `page:${change.identifier ?? change.id}`,
+    `issue:${change.identifier ?? change.id}`,
+    `history:${change.identifier ?? change.id}:`,
+    // A change to an issue may have notified this person (the trigger of db/functions/issue-notifications.ts).
+    "inbox",
+  ];
   if (change.action === "deleted") {
     removeIssue(change.id);
     store.invalidate(pages);

@@ -4,7 +4,13 @@ import { watchedFetch } from "./connection.js";
 const KEY_STORAGE = "tracker.apiKey";
 const WORKSPACE_STORAGE = "tracker.workspace";
 
-/** The API key this origin remembers, kept in localStorage until the person signs out. */
+/**
+ * What stands for the session cookie where a key would be: a person who signed in with their password. The
+ * cookie itself is `HttpOnly` (the page never sees it); the browser sends it with every same-origin call.
+ */
+export const SESSION = "session";
+
+/** The API key this origin remembers (or {@link SESSION}), kept in localStorage until the person signs out. */
 export function storedKey(): string | null {
   return localStorage.getItem(KEY_STORAGE);
 }
@@ -22,21 +28,38 @@ export function storeWorkspace(slug: string): void {
   localStorage.setItem(WORKSPACE_STORAGE, slug);
 }
 
-export function signOut(): void {
+/**
+ * Forgets the key, or ends the session on the server (`everywhere`: every session of the person, on every
+ * device), then forgets it here.
+ */
+export async function signOut(options: { everywhere?: boolean } = {}): Promise<void> {
+  if (storedKey() === SESSION) {
+    const path = options.everywhere ? "/auth/sign-out-everywhere" : "/auth/sign-out";
+    await trackerFor(SESSION)
+      .raw.POST(path)
+      .catch(() => undefined);
+  }
   localStorage.removeItem(KEY_STORAGE);
   localStorage.removeItem(WORKSPACE_STORAGE);
 }
+
+/** Writes made with the session cookie carry this header: the server's CSRF check (contract, "Sessions"). */
+const sessionFetch = (request: Request) => {
+  request.headers.set("X-Requested-With", "tracker-web");
+  return watchedFetch(request);
+};
 
 /**
  * A client for this page's own origin: the board is served by the server it talks to, so no CORS is
  * involved. The workspace travels as `X-Service-Workspace` (the contract's workspace resolution, step 1).
  */
 export function trackerFor(apiKey: string, workspace?: string): Tracker {
+  const session = apiKey === SESSION;
   // Two retries, not four: an edit shown at once is rolled back within seconds when the server is away.
   return createTracker({
     baseUrl: window.location.origin,
-    apiKey,
-    fetch: watchedFetch,
+    ...(session ? {} : { apiKey }),
+    fetch: session ? sessionFetch : watchedFetch,
     maxRetries: 2,
     ...(workspace ? { workspace } : {}),
   });

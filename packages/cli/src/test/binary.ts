@@ -21,6 +21,8 @@ export interface RunOptions {
   input?: string;
   /** Give up (and fail) after this long. */
   timeoutMs?: number;
+  /** The working directory (default: the test's). */
+  cwd?: string;
 }
 
 /**
@@ -32,7 +34,11 @@ export function runBinary(args: string[], options: RunOptions = {}): Promise<Run
   const env: Record<string, string> = { PATH: process.env.PATH ?? "", LANG: "C.UTF-8" };
   for (const [key, value] of Object.entries(options.env ?? {})) if (value !== undefined) env[key] = value;
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [BIN, ...args], { env, stdio: ["pipe", "pipe", "pipe"] });
+    const child = spawn(process.execPath, [BIN, ...args], {
+      env,
+      cwd: options.cwd,
+      stdio: ["pipe", "pipe", "pipe"],
+    });
     let stdout = "";
     let stderr = "";
     child.stdout.setEncoding("utf8").on("data", (d: string) => {

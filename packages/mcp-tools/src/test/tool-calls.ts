@@ -125,6 +125,13 @@ export const TOOL_CALLS: ToolCall[] = [
     badText: /Input validation error[\s\S]*since/,
   },
   {
+    tool: "check_inbox",
+    good: { unread: true },
+    goodText: /\d+ unread$/,
+    bad: { limit: 0 },
+    badText: /Input validation error[\s\S]*limit/,
+  },
+  {
     tool: "list_projects",
     good: { team: ["ENG"], sort: "name" },
     goodText:
@@ -240,6 +247,22 @@ export const TOOL_CALLS: ToolCall[] = [
     badText: /^merge needs `into`/,
   },
   {
+    tool: "manage_webhooks",
+    // The loopback's discard port, which the test workspace allows (test/workspace.ts): nothing listens.
+    good: { action: "create", url: "http://127.0.0.1:9/agent-hook", events: ["issue.created"] },
+    goodText:
+      /^Registered http:\/\/127\.0\.0\.1:9\/agent-hook \(id .+\) for issue\.created\. Signing secret \(shown once\): whsec_/,
+    bad: { action: "redeliver", webhook: "http://127.0.0.1:9/agent-hook" },
+    badText: /^redeliver needs `delivery`/,
+  },
+  {
+    tool: "list_webhooks",
+    good: {},
+    goodText: /^http:\/\/127\.0\.0\.1:9\/agent-hook \[enabled\] issue\.created id /,
+    bad: { webhook: "https://nowhere.example/hook" },
+    badText: /^No webhook "https:\/\/nowhere\.example\/hook"\. Webhooks: http:\/\/127\.0\.0\.1:9\/agent-hook/,
+  },
+  {
     tool: "create_issues",
     good: {
       issues: [
@@ -251,6 +274,14 @@ export const TOOL_CALLS: ToolCall[] = [
       /^Created 2:\nENG-\d+ \[Backlog\] P3 @- Write the rollout plan\nOPS-\d+ \[Backlog\] .*Book the maintenance window$/,
     bad: { issues: [{ team: "NOPE", title: "Lost" }] },
     badText: /not_found: Issue 1 of 1: No team "NOPE"[\s\S]*Team keys you can use: ENG, OPS/,
+  },
+  {
+    tool: "delete_issue",
+    // The issue create_issue made above.
+    good: { identifier: "ENG-9" },
+    goodText: /^Deleted ENG-9\.$/,
+    bad: { identifier: "ENG-9" },
+    badText: /^not_found: No issue "ENG-9"/,
   },
 ];
 

@@ -1,6 +1,6 @@
 import { createTracker, type Tracker } from "@tracker/sdk";
 import { startTestServer, type TestServer } from "@tracker/server/testing";
-import { afterAll, beforeAll } from "vitest";
+import { afterAll, beforeAll, vi } from "vitest";
 
 /** A workspace with the things agents work on, made through the SDK the way people would make them. */
 export interface Workspace {
@@ -28,6 +28,8 @@ const day = (offset: number) => new Date(Date.now() + offset * 86_400_000).toISO
 export function useWorkspace(): Workspace {
   const ws = {} as Workspace;
   beforeAll(async () => {
+    // Webhook tools register endpoints on the loopback, which only the operator's setting allows.
+    vi.stubEnv("TRACKER_WEBHOOKS_ALLOW_PRIVATE", "1");
     const server = await startTestServer();
     const boot = await server.bootstrap({
       workspaceName: "Acme",
@@ -89,6 +91,7 @@ export function useWorkspace(): Workspace {
   });
   afterAll(async () => {
     await ws.server?.close();
+    vi.unstubAllEnvs();
   });
   return ws;
 }

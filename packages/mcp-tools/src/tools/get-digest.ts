@@ -44,6 +44,10 @@ export function eventSummary(e: Event): string {
     }
     case "issue_moved":
       return `moved ${String(field(p.from, "identifier") ?? "?")} → ${String(field(p.to, "identifier") ?? "?")}`;
+    case "relation_added":
+      return `related: ${String(p.type ?? "related").replace("_", " ")} ${String(field(p.issue, "identifier") ?? "?")}`;
+    case "relation_removed":
+      return `unrelated: ${String(p.type ?? "related").replace("_", " ")} ${String(field(p.issue, "identifier") ?? "?")}`;
     default:
       return e.type;
   }

@@ -17,4 +17,18 @@ describe("get_issue", () => {
     expect(bad.isError).toBe(true);
     expect(bad.text).toMatch(/not_found: .*ENG-999[\s\S]*search_issues with `query`/);
   });
+
+  it("adds the issue's history, oldest first, with who changed what", async () => {
+    await ws.sdk.issues.update("ENG-2", { priority: 1 });
+    await ws.sdk.issues.addRelation("ENG-2", { issue: "ENG-5", type: "related" });
+    const plain = await call("get_issue", { identifier: "ENG-2" });
+    expect(plain.text).not.toContain("History");
+    const res = await call("get_issue", { identifier: "ENG-2", history: true });
+    expect(res.isError).toBeFalsy();
+    const history = (res.data as { history: { type: string; summary: string; actor: string }[] }).history;
+    expect(history.map((e) => e.type).slice(-2)).toEqual(["issue_updated", "relation_added"]);
+    expect(history[0]!.type).toBe("issue_created");
+    expect(history.at(-2)!.summary).toMatch(/^changed priority \d → 1$/);
+    expect(res.text).toMatch(/History, oldest first:\n[\s\S]*: related: related ENG-5$/);
+  });
 });

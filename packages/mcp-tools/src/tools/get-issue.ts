@@ -4,6 +4,7 @@ import { facts, indent, issueLine, shortTime, toIssueRow } from "../format.js";
 import { identifierInput } from "../inputs.js";
 import { relationWords } from "../relations.js";
 import { defineTool } from "../tool.js";
+import { eventSummary } from "./get-digest.js";
 
 const related = z.object({ identifier: z.string(), title: z.string(), state: z.string() });
 
@@ -31,6 +32,16 @@ const issueOutput = z.object({
   relations: z.array(related.extend({ type: z.string() })),
   links: z.array(z.object({ url: z.string(), title: z.string().nullable() })),
   documents: z.array(z.object({ id: z.string(), title: z.string() })),
+  branchName: z.string(),
+  pullRequests: z.array(
+    z.object({
+      repository: z.string(),
+      number: z.number(),
+      title: z.string(),
+      state: z.string(),
+      url: z.string(),
+    }),
+  ),
 });
 export type IssueView = z.output<typeof issueOutput>;
 
@@ -63,6 +74,14 @@ export function issueView(issue: Schemas["IssueDetail"], page: ResponseOf<"getIs
     })),
     links: page.links.map((l) => ({ url: l.url, title: l.title })),
     documents: page.documents.map((d) => ({ id: d.document.id, title: d.document.title })),
+    branchName: issue.branchName,
+    pullRequests: issue.pullRequests.map((pr) => ({
+      repository: pr.repository,
+      number: pr.number,
+      title: pr.title,
+      state: pr.state,
+      url: pr.url,
+    })),
   };
 }
 
@@ -76,6 +95,7 @@ export function issueViewText(v: IssueView): string {
       v.estimate !== null && `estimate ${v.estimate}`,
       v.labels.length > 0 && `labels ${v.labels.join(", ")}`,
       v.parent && `parent ${v.parent}`,
+      `branch ${v.branchName}`,
     ),
     facts(
       `created ${shortTime(v.createdAt)}`,
@@ -104,6 +124,10 @@ export function issueViewText(v: IssueView): string {
     v.links.map((l) => `  ${l.url}${l.title ? ` (${l.title})` : ""}`),
   );
   section(
+    "Pull requests",
+    v.pullRequests.map((pr) => `  ${pr.repository}#${pr.number} [${pr.state}] ${pr.title} ${pr.url}`),
+  );
+  section(
     "Documents",
     v.documents.map((d) => `  ${d.title} (id ${d.id})`),
   );
@@ -119,9 +143,20 @@ export const getIssueTool = defineTool({
   title: "Get issue",
   description:
     "Read one issue (`ENG-123`): fields, description, sub-issues, relations (blocks, blocked_by, related, " +
-    "duplicate), links, documents and comments (with ids, for editing).",
-  input: { identifier: identifierInput },
-  output: { issue: issueOutput },
+    "duplicate), links, pull requests, documents, comments (with ids, for editing) and its git branch name. " +
+    "`history: true` adds every change to it (who, when, what), oldest first.",
+  input: {
+    identifier: identifierInput,
+    history: z.boolean().optional().describe("Also list every change to the issue, oldest first."),
+  },
+  output: {
+    issue: issueOutput,
+    history: z
+      .array(
+        z.object({ at: z.string(), actor: z.string().nullable(), type: z.string(), summary: z.string() }),
+      )
+      .optional(),
+  },
   readOnly: true,
   destructive: false,
   idempotent: true,
@@ -131,7 +166,15 @@ export const getIssueTool = defineTool({
       tracker.issues.pageData(input.identifier, read),
     ]);
     const view = issueView(issue, page);
-    return { text: issueViewText(view), data: { issue: view } };
+    if (!input.history) return { text: issueViewText(view), data: { issue: view } };
+    const history: { at: string; actor: string | null; type: string; summary: string }[] = [];
+    for await (const e of tracker.issues.iterateHistory(input.identifier, read))
+      history.push({ at: e.createdAt, actor: e.actor?.name ?? null, type: e.type, summary: eventSummary(e) });
+    const lines = history.map((e) => `  ${shortTime(e.at)} ${e.actor ?? "automation"}: ${e.summary}`);
+    return {
+      text: `${issueViewText(view)}\n\nHistory, oldest first:\n${lines.join("\n")}`,
+      data: { issue: view, history },
+    };
   },
   about: (input) => ({ identifier: input.identifier }),
 });

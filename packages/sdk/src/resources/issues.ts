@@ -190,6 +190,72 @@ export class IssuesApi {
   }
 
   /**
+   * Deletes the issue for good, with its comments, relations and history (admins, or its creator).
+   *
+   * @example
+   * await tracker.issues.delete("ENG-123");
+   */
+  async delete(identifier: string, options?: CallOptions): Promise<void> {
+    await done(
+      this.http.raw.DELETE("/issues/{identifier}", {
+        params: { path: { identifier } },
+        ...this.http.init(options),
+      }),
+    );
+  }
+
+  /**
+   * Follows the issue (`true`) or stops following it: its changes reach the caller's inbox or not.
+   *
+   * @example
+   * await tracker.issues.subscribe("ENG-123", false);
+   */
+  async subscribe(identifier: string, subscribed = true, options?: CallOptions): Promise<boolean> {
+    const init = { params: { path: { identifier } }, ...this.http.init(options) };
+    const call = subscribed
+      ? this.http.raw.PUT("/issues/{identifier}/subscription", init)
+      : this.http.raw.DELETE("/issues/{identifier}/subscription", init);
+    return (await unwrap(call)).subscribed;
+  }
+
+  /**
+   * One page of the issue's history, oldest first: every change with who made it and when. Pass the
+   * page's `nextCursor` as `cursor` for the next one (`null` on the last page).
+   *
+   * @example
+   * const { events, nextCursor } = await tracker.issues.history("ENG-123", { limit: 20 });
+   */
+  async history(
+    identifier: string,
+    query: QueryOf<"getIssueHistory"> = {},
+    options?: CallOptions,
+  ): Promise<ResponseOf<"getIssueHistory">> {
+    const call = this.http.raw.GET("/issues/{identifier}/history", {
+      params: { path: { identifier }, query },
+      ...this.http.init(options),
+    });
+    return unwrap(call);
+  }
+
+  /**
+   * The issue's whole history, oldest first, fetching page after page as the loop asks for more.
+   *
+   * @example
+   * for await (const e of tracker.issues.iterateHistory("ENG-123")) console.log(e.type, e.actor?.name);
+   */
+  async *iterateHistory(
+    identifier: string,
+    options?: CallOptions,
+  ): AsyncIterable<ResponseOf<"getIssueHistory">["events"][number]> {
+    let cursor: string | undefined;
+    do {
+      const page = await this.history(identifier, { limit: 200, ...(cursor ? { cursor } : {}) }, options);
+      yield* page.events;
+      cursor = page.nextCursor ?? undefined;
+    } while (cursor);
+  }
+
+  /**
    * The issue's relations (blocks, blocked by, related, duplicate).
    *
    * @example

@@ -1,4 +1,4 @@
-import { type CallOptions, type Http, unwrap } from "../http.js";
+import { type CallOptions, done, type Http, unwrap } from "../http.js";
 import type { BodyOf, ResponseOf, Schemas } from "../operation-types.js";
 import { attachResponse, responseOf } from "../response.js";
 
@@ -74,5 +74,28 @@ export class WorkspacesApi {
    */
   async codehost(options?: CallOptions): Promise<ResponseOf<"getCodehost">> {
     return unwrap(this.http.raw.GET("/workspace/codehost", this.http.init(options)));
+  }
+
+  /**
+   * Connects the resolved workspace to GitHub (admins only); the webhook `secret` is in this answer only.
+   *
+   * @example
+   * const { codehost, secret } = await tracker.workspaces.connectCodehost({ provider: "github" });
+   */
+  async connectCodehost(
+    body: BodyOf<"connectCodehost">,
+    options?: CallOptions,
+  ): Promise<ResponseOf<"connectCodehost">> {
+    return unwrap(this.http.raw.PUT("/workspace/codehost", { body, ...this.http.init(options) }));
+  }
+
+  /**
+   * Disconnects the code host: deliveries are refused from then on (admins only).
+   *
+   * @example
+   * await tracker.workspaces.disconnectCodehost();
+   */
+  async disconnectCodehost(options?: CallOptions): Promise<void> {
+    await done(this.http.raw.DELETE("/workspace/codehost", this.http.init(options)));
   }
 }

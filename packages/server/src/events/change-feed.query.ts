@@ -81,9 +81,13 @@ export function feedStatements(em: () => EntityManager) {
          from memberships m
         where m.workspace_id = ${workspaceId} and m.user_id = any(${userIds}::uuid[])`,
       ),
-    /** Which of these keys still exist. */
+    /** Which of these keys, or sessions (a signed-in browser's stream), still exist and hold. */
     existingKeys: (keyIds: string[]) =>
-      run<{ id: string }>(q`select id::text as id from api_keys where id = any(${keyIds}::uuid[])`),
+      run<{ id: string }>(
+        q`select id::text as id from api_keys where id = any(${keyIds}::uuid[])
+          union all
+          select id::text from sessions where id = any(${keyIds}::uuid[]) and expires_at > now()`,
+      ),
   };
 }
 

@@ -52,15 +52,15 @@ export function changedFrame(row: ChangeRow): string {
 export class ChangeBatch {
   readonly frames: string[];
   /**
-   * No row is of a personal team: every member and admin sees all of it (`seesChange` turns them away from
-   * nothing else), so their streams skip the row-by-row check.
+   * No row is of a personal team or someone's notification: every member and admin sees all of it
+   * (`seesChange` turns them away from nothing else), so their streams skip the row-by-row check.
    */
   readonly wholeToMembers: boolean;
   private whole: Buffer | undefined;
 
   constructor(readonly rows: readonly ChangeRow[]) {
     this.frames = rows.map(changedFrame);
-    this.wholeToMembers = rows.every((row) => !(row.teamId && row.personal));
+    this.wholeToMembers = rows.every((row) => !(row.teamId && row.personal) && row.entity !== "notification");
   }
 
   get all(): Buffer {

@@ -1,11 +1,16 @@
 import type { MikroORM } from "@mikro-orm/postgresql";
 import Koa from "koa";
+import compress from "koa-compress";
 import type { Config } from "../config.js";
 import type { Logger } from "../logger.js";
+import { consentRoutes } from "../oauth/consent.js";
+import { mountOAuth } from "../oauth/mount.js";
+import { OAuthServer } from "../oauth/server.js";
 import { authenticate } from "./authenticate.js";
 import { authorize } from "./authorize.js";
 import { parseBody } from "./body.js";
 import { CallerCache } from "./caller-cache.js";
+import { conditional } from "./conditional.js";
 import type { Contract } from "./contract.js";
 import { corsMiddleware } from "./cors.js";
 import { drain, type Lifecycle } from "./drain.js";
@@ -30,6 +35,8 @@ export interface AppDeps {
   handlers: HandlerEntry[];
   /** What `GET /health` and the drain step read; the server sets it as it starts and stops. */
   lifecycle?: Lifecycle;
+  /** The OAuth authorization server (`oauth/`); its issuer is set once the server listens. */
+  oauth?: OAuthServer;
 }
 
 /**
@@ -40,24 +47,36 @@ export interface AppDeps {
 export function createApp(deps: AppDeps): Koa<RouteState> {
   const { orm, config, logger } = deps;
   const lifecycle: Lifecycle = deps.lifecycle ?? { draining: false, inFlight: 0 };
+  const oauth = deps.oauth ?? new OAuthServer(orm, config.oauthResources);
   const app = new Koa<RouteState>();
   app.proxy = true;
+  // Errors after the answer began (a client gone while a compressed body still streams) reach Koa's
+  // `error` event, which would print them: a client leaving is no fault of the server's, the rest is logged.
+  app.on("error", (err: NodeJS.ErrnoException) => {
+    if (err.code === "ERR_STREAM_PREMATURE_CLOSE" || err.code === "ECONNRESET" || err.code === "EPIPE")
+      return;
+    logger.error("http: an answer failed after it began", { error: err.message, code: err.code });
+  });
   // Request id, one log line, and anything thrown as one problem body: outermost.
   app.use(requestLog(logger));
   // Before the body parser: a preflight carries no body, and every answer (problems too) gets its headers.
   app.use(corsMiddleware(config.corsOrigins));
   app.use(drain(lifecycle));
+  // Answers above 1 KiB in brotli or gzip, as the client asks (the contract's "Compression"); the event
+  // stream writes its own response and is never buffered by it.
+  app.use(compress({ threshold: 1024 }));
+  // The OAuth server's endpoints read their own bodies; the consent screen's are JSON like the API's.
+  app.use(mountOAuth(oauth));
   app.use(parseBody());
+  app.use(consentRoutes(oauth, orm));
+  const limiter = new RateLimiter(config.rateLimitPerMinute);
   app.use(
     routes({
       ...deps,
       lifecycle,
       steps: [
-        authenticate({
-          orm,
-          callers: new CallerCache(),
-          limiter: new RateLimiter(config.rateLimitPerMinute),
-        }),
+        conditional(limiter),
+        authenticate({ orm, callers: new CallerCache(), limiter, audiences: () => oauth.audiences() }),
         workspace,
         validate(config),
         authorize,

@@ -1,7 +1,7 @@
 import { hash, randomBytes } from "node:crypto";
-import type { ApiKeyScope } from "../modules/api-keys/api-key.entity.js";
+import type { ApiKeyAccess, ApiKeyScope } from "../modules/api-keys/api-key.entity.js";
 import type { MemberRole } from "../modules/workspaces/workspace.entity.js";
-import { Unauthenticated } from "./problem.js";
+import { KeyExpired, Unauthenticated } from "./problem.js";
 
 /**
  * The caller: who a request's key belongs to, what the key reaches, and the token it is sent as. Read by
@@ -13,8 +13,15 @@ export interface Caller {
   userId: string;
   name: string;
   email: string;
+  /** How the caller proved who they are: an API key, or a browser's session cookie (`http/session.ts`). */
+  via: "key" | "session";
+  /** The key's id, or the session's: what rate limits, idempotent answers and event streams are kept by. */
   keyId: string;
   keyScope: ApiKeyScope;
+  /** What the key (or OAuth access token) may do within its owner's role: `rules/permissions.ts`. */
+  access: ApiKeyAccess;
+  /** When the key stops working, in epoch milliseconds; null: never. */
+  expiresAt: number | null;
   /** Set for workspace keys: the one workspace the key reaches. */
   keyWorkspaceId: string | null;
   activeWorkspaceId: string | null;
@@ -40,13 +47,34 @@ export function hashToken(token: string): string {
   return hash("sha256", token, "hex");
 }
 
-/** The SHA-256 of the key in `Authorization: Bearer <token>`; no key, or not one of ours, is 401. */
-export function tokenHashOf(authorization: string | undefined): string {
+/**
+ * What `Authorization: Bearer <token>` holds, by its SHA-256: an API key (`trk_…`) or an OAuth access
+ * token (opaque, issued by `oauth/provider.ts`). No bearer token is 401. Either is found by its hash in
+ * an index, never compared as text, so no comparison's timing tells a secret.
+ */
+export function bearerOf(authorization: string | undefined): { kind: "key" | "oauth"; hash: string } {
   const match = /^Bearer\s+(\S+)\s*$/i.exec(authorization ?? "");
   if (!match) throw new Unauthenticated();
   const token = match[1]!;
-  if (!token.startsWith(TOKEN_PREFIX)) throw new Unauthenticated("The API key is not valid.");
-  return hashToken(token);
+  if (token.startsWith(TOKEN_PREFIX)) return { kind: "key", hash: hashToken(token) };
+  if (!/^[A-Za-z0-9_-]{20,200}$/.test(token)) throw new Unauthenticated("The API key is not valid.");
+  // Hashed apart from keys: the cache of callers holds both, and no key can hash as a token does.
+  return { kind: "oauth", hash: hashToken(token) };
+}
+
+/** The SHA-256 of the API key in `Authorization`; anything else is 401. */
+export function tokenHashOf(authorization: string | undefined): string {
+  const bearer = bearerOf(authorization);
+  if (bearer.kind !== "key") throw new Unauthenticated("The API key is not valid.");
+  return bearer.hash;
+}
+
+/**
+ * 401 `key_expired` once the caller's key has passed its expiry: asked of every caller, cached or read
+ * afresh, since time alone expires a key and no change bumps `auth_epoch` for it.
+ */
+export function refuseExpired(caller: Caller, now = Date.now()): void {
+  if (caller.expiresAt !== null && caller.expiresAt <= now) throw new KeyExpired();
 }
 
 /**

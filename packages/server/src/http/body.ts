@@ -17,6 +17,8 @@ export function parseBody(): Middleware {
     urlencoded: false,
     text: false,
     multipart: false,
+    // The raw text too: a code host's delivery is verified by the HMAC of its bytes (modules/codehost).
+    includeUnparsed: true,
     parsedMethods: [HttpMethodEnum.POST, HttpMethodEnum.PUT, HttpMethodEnum.PATCH, HttpMethodEnum.DELETE],
   });
   return async (ctx, next) => {

@@ -146,7 +146,16 @@ describe("the response check", () => {
   const contract = () => testContract();
   const getIssue = () => contract().operation("getIssue");
   const detail = (over: Record<string, unknown> = {}) => ({
-    issue: { ...anIssue(), comments: [], subIssues: [], relations: [], media: [], ...over },
+    issue: {
+      ...anIssue(),
+      comments: [],
+      subIssues: [],
+      relations: [],
+      pullRequests: [],
+      media: [],
+      branchName: "eng-1",
+      ...over,
+    },
   });
   const notFound = (over: Record<string, unknown> = {}) => ({
     type: "urn:tracker:problem:not_found",
@@ -215,7 +224,15 @@ describe("the response check", () => {
     const { title: _, ...untitled } = anIssue();
     expect(
       check(200, "application/json", {
-        issue: { ...untitled, comments: [], subIssues: [], relations: [], media: [] },
+        issue: {
+          ...untitled,
+          comments: [],
+          subIssues: [],
+          relations: [],
+          pullRequests: [],
+          media: [],
+          branchName: "eng-1",
+        },
       }),
     ).toContain("getIssue 200: /issue must have required property 'title'");
   });

@@ -44,7 +44,7 @@ describe("CORS", () => {
       const res = await fetch(`${srv.url}/api/v1/users`, { headers: { Origin: PAGE, Authorization: auth } });
       expect(res.headers.get("access-control-allow-origin")).toBe(PAGE);
       const exposed = res.headers.get("access-control-expose-headers")!;
-      for (const h of ["X-Request-Id", "X-Service-Workspace", "Retry-After", "Idempotent-Replayed"])
+      for (const h of ["X-Request-Id", "X-Service-Workspace", "Retry-After", "Idempotent-Replayed", "ETag"])
         expect(exposed).toContain(h);
     }
   });

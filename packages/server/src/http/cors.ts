@@ -2,10 +2,10 @@ import type { Middleware } from "koa";
 
 /** The request headers a browser page may send (the contract's "Browsers (CORS)"). */
 const ALLOWED_HEADERS =
-  "Authorization, Content-Type, Idempotency-Key, Last-Event-ID, X-Request-Id, X-Service-Workspace";
+  "Authorization, Content-Type, Idempotency-Key, If-None-Match, Last-Event-ID, X-Request-Id, X-Service-Workspace";
 const ALLOWED_METHODS = "GET, POST, PUT, PATCH, DELETE";
 /** The response headers a page's script may read. */
-const EXPOSED_HEADERS = "X-Request-Id, X-Service-Workspace, Retry-After, Idempotent-Replayed";
+const EXPOSED_HEADERS = "X-Request-Id, X-Service-Workspace, Retry-After, Idempotent-Replayed, ETag";
 /** How long a browser may cache a preflight's answer, in seconds. */
 const PREFLIGHT_MAX_AGE = 600;
 

@@ -73,12 +73,31 @@ export class Unauthenticated extends HttpProblem {
   }
 }
 
+/** A key (or access token) past its expiry: the contract's 401 `key_expired`. */
+export class KeyExpired extends HttpProblem {
+  constructor(detail = "The API key has expired; create a new one (or sign in again).") {
+    super(401, "key_expired", "Key expired", detail);
+  }
+}
+
 export class Forbidden extends HttpProblem {
   constructor(
-    code: Extract<ProblemCode, "forbidden" | "workspace_forbidden" | "admin_required">,
+    code: Extract<
+      ProblemCode,
+      "forbidden" | "workspace_forbidden" | "admin_required" | "insufficient_access"
+    >,
     detail: string,
   ) {
-    super(403, code, code === "admin_required" ? "Admin required" : "Forbidden", detail);
+    super(
+      403,
+      code,
+      code === "admin_required"
+        ? "Admin required"
+        : code === "insufficient_access"
+          ? "Insufficient access"
+          : "Forbidden",
+      detail,
+    );
   }
 }
 

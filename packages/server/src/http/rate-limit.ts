@@ -42,4 +42,10 @@ export class RateLimiter {
         if (b.tokens + (t - b.at) * this.ratePerMs >= this.burst) this.buckets.delete(k);
     }
   }
+
+  /** Returns the token `take` took for `key`: for an answer that does not count (a 304). */
+  giveBack(key: string): void {
+    const bucket = this.buckets.get(key);
+    if (bucket) bucket.tokens = Math.min(this.burst, bucket.tokens + 1);
+  }
 }

@@ -16,8 +16,11 @@ const TYPES: Record<string, string> = {
   ".woff2": "font/woff2",
 };
 
-/** Paths the web board never answers: the API, its reference and the health probe keep their own 404s. */
-const NOT_THE_BOARD = /^\/(api|docs|health)(\/|$)/;
+/**
+ * Paths the web board never answers: the API, its reference, the health probe and the OAuth server's
+ * paths keep their own 404s.
+ */
+const NOT_THE_BOARD = /^\/(api|docs|health|oauth|\.well-known)(\/|$)/;
 
 const MISSING_BUILD = `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><title>Tracker</title></head>

@@ -1,27 +1,13 @@
-import {
-  chmodSync,
-  copyFileSync,
-  existsSync,
-  mkdtempSync,
-  readFileSync,
-  rmSync,
-  writeFileSync,
-} from "node:fs";
-import os from "node:os";
+import { copyFileSync, existsSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { gzipSync } from "node:zlib";
-import { afterAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { freshDatabase } from "../test/databases.js";
+import { privateFolder } from "../test/operations-kit.js";
 import { type ServerProcess, serverDist, startServerProcess } from "../test/server-process.js";
 import { spawnLogged } from "../test/spawn-logged.js";
 
-const root = mkdtempSync(path.join(os.tmpdir(), "tracker-backup-"));
-chmodSync(root, 0o700);
-const servers: ServerProcess[] = [];
-afterAll(async () => {
-  for (const s of servers) await s.stop();
-  rmSync(root, { recursive: true, force: true });
-});
+const { root, onCleanup } = privateFolder("backup");
 
 /** Runs the built `backup` or `restore` command as `npm run backup -- FILE` does. */
 async function command(script: "backup" | "restore", file: string, env: Record<string, string>) {
@@ -83,7 +69,7 @@ describe("backup and restore", { timeout: 240_000 }, () => {
 
   it("backs up a running install while writers run, in one snapshot", async () => {
     source = await startServerProcess({ TRACKER_DATA_DIR: dataDir, NODE_ENV: "development" });
-    servers.push(source);
+    onCleanup(() => source.stop());
     key = source.demoKey!;
     call = api(source, key);
     // One of every kind of thing, so the restore has them all to give back.
@@ -130,7 +116,7 @@ describe("backup and restore", { timeout: 240_000 }, () => {
     expect(restore.output).toMatch(/^Restored \d+ rows in \d+ tables/);
     expect(restore.code).toBe(0);
     const restored = await startServerProcess({ TRACKER_DATA_DIR: restoredDir, NODE_ENV: "production" });
-    servers.push(restored);
+    onCleanup(() => restored.stop());
     const there = api(restored, key);
 
     // Nothing was written to the sampled things after the backup: they read the same.

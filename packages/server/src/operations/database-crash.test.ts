@@ -1,63 +1,29 @@
-import { chmodSync, mkdtempSync, rmSync } from "node:fs";
-import os from "node:os";
 import path from "node:path";
 import { createTracker, TrackerError } from "@tracker/sdk";
-import { afterAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
+import { createdIssuesStream, privateFolder, until } from "../test/operations-kit.js";
 import {
   postgresProcessesFor,
   postmasterPid,
   type RecordedAnswer,
   recordingFetch,
-  type ServerProcess,
   startServerProcess,
 } from "../test/server-process.js";
 
-const root = mkdtempSync(path.join(os.tmpdir(), "tracker-crash-"));
-// A private folder, as a checkout in a home directory is: postgres runs as another uid inside it.
-chmodSync(root, 0o700);
-const servers: ServerProcess[] = [];
-afterAll(async () => {
-  for (const s of servers) await s.stop();
-  rmSync(root, { recursive: true, force: true });
-});
-
-async function until(check: () => boolean | Promise<boolean>, what: string, ms = 60_000): Promise<void> {
-  const deadline = Date.now() + ms;
-  while (!(await check())) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-}
-
-interface ChangeData {
-  entity: string;
-  action: string;
-  identifier?: string;
-}
+const { root, onCleanup } = privateFolder("crash");
 
 describe("the embedded database killed under load", { timeout: 180_000 }, () => {
   it("is restarted on its data; meanwhile 503 with Retry-After, never 500; every acknowledged write is there once; the stream resumes", async () => {
     const dataDir = path.join(root, "data");
     const server = await startServerProcess({ TRACKER_DATA_DIR: dataDir, NODE_ENV: "development" });
-    servers.push(server);
+    onCleanup(() => server.stop());
     const apiKey = server.demoKey!;
     const recorder = recordingFetch();
     const tracker = createTracker({ baseUrl: server.url, apiKey, fetch: recorder.fetch });
 
     // A live stream through the SDK, as a board or a script holds one.
-    const reader = createTracker({ baseUrl: server.url, apiKey });
-    const streamed = new Set<string>();
-    let connections = 0;
-    const controller = new AbortController();
-    const reading = (async () => {
-      for await (const e of reader.events.stream({ signal: controller.signal })) {
-        if (e.event === "connected") connections++;
-        const data = e.data as ChangeData;
-        if (e.event === "changed" && data.entity === "issue" && data.action === "created")
-          streamed.add(data.identifier!);
-      }
-    })();
-    await until(() => connections === 1, "the stream to open");
+    const stream = createdIssuesStream(server.url, apiKey);
+    await until(() => stream.connections === 1, "the stream to open");
 
     // 20 writers, each write with its own Idempotency-Key (the SDK's default), resent by the SDK's retries.
     const acknowledged = new Map<string, string>();
@@ -127,12 +93,11 @@ describe("the embedded database killed under load", { timeout: 180_000 }, () => 
 
     // The stream was closed with a retry hint, reconnected by id, and missed no created issue.
     await until(
-      () => [...acknowledged.values()].every((id) => streamed.has(id)),
+      () => [...acknowledged.values()].every((id) => stream.created.has(id)),
       "every write on the stream",
     );
-    expect(connections).toBeGreaterThanOrEqual(2);
-    controller.abort();
-    await reading;
+    expect(stream.connections).toBeGreaterThanOrEqual(2);
+    await stream.close();
 
     // One log line per restart step.
     const log = server.log();

@@ -1,30 +1,11 @@
-import { chmodSync, existsSync, mkdtempSync, rmSync } from "node:fs";
-import os from "node:os";
+import { existsSync } from "node:fs";
 import path from "node:path";
 import pg from "pg";
-import { afterAll, describe, expect, it } from "vitest";
-import {
-  embeddedDatabaseUrl,
-  postgresProcessesFor,
-  type ServerProcess,
-  startServerProcess,
-} from "../test/server-process.js";
+import { describe, expect, it } from "vitest";
+import { privateFolder, until } from "../test/operations-kit.js";
+import { embeddedDatabaseUrl, postgresProcessesFor, startServerProcess } from "../test/server-process.js";
 
-const root = mkdtempSync(path.join(os.tmpdir(), "tracker-drain-"));
-chmodSync(root, 0o700);
-const servers: ServerProcess[] = [];
-afterAll(async () => {
-  for (const s of servers) await s.stop();
-  rmSync(root, { recursive: true, force: true });
-});
-
-async function until(check: () => boolean | Promise<boolean>, what: string, ms = 30_000): Promise<void> {
-  const deadline = Date.now() + ms;
-  while (!(await check())) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
-}
+const { root, onCleanup } = privateFolder("drain");
 
 /**
  * Starts a server on a fresh folder with an event stream open, and holds ENG's row locked, so an issue
@@ -33,7 +14,7 @@ async function until(check: () => boolean | Promise<boolean>, what: string, ms =
 async function serverWithHeldTeam(name: string, env: Record<string, string> = {}) {
   const dataDir = path.join(root, name);
   const server = await startServerProcess({ TRACKER_DATA_DIR: dataDir, NODE_ENV: "development", ...env });
-  servers.push(server);
+  onCleanup(() => server.stop());
   const stream = await fetch(`${server.url}/api/v1/events`, {
     headers: { authorization: `Bearer ${server.demoKey}`, accept: "text/event-stream" },
   });
@@ -103,7 +84,7 @@ describe("SIGTERM", { timeout: 120_000 }, () => {
     // A clean stop removes the lock file; the next start needs no crash recovery, and the write is there.
     expect(existsSync(path.join(dataDir, "postmaster.pid"))).toBe(false);
     const again = await startServerProcess({ TRACKER_DATA_DIR: dataDir, NODE_ENV: "development" });
-    servers.push(again);
+    onCleanup(() => again.stop());
     const read = await fetch(`${again.url}/api/v1/issues/${identifier}`, {
       headers: { authorization: `Bearer ${again.demoKey}` },
     });

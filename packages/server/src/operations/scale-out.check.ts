@@ -6,13 +6,13 @@
  * exactly once, the stream resumed without missing a change, and the service back within seconds.
  */
 import { spawnSync } from "node:child_process";
-import { chmodSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
-import os from "node:os";
+import { readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { createTracker } from "@tracker/sdk";
-import { afterAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { type EmbeddedPostgres, startEmbeddedPostgres } from "../db/embedded-postgres.js";
 import { freePort } from "../test/free-port.js";
+import { createdIssuesStream, privateFolder, until } from "../test/operations-kit.js";
 import {
   recordingFetch,
   type ServerProcess,
@@ -25,21 +25,7 @@ const haproxy = spawnSync("haproxy", ["-v"], { encoding: "utf8" }).status === 0;
 if (!haproxy) console.log("scale-out check skipped: haproxy is not installed (apt-get install haproxy)");
 
 const repo = path.resolve(serverDist, "../../..");
-const root = mkdtempSync(path.join(os.tmpdir(), "tracker-scale-out-"));
-chmodSync(root, 0o700);
-const cleanup: (() => unknown)[] = [];
-afterAll(async () => {
-  for (const c of cleanup.reverse()) await c();
-  rmSync(root, { recursive: true, force: true });
-});
-
-async function until(check: () => boolean | Promise<boolean>, what: string, ms = 60_000): Promise<void> {
-  const deadline = Date.now() + ms;
-  while (!(await check())) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-}
+const { root, onCleanup } = privateFolder("scale-out");
 
 async function healthy(url: string): Promise<boolean> {
   try {
@@ -61,19 +47,13 @@ function balancerConfig(listen: number, ports: number[]): string {
   return config;
 }
 
-interface ChangeData {
-  entity: string;
-  action: string;
-  identifier?: string;
-}
-
 describe.skipIf(!haproxy)("two instances behind HAProxy on one PostgreSQL", { timeout: 300_000 }, () => {
   it("lose one to SIGKILL and restart the other gracefully without losing, doubling or failing a write", async () => {
     const pg: EmbeddedPostgres = await startEmbeddedPostgres({
       dataDir: path.join(root, "pg"),
       durable: true,
     });
-    cleanup.push(() => pg.stop());
+    onCleanup(() => pg.stop());
     const setup = spawnLogged(
       process.execPath,
       [path.join(serverDist, "setup.js"), "--workspace", "Acme", "--email", "ada@acme.test", "--name", "Ada"],
@@ -91,7 +71,7 @@ describe.skipIf(!haproxy)("two instances behind HAProxy on one PostgreSQL", { ti
         NODE_ENV: "production",
       });
       const started = instances[i]!;
-      cleanup.push(() => started.stop());
+      onCleanup(() => started.stop());
     };
     await start(0);
     await start(1);
@@ -100,7 +80,7 @@ describe.skipIf(!haproxy)("two instances behind HAProxy on one PostgreSQL", { ti
     const configFile = path.join(root, "haproxy.cfg");
     writeFileSync(configFile, balancerConfig(listen, ports));
     const balancer = spawnLogged("haproxy", ["-db", "-f", configFile], {});
-    cleanup.push(() => balancer.child.kill("SIGKILL"));
+    onCleanup(() => balancer.child.kill("SIGKILL"));
     const base = `http://127.0.0.1:${listen}`;
     await until(() => healthy(base), "the balancer to answer").catch((err) => {
       throw new Error(`${(err as Error).message}; haproxy said:\n${balancer.log()}`);
@@ -111,21 +91,8 @@ describe.skipIf(!haproxy)("two instances behind HAProxy on one PostgreSQL", { ti
     await tracker.teams.create({ name: "Engineering", key: "ENG" });
 
     // The stream, through the balancer, as a board holds it.
-    const reader = createTracker({ baseUrl: base, apiKey });
-    const streamed = new Set<string>();
-    const ids: number[] = [];
-    let connections = 0;
-    const controller = new AbortController();
-    const reading = (async () => {
-      for await (const e of reader.events.stream({ signal: controller.signal })) {
-        if (e.event === "connected") connections++;
-        if (e.event !== "changed") continue;
-        ids.push(Number(e.id));
-        const data = e.data as ChangeData;
-        if (data.entity === "issue" && data.action === "created") streamed.add(data.identifier!);
-      }
-    })();
-    await until(() => connections === 1, "the stream to open");
+    const stream = createdIssuesStream(base, apiKey);
+    await until(() => stream.connections === 1, "the stream to open");
 
     const acknowledged = new Map<string, string>();
     const ackTimes: number[] = [];
@@ -181,7 +148,7 @@ describe.skipIf(!haproxy)("two instances behind HAProxy on one PostgreSQL", { ti
     console.log(
       `scale-out: ${acknowledged.size} writes in ${seconds.toFixed(1)} s (${(acknowledged.size / seconds).toFixed(0)}/s ` +
         `through the balancer), ${recorder.answers.filter((a) => a.status === 503).length} answered 503 ` +
-        `and resent, longest pause between writes ${Math.max(...gaps)} ms, stream connections ${connections}`,
+        `and resent, longest pause between writes ${Math.max(...gaps)} ms, stream connections ${stream.connections}`,
     );
 
     // Every acknowledged write is there exactly once.
@@ -193,12 +160,11 @@ describe.skipIf(!haproxy)("two instances behind HAProxy on one PostgreSQL", { ti
 
     // The stream moved to a surviving instance and missed no change, each change once and in order.
     await until(
-      () => [...acknowledged.values()].every((id) => streamed.has(id)),
+      () => [...acknowledged.values()].every((id) => stream.created.has(id)),
       "every write on the stream",
     );
-    expect(connections).toBeGreaterThanOrEqual(2);
-    for (let i = 1; i < ids.length; i++) expect(ids[i]).toBeGreaterThan(ids[i - 1]!);
-    controller.abort();
-    await reading;
+    expect(stream.connections).toBeGreaterThanOrEqual(2);
+    for (let i = 1; i < stream.ids.length; i++) expect(stream.ids[i]).toBeGreaterThan(stream.ids[i - 1]!);
+    await stream.close();
   });
 });

@@ -8,7 +8,11 @@ import { type Action, type Actor, authorizeAttempt } from "./permissions.js";
  * the contract fails to compile until it has its action here.
  */
 
-type OperationId = keyof operations;
+/**
+ * The operations the server answers. The contract's `webhooks` (`deliverChange`: what the server sends to a
+ * registered endpoint, modules/webhooks) are typed among `operations` too, but nobody calls them here.
+ */
+type OperationId = Exclude<keyof operations, "deliverChange">;
 
 /** What the operation's input holds, as the rules read it (after validation). */
 interface Input {
@@ -42,9 +46,18 @@ export const OPERATION_RULES: Record<OperationId, OperationRule> = {
   setActiveWorkspace: { action: "workspace.activate" },
   updateWorkspace: { action: "workspace.update" },
   getCodehost: { action: "workspace.read" },
+  connectCodehost: { action: "codehost.manage" },
+  disconnectCodehost: { action: "codehost.manage" },
+  receiveGithubDelivery: { action: "codehost.deliver" },
   listInvites: { action: "invite.list" },
   createInvite: { action: "invite.manage" },
   acceptInvite: { action: "invite.accept" },
+  signIn: { action: "session.signIn" },
+  signOut: { action: "session.end" },
+  signOutEverywhere: { action: "session.end" },
+  getSession: { action: "session.read" },
+  resetPassword: { action: "session.resetPassword" },
+  createPasswordReset: { action: "member.passwordReset" },
   deleteInvite: { action: "invite.manage" },
   updateMember: { action: "member.update" },
   removeMember: { action: "member.remove" },
@@ -70,7 +83,9 @@ export const OPERATION_RULES: Record<OperationId, OperationRule> = {
   moveIssues: { action: "issue.write" },
   getIssue: { action: "issue.read" },
   updateIssue: { action: "issue.write" },
+  deleteIssue: { action: "issue.delete" },
   getIssuePageData: { action: "issue.read" },
+  getIssueHistory: { action: "issue.read" },
   createIssueLink: { action: "issue.write" },
   listIssueRelations: { action: "issue.read" },
   createIssueRelation: { action: "issue.write" },
@@ -123,6 +138,17 @@ export const OPERATION_RULES: Record<OperationId, OperationRule> = {
   putViewDefault: withVariant("view.own", "scope=workspace", "view.workspaceDefault", workspaceScope),
   deleteViewDefault: withVariant("view.own", "scope=workspace", "view.workspaceDefault", workspaceScopeQuery),
   getDigest: { action: "digest.read" },
+  listWebhooks: { action: "webhook.read" },
+  createWebhook: { action: "webhook.manage" },
+  getWebhook: { action: "webhook.read" },
+  updateWebhook: { action: "webhook.manage" },
+  deleteWebhook: { action: "webhook.manage" },
+  listWebhookDeliveries: { action: "webhook.read" },
+  redeliverWebhook: { action: "webhook.manage" },
+  listNotifications: { action: "notification.read" },
+  markNotificationsRead: { action: "notification.update" },
+  subscribeIssue: { action: "issue.subscribe" },
+  unsubscribeIssue: { action: "issue.subscribe" },
   streamEvents: { action: "events.read" },
   reseedDev: { action: "dev.reseed" },
 };

@@ -1,8 +1,10 @@
 import { randomUUID } from "node:crypto";
-import { beforeAll, describe, expect, it } from "vitest";
+import { sign } from "@octokit/webhooks-methods";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { databaseFingerprint } from "../test/fingerprint.js";
 import { testContract, useTestServer } from "../test/harness.js";
 import { OPERATION_RULES } from "./operations.js";
+import { ACCESS_LEVELS, accessAllows, RULES } from "./permissions.js";
 import type { Cell, Column, Row } from "./table.js";
 import { tableRows } from "./table.js";
 
@@ -13,7 +15,19 @@ import { tableRows } from "./table.js";
  * code, and nothing changed. Allowed only to some (the author, themself, ...): refused on someone else's
  * subject, allowed on the caller's own. Guests also get 404 for what sits in a team they do not belong to.
  * The expectations come from the table alone; `CASES` only says how to call each operation.
+ *
+ * The same calls, made by the admin with a `read`, a `write` and an `admin` key, walk the access levels:
+ * each row's `kind` decides, and a key below it is refused with 403 `insufficient_access`, changing
+ * nothing.
  */
+
+// Outbound webhooks are registered and listed here, never sent: no dispatcher (whose attempts would change
+// the database between two fingerprints), and a loopback URL, which only this setting allows.
+vi.stubEnv("TRACKER_WEBHOOKS", "0");
+vi.stubEnv("TRACKER_WEBHOOKS_ALLOW_PRIVATE", "1");
+afterAll(() => {
+  vi.unstubAllEnvs();
+});
 
 // Development mode: `POST /dev/reseed` exists only there.
 const srv = useTestServer({ nodeEnv: "development" });
@@ -30,6 +44,7 @@ interface Req {
   token?: string;
   /** No key at all (operations with `security: []`). */
   anonymous?: boolean;
+  headers?: Record<string, string>;
 }
 
 interface Case {
@@ -43,6 +58,7 @@ interface Case {
 
 interface Fixture {
   slug: string;
+  workspaceId: string;
   otherSlug: string;
   tokens: Record<Role | "non-member", string>;
   users: Record<Role, string>;
@@ -67,6 +83,7 @@ async function send(token: string | undefined, req: Req): Promise<{ status: numb
         ...(token && !req.anonymous ? { authorization: `Bearer ${token}` } : {}),
         "x-service-workspace": fx.slug,
         ...(req.body !== undefined ? { "content-type": "application/json" } : {}),
+        ...req.headers,
       },
       body: req.body !== undefined ? JSON.stringify(req.body) : undefined,
       signal: abort.signal,
@@ -119,10 +136,13 @@ async function attachment(identifier: string, token: string): Promise<{ id: stri
   return body.attachment;
 }
 async function invite(): Promise<{ id: string; url: string }> {
+  return inviteFor(`${randomUUID()}@example.com`);
+}
+async function inviteFor(email: string): Promise<{ id: string; url: string }> {
   const body = await made<{ invite: { id: string; url: string } }>(admin(), {
     method: "POST",
     path: "/invites",
-    body: { email: `${randomUUID()}@example.com` },
+    body: { email },
   });
   return body.invite;
 }
@@ -203,6 +223,35 @@ async function workflowRule(key: string): Promise<string> {
   });
   return body.id;
 }
+/** A webhook endpoint, and one delivery of it (a label made after it was registered). */
+async function webhook(): Promise<{ id: string; deliveryId: string }> {
+  const body = await made<{ webhook: { id: string } }>(admin(), {
+    method: "POST",
+    path: "/webhooks",
+    body: { url: "http://127.0.0.1:9/hook", events: ["label.created"] },
+  });
+  const id = body.webhook.id;
+  await label();
+  const log = await made<{ deliveries: { id: string }[] }>(admin(), get(`/webhooks/${id}/deliveries`));
+  return { id, deliveryId: log.deliveries[0]!.id };
+}
+/** A GitHub `ping` delivery to the workspace, signed with the secret it was just connected with. */
+async function githubDelivery(): Promise<Req> {
+  const secret = `secret-${randomUUID()}`;
+  await made(admin(), { method: "PUT", path: "/workspace/codehost", body: { provider: "github", secret } });
+  const body = { zen: unique("Ping") };
+  return {
+    method: "POST",
+    path: `/codehost/github/${fx.workspaceId}`,
+    body,
+    anonymous: true,
+    headers: {
+      "x-github-event": "ping",
+      "x-github-delivery": randomUUID(),
+      "x-hub-signature-256": await sign(secret, JSON.stringify(body)),
+    },
+  };
+}
 /** A new user of `role` in the workspace, with their own account key. */
 function freshUser(role: Role) {
   return srv.addMember(admin(), role);
@@ -241,6 +290,11 @@ const CASES: Record<keyof typeof OPERATION_RULES, Case> = {
   },
   updateWorkspace: { call: async () => ({ method: "PATCH", path: "/workspace", body: { name: "Renamed" } }) },
   getCodehost: { call: async () => get("/workspace/codehost") },
+  connectCodehost: {
+    call: async () => ({ method: "PUT", path: "/workspace/codehost", body: { provider: "github" } }),
+  },
+  disconnectCodehost: { call: async () => ({ method: "DELETE", path: "/workspace/codehost" }) },
+  receiveGithubDelivery: { call: githubDelivery },
   listInvites: { call: async () => get("/invites") },
   createInvite: {
     call: async () => ({ method: "POST", path: "/invites", body: { email: `${randomUUID()}@example.com` } }),
@@ -251,6 +305,45 @@ const CASES: Record<keyof typeof OPERATION_RULES, Case> = {
       return { method: "POST", path: "/invites/accept", body: { token, name: "Invited" }, anonymous: true };
     },
   },
+  signIn: {
+    call: async () => {
+      const email = `${randomUUID()}@example.com`;
+      const token = (await inviteFor(email)).url.split("/").pop()!;
+      await send(undefined, {
+        method: "POST",
+        path: "/invites/accept",
+        body: { token, name: "Signs in", password: "correct horse battery" },
+        anonymous: true,
+      });
+      return {
+        method: "POST",
+        path: "/auth/sign-in",
+        body: { email, password: "correct horse battery" },
+        anonymous: true,
+      };
+    },
+  },
+  signOut: { call: async () => ({ method: "POST", path: "/auth/sign-out" }) },
+  createPasswordReset: {
+    call: async () => ({ method: "POST", path: `/members/${fx.target.userId}/password-reset` }),
+  },
+  resetPassword: {
+    call: async () => {
+      const link = await made<{ reset: { url: string } }>(admin(), {
+        method: "POST",
+        path: `/members/${fx.target.userId}/password-reset`,
+      });
+      const token = link.reset.url.split("/").pop()!;
+      return {
+        method: "POST",
+        path: "/auth/password-reset",
+        body: { token, password: "a new password 123" },
+        anonymous: true,
+      };
+    },
+  },
+  signOutEverywhere: { call: async () => ({ method: "POST", path: "/auth/sign-out-everywhere" }) },
+  getSession: { call: async () => get("/auth/session") },
   deleteInvite: { call: async () => ({ method: "DELETE", path: `/invites/${(await invite()).id}` }) },
   updateMember: {
     call: async () => ({ method: "PATCH", path: `/members/${fx.target.userId}`, body: { role: "member" } }),
@@ -368,6 +461,14 @@ const CASES: Record<keyof typeof OPERATION_RULES, Case> = {
   getIssue: onIssue("GET"),
   updateIssue: onIssue("PATCH", "", () => ({ title: "Changed" })),
   getIssuePageData: onIssue("GET", "/page-data"),
+  getIssueHistory: onIssue("GET", "/history"),
+  deleteIssue: {
+    call: async (role, mode) => {
+      const creator = mode === "own" ? role : otherThan(role);
+      return { method: "DELETE", path: `/issues/${await issue("ENG", tokenOf(creator))}` };
+    },
+    hidden: async () => ({ method: "DELETE", path: `/issues/${await issue("HID")}` }),
+  },
   createIssueLink: onIssue("POST", "/links", () => ({ url: "https://example.com/a" })),
   listIssueRelations: onIssue("GET", "/relations"),
   createIssueRelation: onIssue("POST", "/relations", async () => ({ issue: await issue(), type: "related" })),
@@ -576,6 +677,30 @@ const CASES: Record<keyof typeof OPERATION_RULES, Case> = {
     },
   },
   getDigest: { call: async () => get("/my/digest") },
+  listWebhooks: { call: async () => get("/webhooks") },
+  createWebhook: {
+    call: async () => ({ method: "POST", path: "/webhooks", body: { url: "http://127.0.0.1:9/new" } }),
+  },
+  getWebhook: { call: async () => get(`/webhooks/${(await webhook()).id}`) },
+  updateWebhook: {
+    call: async () => ({
+      method: "PATCH",
+      path: `/webhooks/${(await webhook()).id}`,
+      body: { enabled: false },
+    }),
+  },
+  deleteWebhook: { call: async () => ({ method: "DELETE", path: `/webhooks/${(await webhook()).id}` }) },
+  listWebhookDeliveries: { call: async () => get(`/webhooks/${(await webhook()).id}/deliveries`) },
+  redeliverWebhook: {
+    call: async () => {
+      const { id, deliveryId } = await webhook();
+      return { method: "POST", path: `/webhooks/${id}/deliveries/${deliveryId}/redeliver` };
+    },
+  },
+  listNotifications: { call: async () => get("/my/notifications") },
+  markNotificationsRead: { call: async () => ({ method: "POST", path: "/my/notifications/read", body: {} }) },
+  subscribeIssue: onIssue("PUT", "/subscription"),
+  unsubscribeIssue: onIssue("DELETE", "/subscription"),
   streamEvents: { call: async () => get("/events") },
   reseedDev: { call: async () => ({ method: "POST", path: "/dev/reseed" }) },
 };
@@ -589,6 +714,7 @@ beforeAll(async () => {
   const stranger = await srv.bootstrap();
   fx = {
     slug: a.workspace.slug,
+    workspaceId: a.workspace.id,
     otherSlug: "",
     tokens: {
       admin: adminToken,
@@ -760,6 +886,64 @@ describe("role × action", () => {
         token: fx.workspaceKey,
         expect: { status: 403, code: "forbidden" },
       });
+  });
+});
+
+describe("access level × operation", () => {
+  type Level = (typeof ACCESS_LEVELS)[number];
+  /** A key of `level` for the owner of `token` (an account key, as the fixture's are). */
+  const keys = new Map<string, string>();
+  async function keyOf(token: string, level: Level): Promise<string> {
+    const id = `${token} ${level}`;
+    if (!keys.has(id)) {
+      const made_ = await made<{ key: { token: string } }>(token, {
+        method: "POST",
+        path: "/api-keys",
+        body: { name: `${level} key`, scope: "account", access: level },
+      });
+      keys.set(id, made_.key.token);
+    }
+    return keys.get(id)!;
+  }
+  /** Every row, each as the admin with a key of each level: what the table's kind says it gets. */
+  async function plan(level: Level, refused: boolean): Promise<Planned[]> {
+    const planned: Planned[] = [];
+    for (const row of rows()) {
+      const kind = RULES[row.action].kind;
+      if (accessAllows(level, kind) === !refused) {
+        const cell = row.cells.admin;
+        const req = await callOf(row, "admin", cell.kind === "only" ? "own" : "any");
+        // Operations that take no key (security: []) have no level to check.
+        if (refused && req.anonymous) continue;
+        planned.push({
+          what: `${row.operation.operationId}${row.when ? ` (${row.when})` : ""} with a ${level} key`,
+          req,
+          token: await keyOf(req.token ?? admin(), level),
+          expect: refused ? { status: 403, code: "insufficient_access" } : { status: "2xx" },
+        });
+      }
+    }
+    return planned;
+  }
+
+  it("refuses a key below each operation's level with insufficient_access, changing nothing", async () => {
+    const planned = [...(await plan("read", true)), ...(await plan("write", true))];
+    const before = await databaseFingerprint(srv);
+    for (const p of planned) await expectAnswer(p);
+    expect(await databaseFingerprint(srv)).toBe(before);
+    // Every write and admin row refused to a read key, every admin row to a write key.
+    expect(planned.filter((p) => p.what.endsWith("read key")).length).toBeGreaterThan(50);
+    expect(planned.filter((p) => p.what.endsWith("write key")).length).toBeGreaterThan(10);
+  });
+
+  it("allows each operation to a key at or above its level", async () => {
+    let calls = 0;
+    for (const level of ACCESS_LEVELS)
+      for (const p of await plan(level, false)) {
+        await expectAnswer(p);
+        calls++;
+      }
+    expect(calls).toBeGreaterThan(150);
   });
 });
 

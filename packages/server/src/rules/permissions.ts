@@ -12,23 +12,37 @@ import { Forbidden } from "../http/problem.js";
 
 type MemberRole = components["schemas"]["MemberRole"];
 type ApiKeyScope = components["schemas"]["ApiKeyScope"];
+type ApiKeyAccess = components["schemas"]["ApiKeyAccess"];
 
 /**
- * The caller as the rules read them: the key's owner and the key, and their role in the workspace the
- * request acts in (`null` for the operations outside one). A request's scope is one.
+ * The caller as the rules read them: the key's owner and the key (its scope and its access level), and
+ * their role in the workspace the request acts in (`null` for the operations outside one). A request's
+ * scope is one.
  *
- * Where an access level of the key would go (`read`, `write` or `admin` for OAuth tokens and API keys,
- * enforced per operation): a field of `caller` read with the key at authentication, checked in {@link can}
- * against the action's {@link Kind}; every operation already names its action (`rules/operations.ts`), so
- * that one check covers every operation.
+ * The access level (`read`, `write` or `admin`, of an API key or an OAuth access token) is checked first
+ * against the action's {@link Kind}, on every operation, since every operation names its action
+ * (`rules/operations.ts`): a `read` key cannot write, whatever its owner's role. The level only narrows
+ * what the role allows.
  */
 export interface Actor {
-  caller: { userId: string; keyScope: ApiKeyScope };
+  caller: { userId: string; keyScope: ApiKeyScope; access: ApiKeyAccess };
   workspace: { role: MemberRole } | null;
 }
 
-/** What an action does, for an access level of the key to allow or not: read, change, or administer. */
+/**
+ * What an action does, and so the access level it needs (the contract's "Access levels and expiry"):
+ * read (changes nothing), write (the changes of everyday work), or admin (administering the workspace,
+ * its members and the caller's credentials).
+ */
 export type Kind = "read" | "write" | "admin";
+
+/** The access levels in order: each allows the kinds up to its own. */
+export const ACCESS_LEVELS = ["read", "write", "admin"] as const satisfies readonly ApiKeyAccess[];
+
+/** Whether a key of `access` may do an action of `kind`. */
+export function accessAllows(access: ApiKeyAccess, kind: Kind): boolean {
+  return ACCESS_LEVELS.indexOf(access) >= ACCESS_LEVELS.indexOf(kind);
+}
 
 export const ROLES = ["admin", "member", "guest"] as const satisfies readonly MemberRole[];
 
@@ -118,9 +132,15 @@ const everyone = (kind: Kind, seen?: "seen") =>
 export const RULES = {
   "server.health": rule({ kind: "read", roles: "anyone", ...OPEN }),
   "invite.accept": rule({ kind: "write", roles: "anyone", ...OPEN }),
+  /** Signing in needs no caller; reading and ending one's own sessions, any signed-in person or key. */
+  "session.signIn": rule({ kind: "write", roles: "anyone", ...OPEN }),
+  "session.read": rule({ kind: "read", roles: "anyone", ...OPEN }),
+  "session.end": rule({ kind: "write", roles: "anyone", ...OPEN }),
+  "session.resetPassword": rule({ kind: "write", roles: "anyone", ...OPEN }),
+  "member.passwordReset": adminOnly("Only workspace admins may make password reset links."),
   "workspace.list": rule({ kind: "read", roles: "anyone", ...OPEN }),
   "workspace.create": rule({
-    kind: "write",
+    kind: "admin",
     roles: "anyone",
     accountKeyOnly: true,
     refusal: "forbidden",
@@ -141,18 +161,22 @@ export const RULES = {
   "invite.manage": adminOnly("Only workspace admins may invite people or revoke invites."),
   "user.list": everyone("read"),
   "member.update": adminOnly("Only workspace admins may change member roles."),
+  /** Leaving the workspace too: it administers membership, so it needs an `admin` key. */
   "member.remove": rule<{ userId: string }>({
-    kind: "write",
+    kind: "admin",
     roles: ADMINS,
     also: [themself],
     refusal: "admin_required",
     detail: "Only workspace admins may remove other members.",
   }),
-  /** An API key is its owner's own: every key lists, makes and deletes only its owner's keys. */
+  /**
+   * An API key is its owner's own: every key lists, makes and deletes only its owner's keys. Making or
+   * revoking a credential administers the account: `admin` access, so no key mints a wider one.
+   */
   "apiKey.list": everyone("read"),
-  "apiKey.manage": everyone("write"),
+  "apiKey.manage": rule({ ...everyone("write"), kind: "admin" }),
   "apiKey.createAccountKey": rule({
-    kind: "write",
+    kind: "admin",
     roles: EVERY_ROLE,
     accountKeyOnly: true,
     refusal: "forbidden",
@@ -184,6 +208,11 @@ export const RULES = {
   ),
   "issue.read": everyone("read", "seen"),
   "issue.write": everyone("write", "seen"),
+  /** Following an issue is the caller's own, on what they see; notifications are their own. */
+  "issue.subscribe": everyone("write", "seen"),
+  "notification.read": everyone("read"),
+  "notification.update": everyone("write"),
+  "issue.delete": adminsAnd([creator], "Only the issue's creator or a workspace admin may delete it."),
   "comment.update": adminsAnd([author], "Only the author of a comment may edit it.", { roles: [] }),
   "comment.delete": adminsAnd([author], "Only the comment's author or a workspace admin may delete it."),
   /** Uploading is changing the issue (`issue.write`); downloading needs the URL's signature, not a role. */
@@ -215,8 +244,8 @@ export const RULES = {
   "cycle.read": everyone("read", "seen"),
   "cycle.write": notGuests("Guests may not create, change or delete cycles."),
   "label.read": everyone("read"),
-  /** Usage counts across every team, personal spaces included. */
-  "label.counts": adminOnly("Only workspace admins may see label counts."),
+  /** Usage counts across every team, personal spaces included: a read, for admins. */
+  "label.counts": rule({ ...adminOnly("Only workspace admins may see label counts."), kind: "read" }),
   "label.write": notGuests("Guests may not create, change, merge or delete labels."),
   "document.read": everyone("read", "seen"),
   "document.write": everyone("write", "seen"),
@@ -227,6 +256,16 @@ export const RULES = {
   "view.list": everyone("read"),
   "view.own": everyone("write"),
   "view.workspaceDefault": adminOnly("Only workspace admins may set or remove workspace view defaults."),
+  /** The code-host integration: connecting a workspace and replacing or forgetting its secret. */
+  "codehost.manage": adminOnly("Only workspace admins may connect or disconnect the code host."),
+  /**
+   * A code host's delivery: it takes no key (GitHub cannot send one) and is authenticated by its signature,
+   * the HMAC of the body with the workspace's secret (modules/codehost/codehost.service.ts).
+   */
+  "codehost.deliver": rule({ kind: "write", roles: "anyone", ...OPEN }),
+  /** Outbound webhooks: their URLs, event filters and delivery logs are the workspace's administration. */
+  "webhook.read": adminOnly("Only workspace admins may see webhooks and their deliveries."),
+  "webhook.manage": adminOnly("Only workspace admins may register, change, delete or redeliver webhooks."),
   "digest.read": everyone("read", "seen"),
   "events.read": everyone("read", "seen"),
   "dev.reseed": adminOnly("Only workspace admins may reseed demo data."),
@@ -243,7 +282,6 @@ type SubjectArgs<A extends Action> = [SubjectOf<A>] extends [never] ? [] : [subj
 
 /** Whether the role (or the key) allows the action whatever the subject. */
 function allowedOutright(actor: Actor, r: Rule<unknown>): boolean {
-  // An access level of the key would be checked here first, against `r.kind` (see `Actor`).
   if (r.accountKeyOnly && actor.caller.keyScope !== "account") return false;
   if (r.roles === "anyone") return true;
   return actor.workspace !== null && r.roles.includes(actor.workspace.role);
@@ -252,6 +290,7 @@ function allowedOutright(actor: Actor, r: Rule<unknown>): boolean {
 /** Whether `actor` may do `action` (to `subject`, for the rules that depend on it). */
 export function can<A extends Action>(actor: Actor, action: A, ...[subject]: SubjectArgs<A>): boolean {
   const r = RULES[action] as Rule<unknown>;
+  if (!accessAllows(actor.caller.access, r.kind)) return false;
   if (allowedOutright(actor, r)) return true;
   if (r.accountKeyOnly && actor.caller.keyScope !== "account") return false;
   if (subject === undefined || !actor.workspace) return false;
@@ -265,6 +304,7 @@ export function exceptionsFor<S>(r: Rule<S>, role: MemberRole): readonly Excepti
 
 /** {@link can}, or the contract's 403 (`admin_required` or `forbidden`) for the action. */
 export function authorize<A extends Action>(actor: Actor, action: A, ...subject: SubjectArgs<A>): void {
+  refuseAccess(actor, action);
   if (!can(actor, action, ...subject)) refuse(action);
 }
 
@@ -274,10 +314,21 @@ export function authorize<A extends Action>(actor: Actor, action: A, ...subject:
  * key may not). The handler asks {@link authorize} with the subject for the rest.
  */
 export function authorizeAttempt(actor: Actor, action: Action): void {
+  refuseAccess(actor, action);
   const r = RULES[action] as Rule<unknown>;
   if (allowedOutright(actor, r)) return;
   if (actor.workspace && exceptionsFor(r, actor.workspace.role).length) return;
   refuse(action);
+}
+
+/** 403 `insufficient_access` when the key's access level is below what the action needs. */
+function refuseAccess(actor: Actor, action: Action): void {
+  const { kind } = RULES[action] as Rule<unknown>;
+  if (!accessAllows(actor.caller.access, kind))
+    throw new Forbidden(
+      "insufficient_access",
+      `This needs ${kind} access; the key (or token) has ${actor.caller.access} access.`,
+    );
 }
 
 function refuse(action: Action): never {

@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { testContract } from "../test/harness.js";
 import { OPERATION_RULES } from "./operations.js";
 import { RULES } from "./permissions.js";
-import { renderPermissions } from "./table.js";
+import { renderPermissions, tableRows } from "./table.js";
 
 describe("the role × action table", () => {
   it("names an action for every operation of the contract, and for nothing else", () => {
@@ -19,6 +19,37 @@ describe("the role × action table", () => {
     // Asked by a service of another workspace than the request's: moving into it.
     used.add("workspace.moveInto");
     expect(Object.keys(RULES).filter((a) => !used.has(a as keyof typeof RULES))).toEqual([]);
+  });
+
+  it('needs the access levels the contract\'s "Access levels and expiry" lists', () => {
+    const levels = tableRows(testContract().operations).map((row) => ({
+      operation: `${row.operation.method.toUpperCase()} ${row.operation.path}${row.when ? ` ${row.when}` : ""}`,
+      kind: RULES[row.action].kind,
+    }));
+    // Every GET is a read; nothing else is.
+    for (const { operation, kind } of levels)
+      expect({ operation, read: kind === "read" }).toEqual({
+        operation,
+        read: operation.startsWith("GET "),
+      });
+    expect(levels.filter((l) => l.kind === "admin").map((l) => l.operation)).toEqual([
+      "POST /workspaces",
+      "PATCH /workspace",
+      "POST /invites",
+      "DELETE /invites/{id}",
+      "POST /members/{userId}/password-reset",
+      "PATCH /members/{userId}",
+      "DELETE /members/{userId}",
+      "POST /api-keys",
+      "POST /api-keys scope=account",
+      "DELETE /api-keys/{id}",
+      "DELETE /teams/{key}",
+      "POST /projects/{id}/move",
+      "POST /initiatives/{id}/move",
+      "PUT /view-defaults scope=workspace",
+      "DELETE /view-defaults scope=workspace",
+      "POST /dev/reseed",
+    ]);
   });
 
   it("is printed in PERMISSIONS.md as it stands", async () => {

@@ -142,6 +142,8 @@ export const seesEveryTeam = (viewer: { role: MemberRole }): boolean => viewer.r
  * always reaches the member it concerns, so a guest hears that they joined or left a team.
  */
 export function seesChange(access: StreamAccess, row: VisibleChange): boolean {
+  // A notification (db/functions/issue-notifications.ts) is its recipient's alone: `entityId` names them.
+  if (row.entity === "notification") return row.entityId === access.userId;
   if (row.teamId && row.personal && row.ownerId !== access.userId) return false;
   if (row.entity === "member" && row.entityId === access.userId) return true;
   if (seesEveryTeam(access)) return true;

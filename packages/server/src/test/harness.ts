@@ -73,8 +73,11 @@ export function useTestServer(overrides: Partial<Config> = {}): TestServer {
  * Another server instance on `databaseUrl` (a test server's), as a second process would run beside it:
  * its own pools, caches and event hub. The caller closes it.
  */
-export function startAnotherInstance(databaseUrl: string): Promise<RunningServer> {
-  return startHttp(testConfig(), createLogger("silent"), databaseUrl, testContract());
+export function startAnotherInstance(
+  databaseUrl: string,
+  overrides: Partial<Config> = {},
+): Promise<RunningServer> {
+  return startHttp(testConfig(overrides), createLogger("silent"), databaseUrl, testContract());
 }
 
 /** Rate limiting is off unless a test asks for it: tests fire bursts (e.g. 100 concurrent creates) on one key. */

@@ -1,6 +1,7 @@
 import { ISSUE_RELATION_TYPES, type ResponseOf, type Schemas, type Tracker } from "@tracker/sdk";
-import { type FormEvent, type ReactNode, useEffect, useState } from "react";
+import { type FormEvent, type ReactNode, useEffect, useRef, useState } from "react";
 import { useApp } from "../app-context.js";
+import { History } from "../components/history.js";
 import { Markdown, toggleTask } from "../components/markdown.js";
 import { Picker } from "../components/picker.js";
 import {
@@ -12,6 +13,7 @@ import {
   StateIcon,
 } from "../components/widgets.js";
 import { previewChange, saveLabels, updateIssue } from "../issue-edit.js";
+import { removeIssue } from "../issue-lists.js";
 import { Link, navigate, useTitle } from "../router.js";
 import { describeError } from "../session.js";
 import { store, useData } from "../store.js";
@@ -166,6 +168,10 @@ function IssueView({ data, dueDate }: { data: PageData; dueDate: string | null |
         <Relations data={data} />
         <Links data={data} />
         <Comments data={data} />
+        <History
+          identifier={issue.identifier}
+          version={`${issue.updatedAt}:${data.relations.map((r) => r.id).join(",")}:${data.comments.length}`}
+        />
       </div>
       <aside className="issue-side" aria-label="Properties">
         <Field label="State">
@@ -309,6 +315,7 @@ function IssueView({ data, dueDate }: { data: PageData; dueDate: string | null |
           <br />
           Updated {new Date(issue.updatedAt).toLocaleString()}
         </p>
+        <DeleteIssue id={issue.id} identifier={issue.identifier} teamKey={issue.team.key} />
       </aside>
     </article>
   );
@@ -316,6 +323,58 @@ function IssueView({ data, dueDate }: { data: PageData; dueDate: string | null |
 
 /** Urgent first, "no priority" last: the order people scan them in. */
 const PRIORITY_ORDER = [1, 2, 3, 4, 0];
+
+/**
+ * Deleting for good (`DELETE /issues/{identifier}`: admins or the issue's creator) asks first, in the
+ * page; a refusal is shown as the server says it and changes nothing.
+ */
+function DeleteIssue({ id, identifier, teamKey }: { id: string; identifier: string; teamKey: string }) {
+  const { tracker, ws, notify } = useApp();
+  const [asking, setAsking] = useState(false);
+  const [busy, setBusy] = useState(false);
+  // The question takes the focus, on its safe answer: Enter or Space right after asking deletes nothing.
+  const cancel = useRef<HTMLButtonElement>(null);
+  useEffect(() => {
+    if (asking) cancel.current?.focus();
+  }, [asking]);
+  if (!asking)
+    return (
+      <button type="button" className="danger-link" onClick={() => setAsking(true)}>
+        Delete issue…
+      </button>
+    );
+  return (
+    <div role="alertdialog" aria-label={`Delete ${identifier}`} className="confirm-delete">
+      <p>Delete {identifier} for good, with its comments and history? This cannot be undone.</p>
+      <div className="row">
+        <button
+          type="button"
+          className="danger"
+          disabled={busy}
+          onClick={async () => {
+            setBusy(true);
+            try {
+              await tracker.issues.delete(identifier);
+              removeIssue(id);
+              notify(`Deleted ${identifier}`);
+              navigate(`/${ws}/team/${teamKey}/board`);
+            } catch (err) {
+              notify(`${identifier} not deleted: ${describeError(err)}`, "error");
+              setAsking(false);
+            } finally {
+              setBusy(false);
+            }
+          }}
+        >
+          Delete
+        </button>
+        <button type="button" onClick={() => setAsking(false)} ref={cancel}>
+          Cancel
+        </button>
+      </div>
+    </div>
+  );
+}
 
 function Field({ label, children }: { label: string; children: ReactNode }) {
   return (

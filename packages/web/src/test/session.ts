@@ -48,11 +48,12 @@ export async function openBoardSession(workspaceName: string): Promise<BoardSess
   };
 }
 
-/** Signs in as a person does: the key typed into the sign-in page, which opens the first team's board. */
+/** Signs in as automation does: the key typed into the sign-in page, which opens the first team's board. */
 export async function signIn(session: BoardSession, page: Page = session.page): Promise<void> {
   await page.goto(session.server.url);
+  await page.getByText("Use an API key").click();
   await page.getByLabel("API key").fill(session.token);
-  await page.getByRole("button", { name: "Sign in" }).click();
+  await page.getByRole("button", { name: "Sign in with the key" }).click();
   await page.waitForURL(session.at("/team/ENG/board"));
 }
 

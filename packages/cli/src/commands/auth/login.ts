@@ -1,6 +1,7 @@
 import { type Deps, defineCommand, type Opts, UsageError } from "../../command.js";
 import { DEFAULT_URL, normalizeUrl } from "../../config.js";
 import { printJson, say } from "../../output.js";
+import { deviceLogin } from "./web-login.js";
 
 export const spec = defineCommand({
   summary: "Log in to a server: check an API key and store it for later commands",
@@ -9,14 +10,26 @@ export const spec = defineCommand({
     "~/.config/tracker), readable by you only. Several servers can be stored; the last one logged in to is\n" +
     "the default, and --url picks another. On a terminal the URL and key are asked for; elsewhere pass\n" +
     "--with-token and the key on standard input. TRACKER_URL, TRACKER_API_KEY and TRACKER_WORKSPACE still\n" +
-    "win over what is stored.",
+    "win over what is stored.\n\n" +
+    "With --web no key is needed: a one-time code is shown and the browser opened (with $BROWSER where set)\n" +
+    "on the server's page to enter it; you approve on the consent page, choosing the workspace, and the\n" +
+    "access token is stored (renewed by itself while its refresh token lasts).",
   args: [],
   options: {
     withToken: { type: "boolean", description: "Read the API key from standard input" },
+    web: { type: "boolean", description: "Log in in the browser with a one-time code (no key needed)" },
+    access: {
+      type: "string",
+      value: "LEVEL",
+      description: "With --web: read, write or admin (default), what the login may do",
+      choices: ["read", "write", "admin"],
+    },
+    noBrowser: { type: "boolean", description: "With --web: print the page to open instead of opening it" },
   },
   api: false,
   examples: [
     "tracker auth login",
+    "tracker auth login --web --url https://tracker.example.com",
     "echo $KEY | tracker auth login --url https://tracker.example.com --with-token",
     "tracker auth login --url http://localhost:3000 --workspace acme --with-token < key.txt",
   ],
@@ -36,8 +49,17 @@ export async function run(opts: Opts<typeof spec>, deps: Deps): Promise<void> {
       }),
     );
   }
+  if (opts.web && opts.withToken) throw new UsageError("--web and --with-token cannot be used together");
   let apiKey: string;
-  if (opts.withToken) apiKey = (await deps.readStdin()).trim();
+  let oauth: Awaited<ReturnType<typeof deviceLogin>>["oauth"];
+  if (opts.web)
+    ({ accessToken: apiKey, oauth } = await deviceLogin(
+      deps,
+      url,
+      opts.access ?? "admin",
+      opts.noBrowser === true,
+    ));
+  else if (opts.withToken) apiKey = (await deps.readStdin()).trim();
   else if (deps.canPrompt) apiKey = (await deps.prompt.password("API key (trk_…)")).trim();
   else
     throw new UsageError(
@@ -58,7 +80,12 @@ export async function run(opts: Opts<typeof spec>, deps: Deps): Promise<void> {
     .catch(() => undefined);
 
   const config = deps.config.read();
-  config.servers[url] = { apiKey, ...(workspace ? { workspace } : {}), ...(me ? { user: me.email } : {}) };
+  config.servers[url] = {
+    apiKey,
+    ...(oauth ? { oauth } : {}),
+    ...(workspace ? { workspace } : {}),
+    ...(me ? { user: me.email } : {}),
+  };
   config.default = url;
   deps.config.write(config);
 

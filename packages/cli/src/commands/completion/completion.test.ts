@@ -107,7 +107,7 @@ describe("tracker completion zsh", () => {
         return (await shell("zsh", ["-f", run])).split("\n").filter(Boolean);
       };
       expect(await offers(["tracker", "iss"])).toContain(
-        "issues:List, view, create, edit, close, relate and move issues",
+        "issues:List, view, create, edit, close, relate, move and delete issues",
       );
       expect(await offers(["tracker", "issue", "li"])).toEqual([
         "list:List issues, with the same filters as the app's views",

@@ -13,7 +13,7 @@ beforeAll(async () => {
     assignee: "me",
   });
 });
-const _tty = { TRACKER_FORCE_TTY: "1", NO_COLOR: "1", COLUMNS: "100" };
+const tty = { TRACKER_FORCE_TTY: "1", NO_COLOR: "1", COLUMNS: "100" };
 
 describe("tracker inbox", () => {
   it("shows what others did on your issues in the inbox", async () => {
@@ -27,8 +27,39 @@ describe("tracker inbox", () => {
       other.email.split("@")[0],
       "commented: I can reproduce it",
     ]);
-    expect((await s.run(["inbox", "--since", "1d", "--jq", ".[0].type"])).stdout).toBe("comment_added\n");
+    expect((await s.run(["inbox", "--since", "1d", "--jq", ".[0].event.type"])).stdout).toBe(
+      "comment_added\n",
+    );
     const badSince = await s.run(["inbox", "--since", "yesterday-ish"]);
     expect(badSince.code).toBe(2);
+  });
+
+  it("marks unread ones on a terminal, lists only unread, marks all read, and follows mentions", async () => {
+    const other = await s.server.addMember(s.token, "member", "grace@example.com");
+    const asOther = { env: { TRACKER_API_KEY: other.token } };
+    await s.run(["issues", "create", "--team", "ENG", "--title", "Grace's own"], asOther); // ENG-2
+    // Grace hears nothing of her own change; she hears of a mention, and of changes once she follows.
+    await s.run(["issues", "comment", "ENG-1", "--body", "@grace can you check?"]);
+    await s.run(["issues", "subscribe", "ENG-1"], asOther);
+    await s.run(["issues", "edit", "ENG-1", "--priority", "urgent"]);
+    const theirs = await s.run(
+      ["inbox", "--json", "reason,event", "--jq", '.[] | .reason + " " + .event.type'],
+      asOther,
+    );
+    expect(theirs.stdout).toBe("subscribed issue_updated\nmentioned comment_added\n");
+
+    const table = await s.run(["inbox"], { env: { ...tty, TRACKER_API_KEY: other.token } });
+    expect(table.stdout).toMatch(/^WHEN\s+ISSUE\s+WHO\s+WHAT\s+TITLE\s+WHY\s+READ$/m);
+    expect(table.stdout).toMatch(
+      /^• just now\s+ENG-1\s+Ada Lovelace\s+changed priority .*subscribed\s+unread$/m,
+    );
+
+    const cleared = await s.run(["inbox", "--read-all", "--unread"], {
+      env: { ...tty, TRACKER_API_KEY: other.token },
+    });
+    expect(cleared.stdout + cleared.stderr).toContain("Nothing unread.");
+    await s.run(["issues", "unsubscribe", "ENG-1"], asOther);
+    await s.run(["issues", "edit", "ENG-1", "--priority", "low"]);
+    expect((await s.run(["inbox", "--unread", "--jq", "length"], asOther)).stdout).toBe("0\n");
   });
 });

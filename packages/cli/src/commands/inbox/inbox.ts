@@ -3,9 +3,14 @@ import { type Deps, defineCommand, type Opts, positiveInt, UsageError } from "..
 import { printList, relativeTime } from "../../output.js";
 
 export const spec = defineCommand({
-  summary: "What others did on your issues (created, assigned or commented on), newest first",
+  summary: "Your inbox: changes by others to issues you created, are assigned to or follow, and mentions",
+  description:
+    "Newest first; unread ones are marked with a dot on a terminal. --read-all marks every one read;\n" +
+    "`tracker issues subscribe|unsubscribe` follows or stops following an issue.",
   args: [],
   options: {
+    unread: { type: "boolean", description: "Only unread notifications" },
+    "read-all": { type: "boolean", description: "Mark every notification read, then list" },
     since: {
       type: "string",
       value: "WHEN",
@@ -15,12 +20,15 @@ export const spec = defineCommand({
   },
   examples: [
     "tracker inbox",
+    "tracker inbox --unread",
+    "tracker inbox --read-all",
     "tracker inbox --since 1d",
     "tracker inbox --json --jq '.[] | select(.type == \"comment_added\")'",
   ],
 });
 
 type Event = Schemas["ActivityEvent"];
+type Notification = Schemas["Notification"];
 
 /** `3d`, `12h`, `2w` ago, or a date or time. */
 export function since(value: string, now = Date.now()): string {
@@ -62,6 +70,12 @@ export function describe(event: Event): string {
     }
     case "issue_moved":
       return `moved it to ${String((p.to as Payload | undefined)?.identifier ?? "another team")}`;
+    case "relation_added":
+    case "relation_removed": {
+      const other = String((p.issue as Payload | undefined)?.identifier ?? "another issue");
+      const type = String(p.type ?? "related").replace(/_/g, " ");
+      return event.type === "relation_added" ? `marked it ${type} ${other}` : `removed ${type} ${other}`;
+    }
     default:
       return String(event.type).replace(/_/g, " ");
   }
@@ -69,26 +83,31 @@ export function describe(event: Event): string {
 
 export async function run(opts: Opts<typeof spec>, deps: Deps): Promise<void> {
   const limit = opts.limit ? positiveInt("limit", opts.limit) : undefined;
-  const events = await deps.tracker.digest(
-    { ...(opts.since ? { since: since(opts.since) } : {}), ...(limit ? { limit } : {}) },
+  const after = opts.since ? since(opts.since) : undefined;
+  if (opts["read-all"]) await deps.tracker.inbox.markRead({}, deps.call);
+  const { notifications } = await deps.tracker.inbox.list(
+    { ...(opts.unread ? { unread: "true" as const } : {}), ...(limit ? { limit } : {}) },
     deps.call,
   );
-  await printList<Event>(
+  const shown = after ? notifications.filter((n) => n.createdAt > after) : notifications;
+  await printList<Notification>(
     deps,
     opts,
-    events,
+    shown,
     [
       {
         header: "WHEN",
-        value: (e) => e.createdAt,
-        tty: (e) => relativeTime(e.createdAt),
+        value: (n) => n.createdAt,
+        tty: (n) => `${n.readAt ? " " : "•"} ${relativeTime(n.createdAt)}`,
         style: (_, c) => c.gray,
       },
-      { header: "ISSUE", value: (e) => e.issue.identifier, style: (_, c) => c.cyan },
-      { header: "WHO", value: (e) => e.actor?.name ?? "automation", max: 20 },
-      { header: "WHAT", value: (e) => describe(e), flex: true, max: 70 },
-      { header: "TITLE", value: (e) => e.issue.title, flex: true, max: 40 },
+      { header: "ISSUE", value: (n) => n.event.issue.identifier, style: (_, c) => c.cyan },
+      { header: "WHO", value: (n) => n.event.actor?.name ?? "automation", max: 20 },
+      { header: "WHAT", value: (n) => describe(n.event), flex: true, max: 70 },
+      { header: "TITLE", value: (n) => n.event.issue.title, flex: true, max: 40 },
+      { header: "WHY", value: (n) => n.reason },
+      { header: "READ", value: (n) => (n.readAt ? "read" : "unread") },
     ],
-    "Nothing new on your issues.",
+    opts.unread ? "Nothing unread." : "Your inbox is empty.",
   );
 }

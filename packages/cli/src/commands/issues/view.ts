@@ -1,7 +1,8 @@
 import type { Schemas } from "@tracker/sdk";
 import { priorityName } from "@tracker/sdk";
 import { type Deps, defineCommand, type Opts } from "../../command.js";
-import { palette, printFields, printJson, relativeTime, stateStyle } from "../../output.js";
+import { palette, printFields, printJson, printList, relativeTime, stateStyle } from "../../output.js";
+import { describe } from "../inbox/inbox.js";
 
 export const spec = defineCommand({
   summary: "Show an issue with its comments, sub-issues and relations",
@@ -10,11 +11,16 @@ export const spec = defineCommand({
   args: ["id"],
   options: {
     web: { type: "boolean", description: "Open the issue on the web board instead" },
+    history: {
+      type: "boolean",
+      description: "Show the issue's history instead: every change, who made it and when, oldest first",
+    },
   },
   examples: [
     "tracker issues view ENG-123",
     "tracker issues view ENG-123 --json comments --jq '.comments[].body'",
     "tracker issues view ENG-123 | grep ^state:",
+    "tracker issues view ENG-123 --history",
   ],
 });
 
@@ -34,6 +40,8 @@ function printPiped(deps: Deps, issue: IssueDetail): void {
     ["estimate", issue.estimate === null ? "" : String(issue.estimate)],
     ["due", issue.dueDate ?? ""],
     ["comments", String(issue.comments.length)],
+    ["branch", issue.branchName],
+    ["pull requests", issue.pullRequests.map((pr) => pr.url).join(",")],
     ["created", issue.createdAt],
     ["updated", issue.updatedAt],
   ]);
@@ -73,6 +81,12 @@ function printReadable(deps: Deps, issue: IssueDetail): void {
       );
     }
   }
+  if (issue.pullRequests.length) {
+    out();
+    out(c.bold("Pull requests"));
+    for (const pr of issue.pullRequests)
+      out(`  ${c.cyan(`${pr.repository}#${pr.number}`)}  [${pr.state}]  ${pr.title}  ${c.dim(pr.url)}`);
+  }
   for (const comment of issue.comments) {
     out();
     out(`${c.bold(comment.author.name)} ${c.dim(`commented ${relativeTime(comment.createdAt)}`)}`);
@@ -85,8 +99,33 @@ export async function run(opts: Opts<typeof spec>, deps: Deps): Promise<void> {
     const { boardUrl, openInBrowser } = await import("../../browser.js");
     return openInBrowser(deps, await boardUrl(deps, `issue/${opts.id.toUpperCase()}`), false);
   }
+  if (opts.history) return printHistory(opts, deps);
   const issue = await deps.tracker.issues.get(opts.id, deps.call);
   if (opts.json) return printJson(deps, issue);
   if (deps.isTTY) printReadable(deps, issue);
   else printPiped(deps, issue);
+}
+
+type HistoryEvent = Schemas["ActivityEvent"];
+
+/** `--history`: the whole history (`getIssueHistory`, page after page), one change a line. */
+async function printHistory(opts: Opts<typeof spec>, deps: Deps): Promise<void> {
+  const events: HistoryEvent[] = [];
+  for await (const e of deps.tracker.issues.iterateHistory(opts.id, deps.call)) events.push(e);
+  await printList<HistoryEvent>(
+    deps,
+    opts,
+    events,
+    [
+      {
+        header: "WHEN",
+        value: (e) => e.createdAt,
+        tty: (e) => relativeTime(e.createdAt),
+        style: (_, c) => c.gray,
+      },
+      { header: "WHO", value: (e) => e.actor?.name ?? "automation", max: 20 },
+      { header: "WHAT", value: (e) => describe(e), flex: true, max: 90 },
+    ],
+    "No history.",
+  );
 }

@@ -15,6 +15,12 @@ export async function run(opts: Opts<typeof spec>, deps: Deps): Promise<void> {
     { header: "ID", value: (k) => k.id, style: (_, c) => c.gray },
     { header: "NAME", value: (k) => k.name, flex: true },
     { header: "SCOPE", value: (k) => k.scope },
+    { header: "ACCESS", value: (k) => k.access },
+    {
+      header: "EXPIRES",
+      value: (k) => k.expiresAt ?? "",
+      tty: (k) => relativeTime(k.expiresAt) || "never",
+    },
     {
       header: "LAST USED",
       value: (k) => k.lastUsedAt ?? "",

@@ -1,7 +1,8 @@
+import { WORKFLOW_TRIGGERS } from "@tracker/sdk";
 import { CommandError, type Deps, defineCommand, type Opts } from "../../command.js";
 import { printJson, printList, say } from "../../output.js";
 
-const TRIGGERS = ["pr_opened", "pr_review_requested", "pr_merged"] as const;
+const TRIGGERS = WORKFLOW_TRIGGERS;
 
 export const spec = defineCommand({
   summary: "List a team's code-host workflow rules, or set and delete them",

@@ -27,7 +27,14 @@ import { Migration20261126040000_issue_updated_index_dates } from "./Migration20
 import { Migration20261126041000_auth_epoch } from "./Migration20261126041000_auth_epoch.js";
 import { Migration20261126060000_issue_label_postings } from "./Migration20261126060000_issue_label_postings.js";
 import { Migration20261126160000_gin_pending_list_limit } from "./Migration20261126160000_gin_pending_list_limit.js";
-import { Migration20261128120000_attachments } from "./Migration20261128120000_attachments.js";
+import { Migration20261128100000_people_sign_in } from "./Migration20261128100000_people_sign_in.js";
+import { Migration20261128100100_sign_in_failures } from "./Migration20261128100100_sign_in_failures.js";
+import { Migration20261128100200_password_resets } from "./Migration20261128100200_password_resets.js";
+import { Migration20261128110000_api_key_access } from "./Migration20261128110000_api_key_access.js";
+import { Migration20261128110100_oauth_store } from "./Migration20261128110100_oauth_store.js";
+import { Migration20261128140000_notifications } from "./Migration20261128140000_notifications.js";
+import { Migration20261128150000_integrations } from "./Migration20261128150000_integrations.js";
+import { Migration20261128160000_attachments } from "./Migration20261128160000_attachments.js";
 
 /** Applied in this order on every start. Add each new migration here (npm run migration:create). */
 export const migrationsList: MigrationObject[] = [
@@ -104,5 +111,12 @@ export const migrationsList: MigrationObject[] = [
     name: "Migration20261126160000_gin_pending_list_limit",
     class: Migration20261126160000_gin_pending_list_limit,
   },
-  { name: "Migration20261128120000_attachments", class: Migration20261128120000_attachments },
+  { name: "Migration20261128100000_people_sign_in", class: Migration20261128100000_people_sign_in },
+  { name: "Migration20261128100100_sign_in_failures", class: Migration20261128100100_sign_in_failures },
+  { name: "Migration20261128100200_password_resets", class: Migration20261128100200_password_resets },
+  { name: "Migration20261128110000_api_key_access", class: Migration20261128110000_api_key_access },
+  { name: "Migration20261128110100_oauth_store", class: Migration20261128110100_oauth_store },
+  { name: "Migration20261128140000_notifications", class: Migration20261128140000_notifications },
+  { name: "Migration20261128150000_integrations", class: Migration20261128150000_integrations },
+  { name: "Migration20261128160000_attachments", class: Migration20261128160000_attachments },
 ];

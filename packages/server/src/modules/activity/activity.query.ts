@@ -59,6 +59,51 @@ export interface ActivityPayloads {
     from: { identifier: string; team: TeamBrief };
     to: { identifier: string; team: TeamBrief };
   };
+  /** By the code-host integration (modules/codehost), with `actorId` null. */
+  pull_request: {
+    action: string;
+    pullRequest: { repository: string; number: number; title: string; url: string; state: string };
+  };
+  /** The relation seen from the event's issue: `blocks` on one side is `blocked_by` on the other. */
+  relation_added: { type: string; issue: IssueBriefOut };
+  relation_removed: { type: string; issue: IssueBriefOut };
+}
+
+export interface IssueBriefOut {
+  id: string;
+  identifier: string;
+  title: string;
+}
+
+/** Each side's view of a relation stored from the source's side (relation.query.ts). */
+export const REVERSE_RELATION: Record<string, string> = {
+  blocks: "blocked_by",
+  duplicate: "duplicated_by",
+  related: "related",
+};
+
+/**
+ * The two activity events of a relation made or removed between `source` and `target` (stored as
+ * `source <type> target`): one on each issue, each naming the other from its own side.
+ */
+export function relationActivities(
+  workspaceId: string,
+  actorId: string | null,
+  kind: "relation_added" | "relation_removed",
+  type: string,
+  source: IssueBriefOut,
+  target: IssueBriefOut,
+): ActivityInput[] {
+  return [
+    { workspaceId, issueId: source.id, actorId, type: kind, payload: { type, issue: target } },
+    {
+      workspaceId,
+      issueId: target.id,
+      actorId,
+      type: kind,
+      payload: { type: REVERSE_RELATION[type] ?? type, issue: source },
+    },
+  ];
 }
 export type ActivityType = keyof ActivityPayloads;
 

@@ -1,5 +1,6 @@
 import { handle, inWorkspace } from "../../http/handler.js";
 import { listDigest } from "./activity.query.js";
+import { getIssueHistory } from "./history.query.js";
 
 export const digestHandlers = [
   handle("getDigest", async (s, { query }) => ({
@@ -10,5 +11,13 @@ export const digestHandlers = [
         limit: query.limit === undefined ? undefined : Number(query.limit),
       }),
     },
+  })),
+
+  handle("getIssueHistory", async (s, { params, query }) => ({
+    status: 200,
+    body: await getIssueHistory(inWorkspace(s), params.identifier, {
+      limit: query.limit === undefined ? undefined : Number(query.limit),
+      cursor: query.cursor,
+    }),
   })),
 ];

@@ -6,7 +6,12 @@ export const apiKeyHandlers = [
 
   handle("createApiKey", async (s, { body }) => ({
     status: 201,
-    body: { key: await keys.createKey(inWorkspace(s), body.name, body.scope ?? "workspace") },
+    body: {
+      key: await keys.createKey(inWorkspace(s), body.name, body.scope ?? "workspace", {
+        access: body.access,
+        expiresAt: body.expiresAt,
+      }),
+    },
   })),
 
   handle("deleteApiKey", async (s, { params }) => {

@@ -5,13 +5,21 @@ import { hashToken, newToken } from "../../http/auth.js";
 import type { WorkspaceScope } from "../../http/handler.js";
 import { fieldPath, Invalid } from "../../http/problem.js";
 import { findById } from "../shared/resolve.query.js";
-import { ApiKey, type ApiKeyScope, type IApiKey } from "./api-key.entity.js";
+import { ApiKey, type ApiKeyAccess, type ApiKeyScope, type IApiKey } from "./api-key.entity.js";
 
 export interface CreatedKey {
   id: string;
   name: string;
   scope: ApiKeyScope;
+  access: ApiKeyAccess;
+  expiresAt: string | null;
   token: string;
+}
+
+/** What a new key may do and until when: full access, for ever, unless said. */
+export interface KeyLimits {
+  access?: ApiKeyAccess;
+  expiresAt?: Date | null;
 }
 
 /** Stores a new key's hash and returns the token, which is never shown again. */
@@ -21,18 +29,23 @@ export async function insertApiKey(
   name: string,
   scope: ApiKeyScope,
   workspaceId: string,
+  limits: KeyLimits = {},
 ): Promise<CreatedKey> {
   const token = newToken();
+  const access = limits.access ?? "admin";
+  const expiresAt = limits.expiresAt ?? null;
   const key = em.create(ApiKey, {
     user: userId,
     scope,
+    access,
+    expiresAt,
     workspace: scope === "workspace" ? workspaceId : null,
     activeWorkspace: scope === "account" ? workspaceId : null,
     name,
     tokenHash: hashToken(token),
   });
   await em.flush();
-  return { id: key.id, name, scope, token };
+  return { id: key.id, name, scope, access, expiresAt: iso(expiresAt), token };
 }
 
 /** The caller's own keys that reach this workspace: its workspace keys and all of its account keys. */
@@ -51,17 +64,43 @@ export async function listKeys(scope: WorkspaceScope) {
     id: k.id,
     name: k.name,
     scope: k.scope,
+    access: k.access,
+    expiresAt: iso(k.expiresAt),
     lastUsedAt: iso(k.lastUsedAt),
     createdAt: iso(k.createdAt)!,
   }));
 }
 
-export async function createKey(scope: WorkspaceScope, name: string, keyScope: ApiKeyScope) {
+/**
+ * A new key of the caller's. Its access level needs no check here: making a key needs `admin` access
+ * (`rules/permissions.ts`), the widest. Its expiry does: a key that expires makes only keys that expire
+ * no later, so no key outlives the one that made it.
+ */
+export async function createKey(
+  scope: WorkspaceScope,
+  name: string,
+  keyScope: ApiKeyScope,
+  limits: { access?: ApiKeyAccess; expiresAt?: string },
+) {
   if (!name.trim())
     throw new Invalid("A key needs a name.", [
       { path: fieldPath("body", "name"), message: "must not be empty" },
     ]);
-  return insertApiKey(scope.em, scope.caller.userId, name.trim(), keyScope, scope.workspace.id);
+  const expiresAt = limits.expiresAt === undefined ? null : new Date(limits.expiresAt);
+  const callerExpiry = scope.caller.expiresAt;
+  const expiryPath = fieldPath("body", "expiresAt");
+  if (expiresAt && expiresAt.getTime() <= Date.now())
+    throw new Invalid("A key cannot expire in the past.", [
+      { path: expiryPath, message: "must be in the future" },
+    ]);
+  if (callerExpiry !== null && (!expiresAt || expiresAt.getTime() > callerExpiry))
+    throw new Invalid("The key you call with expires; a key it makes must expire no later.", [
+      { path: expiryPath, message: `must be at most ${new Date(callerExpiry).toISOString()}` },
+    ]);
+  return insertApiKey(scope.em, scope.caller.userId, name.trim(), keyScope, scope.workspace.id, {
+    access: limits.access ?? "admin",
+    expiresAt,
+  });
 }
 
 export async function deleteKey(scope: WorkspaceScope, id: string) {

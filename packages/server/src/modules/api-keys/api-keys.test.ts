@@ -10,7 +10,8 @@ describe("API keys", () => {
     const created = await api.POST("/api-keys", { body: { name: "deploy bot" } });
     expect(created.response.status).toBe(201);
     const key = created.data!.key;
-    expect(key).toMatchObject({ name: "deploy bot", scope: "workspace" });
+    // Without `access`, full access as keys always had; without `expiresAt`, for ever.
+    expect(key).toMatchObject({ name: "deploy bot", scope: "workspace", access: "admin", expiresAt: null });
     expect(key.token).toMatch(/^trk_[A-Za-z0-9_-]{20,}$/);
 
     const listed = await api.GET("/api-keys");
@@ -19,6 +20,8 @@ describe("API keys", () => {
       id: key.id,
       name: "deploy bot",
       scope: "workspace",
+      access: "admin",
+      expiresAt: null,
       lastUsedAt: null,
       createdAt: expect.any(String),
     });
@@ -67,5 +70,70 @@ describe("API keys", () => {
       .POST("/api-keys", { body: { name: "escalate", scope: "account" } });
     expect(res.response.status).toBe(403);
     expect(res.error!.code).toBe("forbidden");
+  });
+
+  it("lists a key's access level and expiry, and a read key cannot write", async () => {
+    const { apiKey } = await srv.bootstrap({ team: { key: "ENG", name: "Engineering" } });
+    const api = srv.client(apiKey.token);
+    const expiresAt = new Date(Date.now() + 30 * 86_400_000).toISOString();
+    const created = await api.POST("/api-keys", { body: { name: "reader", access: "read", expiresAt } });
+    expect(created.data!.key).toMatchObject({ access: "read", expiresAt });
+    const listed = (await api.GET("/api-keys")).data!.keys.find((k) => k.id === created.data!.key.id);
+    expect(listed).toMatchObject({ access: "read", expiresAt });
+
+    const reader = srv.client(created.data!.key.token);
+    expect((await reader.GET("/issues")).response.status).toBe(200);
+    const write = await reader.POST("/issues", { body: { team: "ENG", title: "Not by a reader" } });
+    expect(write.response.status).toBe(403);
+    expect(write.error!.code).toBe("insufficient_access");
+    expect((await api.GET("/issues")).data!.issues).toEqual([]);
+    // Nor may it mint itself a wider key.
+    const mint = await reader.POST("/api-keys", { body: { name: "wider", access: "admin" } });
+    expect(mint.error!.code).toBe("insufficient_access");
+  });
+
+  it("refuses an expired key with key_expired, cached or not", async () => {
+    const { apiKey } = await srv.bootstrap();
+    const api = srv.client(apiKey.token);
+    const expiresAt = new Date(Date.now() + 4000);
+    const created = await api.POST("/api-keys", {
+      body: { name: "brief", expiresAt: expiresAt.toISOString() },
+    });
+    const brief = srv.client(created.data!.key.token);
+    // A list confirms its caller in band, so the second call takes the caller from the server's cache.
+    expect((await brief.GET("/issues")).response.status).toBe(200);
+    expect((await brief.GET("/issues")).response.status).toBe(200);
+    await new Promise((r) => setTimeout(r, Math.max(0, expiresAt.getTime() - Date.now()) + 100));
+    for (const res of [await brief.GET("/issues"), await brief.GET("/users")]) {
+      expect(res.response.status).toBe(401);
+      expect(res.error!.code).toBe("key_expired");
+    }
+    expect((await api.GET("/users")).response.status).toBe(200);
+  });
+
+  it("refuses an expiry in the past, and a key outliving the expiring key that makes it", async () => {
+    const { apiKey } = await srv.bootstrap();
+    const api = srv.client(apiKey.token);
+    const past = await api.POST("/api-keys", {
+      body: { name: "past", expiresAt: new Date(Date.now() - 1000).toISOString() },
+    });
+    expect(past.response.status).toBe(400);
+    expect(past.error!.errors?.[0]?.path).toBe("/body/expiresAt");
+
+    const soon = new Date(Date.now() + 3_600_000).toISOString();
+    const expiring = await api.POST("/api-keys", {
+      body: { name: "expiring", scope: "account", expiresAt: soon },
+    });
+    const child = srv.client(expiring.data!.key.token);
+    for (const body of [
+      { name: "for ever" },
+      { name: "later", expiresAt: new Date(Date.now() + 7_200_000).toISOString() },
+    ]) {
+      const res = await child.POST("/api-keys", { body });
+      expect(res.response.status).toBe(400);
+      expect(res.error!.errors?.[0]?.path).toBe("/body/expiresAt");
+    }
+    const ok = await child.POST("/api-keys", { body: { name: "sooner", expiresAt: soon } });
+    expect(ok.response.status).toBe(201);
   });
 });

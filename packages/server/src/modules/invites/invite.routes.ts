@@ -19,6 +19,6 @@ export const inviteHandlers = [
 
   handle("acceptInvite", async (scope, { body }) => ({
     status: 201,
-    body: await invites.acceptInvite(scope.em, body.token, body.name),
+    body: await invites.acceptInvite(scope.em, body.token, body.name, body.password),
   })),
 ];

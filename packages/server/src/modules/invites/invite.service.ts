@@ -7,6 +7,8 @@ import type { WorkspaceScope } from "../../http/handler.js";
 import { Conflict, fieldPath, Gone, Invalid, NotFound } from "../../http/problem.js";
 import { insertApiKey } from "../api-keys/api-key.service.js";
 import { findById } from "../shared/resolve.query.js";
+import { checkPassword, hashPassword } from "../users/password.js";
+import { User } from "../users/user.entity.js";
 import { findOrCreateUser } from "../users/user.service.js";
 import { type MemberRole, Membership, Workspace } from "../workspaces/workspace.entity.js";
 import { addMember } from "../workspaces/workspace.service.js";
@@ -80,7 +82,14 @@ function tokenFrom(input: string): string {
  * Accepts an invite: creates the user (or adds an existing one), makes them a member with the invited role,
  * and returns a new account key. The invite row is locked, so a link cannot be used twice.
  */
-export async function acceptInvite(em: EntityManager, tokenInput: string, name: string | undefined) {
+export async function acceptInvite(
+  em: EntityManager,
+  tokenInput: string,
+  name: string | undefined,
+  password?: string,
+) {
+  // Hashed before the transaction: Argon2 takes tens of milliseconds that no row lock should wait on.
+  const passwordHash = password === undefined ? undefined : await hashPassword(checkPassword(password));
   return em.transactional(async (tem) => {
     const invite = await tem.findOne(
       Invite,
@@ -102,6 +111,8 @@ export async function acceptInvite(em: EntityManager, tokenInput: string, name: 
     if (already > 0)
       throw new Conflict("invite_used", `${invite.email} is already a member of this workspace.`);
     await addMember(tem, workspaceId, user.id, invite.role);
+    // A first password only: one already set is changed by a reset link, not by whoever holds an invite.
+    if (passwordHash) await tem.nativeUpdate(User, { id: user.id, passwordHash: null }, { passwordHash });
     invite.acceptedAt = new Date();
     await tem.flush();
     // A used invite leaves the pending list; the new member joins the member list.

@@ -1,4 +1,5 @@
 import { randomUUID } from "node:crypto";
+import type { components } from "@tracker/sdk/schema";
 import type { StateType } from "../../rules/state-types.js";
 import type { Db } from "../../test/databases.js";
 import { DEFAULT_STATES } from "../teams/team.entity.js";
@@ -90,4 +91,13 @@ export async function addCycle(db: Db, teamId: string, number: number, current: 
     [id, teamId, number, `Cycle ${number}`],
   );
   return id;
+}
+
+/**
+ * An `IssueDetail`'s own `Issue` fields, in their order: what the detail adds (comments, sub-issues,
+ * relations, pull requests, the branch name) left out, to compare a read with a listed or built `Issue`.
+ */
+export function issueFieldsOf(detail: components["schemas"]["IssueDetail"]): components["schemas"]["Issue"] {
+  const { comments: _c, subIssues: _s, relations: _r, pullRequests: _p, branchName: _b, ...fields } = detail;
+  return fields;
 }

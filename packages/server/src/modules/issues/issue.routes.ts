@@ -4,6 +4,7 @@ import { getIssuePageData } from "./read/page-data.query.js";
 import { getIssueDetail } from "./read/read.query.js";
 import { createIssues, placeItemRefusal } from "./write/batch.service.js";
 import { createIssue } from "./write/create.service.js";
+import { deleteIssue } from "./write/delete.query.js";
 import { createIssueLink } from "./write/link.query.js";
 import { moveIssues } from "./write/move.query.js";
 import * as relations from "./write/relation.query.js";
@@ -38,6 +39,11 @@ export const issueHandlers = [
     status: 200,
     body: { issue: await updateIssue(inWorkspace(s), params.identifier, body) },
   })),
+
+  handle("deleteIssue", async (s, { params }) => {
+    await deleteIssue(inWorkspace(s), params.identifier);
+    return { status: 200, body: OK };
+  }),
 
   handle(
     "getIssuePageData",

@@ -708,7 +708,7 @@ describe("workflow rules", () => {
     expect(otherProject.response.status).toBe(400);
     const unknownTrigger = await admin.POST("/teams/{key}/workflows", {
       ...path,
-      body: { trigger: "pr_closed" as never, targetStateId: eng.states[4]!.id },
+      body: { trigger: "pr_renamed" as never, targetStateId: eng.states[4]!.id },
     });
     expect(unknownTrigger.response.status).toBe(400);
     expect(await srv.query("select 1 from workflow_rules where team_id = $1", [eng.id])).toEqual([]);

@@ -9,6 +9,8 @@ export const User = defineEntity({
     /** Stored lower-cased: people type their address in many cases, and it is their identity. */
     email: p.text().unique(),
     name: p.text(),
+    /** Argon2id (PHC string) of the person's password; null until one is set (setup, invite, reset). */
+    passwordHash: p.text().nullable(),
     createdAt: createdTimestamp(),
   },
 });

@@ -22,10 +22,4 @@ export const workspaceHandlers = [
     await workspaces.renameWorkspace(scope.em, scope.workspace.id, body.name);
     return { status: 200, body: OK };
   }),
-
-  handle("getCodehost", async () => ({
-    // No code-hosting integration is configured in this server yet; the contract documents this answer.
-    status: 200,
-    body: { configured: false, path: null, events: [] },
-  })),
 ];

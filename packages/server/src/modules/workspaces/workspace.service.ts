@@ -4,6 +4,7 @@ import type { Caller } from "../../http/auth.js";
 import { Conflict, fieldPath, Invalid } from "../../http/problem.js";
 import { reachableWorkspace } from "../../http/workspace.js";
 import { ApiKey } from "../api-keys/api-key.entity.js";
+import { Session } from "../sessions/session.entity.js";
 import { type IWorkspace, type MemberRole, Membership, Workspace } from "./workspace.entity.js";
 
 export type WorkspaceRef = Pick<IWorkspace, "id" | "name" | "slug">;
@@ -79,15 +80,23 @@ export function listWorkspaces(caller: Caller) {
 export async function createWorkspace(em: EntityManager, caller: Caller, name: string, slug?: string) {
   return em.transactional(async (tem) => {
     const ws = await insertWorkspace(tem, caller.userId, name, slug);
-    await tem.nativeUpdate(ApiKey, caller.keyId, { activeWorkspace: ws.id });
+    await rememberActive(tem, caller, ws.id);
     return ws;
   });
+}
+
+/** The caller's active workspace, kept on its key or, for a signed-in browser, its session. */
+async function rememberActive(em: EntityManager, caller: Caller, workspaceId: string): Promise<void> {
+  if (caller.via === "session")
+    await em.nativeUpdate(Session, caller.keyId, { activeWorkspace: workspaceId });
+  else await em.nativeUpdate(ApiKey, caller.keyId, { activeWorkspace: workspaceId });
 }
 
 export async function setActiveWorkspace(em: EntityManager, caller: Caller, ref: string) {
   const ws = reachableWorkspace(caller, ref);
   if (caller.keyScope === "account") {
-    await em.nativeUpdate(ApiKey, caller.keyId, { activeWorkspace: ws.id });
+    // A signed-in browser keeps its choice on its session, a key on the key.
+    await rememberActive(em, caller, ws.id);
   }
   return { id: ws.id, name: ws.name, slug: ws.slug };
 }

@@ -68,7 +68,7 @@ describe("workspaces", () => {
   it("reports that no code host is configured", async () => {
     const { apiKey } = await srv.bootstrap();
     const res = await srv.client(apiKey.token).GET("/workspace/codehost");
-    expect(res.data).toEqual({ configured: false, path: null, events: [] });
+    expect(res.data).toEqual({ configured: false, provider: null, path: null, events: [] });
   });
 });
 

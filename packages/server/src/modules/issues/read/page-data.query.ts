@@ -8,6 +8,8 @@ import { NotFound } from "../../../http/problem.js";
 import type { StateType } from "../../../rules/state-types.js";
 import { memberSeesTeamSql, visibleTeamCondition } from "../../../rules/visibility.js";
 import { type AttachmentRow, attachmentsJsonSql, toMedia } from "../../attachments/attachment.query.js";
+import { branchName } from "../../codehost/branch-name.js";
+import { pullRequestsJsonSql } from "../../codehost/codehost.query.js";
 import { type CommentOut, commentsJsonSql } from "../../comments/comment.query.js";
 import { issueKeyQuery } from "../../shared/resolve.query.js";
 import type { IssueOut } from "../issue-shape.js";
@@ -80,6 +82,7 @@ interface PageDataRow {
   relations: RelationOut[];
   blockedByOpen: RelatedIssueOut[];
   links: { id: string; url: string; title: string | null }[];
+  pullRequests: IssuePageDataOut["pullRequests"];
 }
 
 /**
@@ -138,6 +141,7 @@ export async function getIssuePageData(scope: WorkspaceScope, ref: string): Prom
                coalesce((select json_agg(json_build_object('id', lk.id, 'url', lk.url, 'title', lk.title)
                                          order by lk.created_at, lk.id)
                            from issue_links lk where lk.issue_id = i.id), '[]') as links,
+               ${pullRequestsJsonSql("i.id")} as "pullRequests",
                ${raw(AUTH_EPOCH_SQL)} as auth_epoch
           from target k join issues i on i.id = k.id join teams t on t.id = i.team_id
           left join issues pi on pi.id = i.parent_id
@@ -150,6 +154,7 @@ export async function getIssuePageData(scope: WorkspaceScope, ref: string): Prom
     issue: {
       id: issue.id,
       identifier: issue.identifier,
+      branchName: branchName(issue.identifier, issue.title),
       path: `/${scope.workspace.slug}/issue/${issue.identifier}`,
       title: issue.title,
       description: issue.description,
@@ -196,5 +201,6 @@ export async function getIssuePageData(scope: WorkspaceScope, ref: string): Prom
     blockedByOpen: issue.blockedByOpen,
     media: issue.media.map((m) => toMedia(scope.config, m)),
     links: issue.links,
+    pullRequests: issue.pullRequests,
   };
 }

@@ -6,6 +6,8 @@ import type { WorkspaceScope } from "../../../http/handler.js";
 import { NotFound } from "../../../http/problem.js";
 import { visibleTeamCondition } from "../../../rules/visibility.js";
 import { type AttachmentRow, attachmentsJsonSql, toMedia } from "../../attachments/attachment.query.js";
+import { branchName } from "../../codehost/branch-name.js";
+import { pullRequestsJsonSql } from "../../codehost/codehost.query.js";
 import { commentsJsonSql } from "../../comments/comment.query.js";
 import { issueKeyQuery } from "../../shared/resolve.query.js";
 import { type IssueRow, issueColumns, issueFromRow } from "../issue-shape.js";
@@ -25,7 +27,7 @@ export function subIssuesJsonSql(scope: WorkspaceScope, parentId: string, json: 
 }
 
 type IssueDetailRow = IssueRow &
-  Pick<IssueDetailOut, "comments" | "subIssues" | "relations"> & {
+  Pick<IssueDetailOut, "comments" | "subIssues" | "relations" | "pullRequests"> & {
     media: AttachmentRow[];
     authEpoch: string;
   };
@@ -50,17 +52,21 @@ export async function getIssueDetail(scope: WorkspaceScope, ref: string): Promis
                  "i.id",
                  "json_build_object('identifier', sit.key || '-' || si.number, 'title', si.title, 'state', sis.name)",
                )} as "subIssues",
+               ${pullRequestsJsonSql("i.id")} as "pullRequests",
                ${raw(AUTH_EPOCH_SQL)} as "authEpoch"
           from target k join issues i on i.id = k.id`,
       { prepare: true },
     ));
   confirmCaller(scope, row?.authEpoch);
   if (!row) throw new NotFound(`No issue "${ref}" in this workspace.`);
+  const issue = issueFromRow(row);
   return {
-    ...issueFromRow(row),
+    ...issue,
     comments: row.comments,
     subIssues: row.subIssues,
     relations: row.relations,
+    pullRequests: row.pullRequests,
     media: row.media.map((m) => toMedia(scope.config, m)),
+    branchName: branchName(issue.identifier, issue.title),
   };
 }

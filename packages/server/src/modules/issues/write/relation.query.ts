@@ -9,6 +9,7 @@ import type { WorkspaceScope } from "../../../http/handler.js";
 import { Conflict, Invalid } from "../../../http/problem.js";
 import { FINISHED_STATE_TYPES_SQL } from "../../../rules/state-types.js";
 import { visibleTeamCondition } from "../../../rules/visibility.js";
+import { recordActivities, relationActivities } from "../../activity/activity.query.js";
 import { findById, resolveIssue } from "../../shared/resolve.query.js";
 
 export type RelationOut = components["schemas"]["IssueRelation"];
@@ -92,6 +93,31 @@ export async function listRelations(scope: WorkspaceScope, ref: string): Promise
 }
 
 /**
+ * Records `relation_added` or `relation_removed` on both issues of a relation (`sourceId <type> targetId`),
+ * in the caller's transaction, for each issue's history.
+ */
+async function recordRelationActivity(
+  tx: WorkspaceScope,
+  kind: "relation_added" | "relation_removed",
+  type: string,
+  sourceId: string,
+  targetId: string,
+): Promise<void> {
+  const rows = await sql<{ id: string; identifier: string; title: string }>(
+    tx.em,
+    q`select i.id, t.key || '-' || i.number as identifier, i.title from issues i join teams t on t.id = i.team_id
+       where i.id in (${sourceId}, ${targetId}) and i.workspace_id = ${tx.workspace.id}`,
+  );
+  const source = rows.find((r) => r.id === sourceId);
+  const target = rows.find((r) => r.id === targetId);
+  if (!source || !target) return;
+  await recordActivities(
+    tx.em,
+    relationActivities(tx.workspace.id, tx.caller.userId, kind, type, source, target),
+  );
+}
+
+/**
  * Relates the path issue to `otherRef`. The same type between the same pair in either direction is a
  * conflict: `related` is symmetric, and mutual blocking or mutual duplicates make no sense. Both issue
  * rows are locked (in id order) so two concurrent requests cannot both pass the check.
@@ -130,6 +156,7 @@ export async function createRelation(
       q`insert into issue_relations (id, workspace_id, type, issue_id, related_issue_id, creator_id, created_at)
        values (${relationId}, ${tx.workspace.id}, ${type}, ${issue.id}, ${other.id}, ${tx.caller.userId}, now())`,
     );
+    await recordRelationActivity(tx, "relation_added", type, issue.id, other.id);
     await recordChanges(tx.em, tx.workspace.id, [
       {
         entity: "issue_relation",
@@ -152,10 +179,18 @@ export async function deleteRelation(scope: WorkspaceScope, ref: string, relatio
     const issue = await resolveIssue(tx, ref);
     await lockIssues(tx.em, tx.workspace.id, [issue]);
     const deleted = await findById(relationId, `No relation "${relationId}" on ${issue.identifier}.`, (id) =>
-      sqlOne<{ id: string }>(
+      sqlOne<{ id: string; type: string; issue_id: string; related_issue_id: string }>(
         tx.em,
-        q`delete from issue_relations where id = ${id} and (issue_id = ${issue.id} or related_issue_id = ${issue.id}) returning id`,
+        q`delete from issue_relations where id = ${id} and (issue_id = ${issue.id} or related_issue_id = ${issue.id})
+          returning id, type, issue_id, related_issue_id`,
       ),
+    );
+    await recordRelationActivity(
+      tx,
+      "relation_removed",
+      deleted.type,
+      deleted.issue_id,
+      deleted.related_issue_id,
     );
     await recordChanges(tx.em, tx.workspace.id, [
       {

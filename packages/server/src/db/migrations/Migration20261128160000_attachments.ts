@@ -1,7 +1,7 @@
 import { Migration } from "@mikro-orm/migrations";
 
 /** Files uploaded to issues (entity `Attachment`, `modules/attachments/`). */
-export class Migration20261128120000_attachments extends Migration {
+export class Migration20261128160000_attachments extends Migration {
   override async up(): Promise<void> {
     this.addSql(
       'create table "attachments" ("id" uuid not null, "issue_id" uuid not null, "uploader_id" uuid null, "filename" text not null, "content_type" text not null, "size" bigint not null, "width" int null, "height" int null, "storage_key" text not null, "created_at" timestamptz not null, constraint "attachments_pkey" primary key ("id"))',

@@ -1,0 +1,75 @@
+import type { EntityManager } from "@mikro-orm/postgresql";
+import type { Context } from "koa";
+import type { Caller } from "../../http/auth.js";
+import { hashToken } from "../../http/auth.js";
+import { Unauthenticated } from "../../http/problem.js";
+import {
+  clearSessionCookie,
+  newSessionToken,
+  SESSION_DAYS,
+  sessionHashOf,
+  setSessionCookie,
+} from "../../http/session.js";
+import { verifyPassword } from "../users/password.js";
+import { User } from "../users/user.entity.js";
+import { Session } from "./session.entity.js";
+import { sessionInfo } from "./session.query.js";
+import { clearAccount, recordFailure, refuseWhileThrottled } from "./sign-in-throttle.query.js";
+
+/**
+ * Signing in and out (openapi.yaml, "Sessions"). A sign-in always makes a new session with a new random
+ * token and deletes the one the request's cookie named, if any: a token someone planted in the browser
+ * before sign-in is never the signed-in one (session fixation).
+ */
+export async function signIn(em: EntityManager, ctx: Context, email: string, password: string) {
+  const account = email.trim().toLowerCase();
+  await refuseWhileThrottled(em, account, ctx.ip);
+  const user = await em.findOne(
+    User,
+    { email: account },
+    { fields: ["id", "name", "email", "passwordHash"] },
+  );
+  // Checked even for no account (against a decoy): the same time and the same answer either way.
+  const ok = await verifyPassword(user?.passwordHash, password);
+  if (!user || !ok) {
+    await recordFailure(em, account, ctx.ip);
+    throw new Unauthenticated("Wrong email or password.");
+  }
+  await clearAccount(em, account);
+  const previous = sessionHashOf(ctx);
+  if (previous) await em.nativeDelete(Session, { tokenHash: previous });
+  const token = newSessionToken();
+  const expiresAt = new Date(Date.now() + SESSION_DAYS * 86_400_000);
+  em.create(Session, { user: user.id, tokenHash: hashToken(token), expiresAt });
+  await em.flush();
+  setSessionCookie(ctx, token, expiresAt);
+  return sessionInfo(em, { id: user.id, name: user.name, email: user.email }, "session", expiresAt);
+}
+
+/** Ends the session of the request's cookie; a key has none, and nothing is ended. */
+export async function signOut(em: EntityManager, ctx: Context, caller: Caller): Promise<void> {
+  if (caller.via !== "session") return;
+  await em.nativeDelete(Session, { id: caller.keyId });
+  clearSessionCookie(ctx);
+}
+
+/** Ends every session of the caller's person; their API keys stay. */
+export async function signOutEverywhere(em: EntityManager, ctx: Context, caller: Caller): Promise<number> {
+  const ended = await em.nativeDelete(Session, { user: caller.userId });
+  if (caller.via === "session") clearSessionCookie(ctx);
+  return ended;
+}
+
+/** Who calls, for `GET /auth/session`. */
+export async function currentSession(em: EntityManager, caller: Caller) {
+  const expiresAt =
+    caller.via === "session"
+      ? ((await em.findOne(Session, caller.keyId, { fields: ["expiresAt"] }))?.expiresAt ?? null)
+      : null;
+  return sessionInfo(
+    em,
+    { id: caller.userId, name: caller.name, email: caller.email },
+    caller.via,
+    expiresAt,
+  );
+}

@@ -1,0 +1,37 @@
+import type { Middleware } from "koa";
+import { HttpProblem } from "../http/problem.js";
+import { OAUTH_PREFIX } from "./provider.js";
+import type { OAuthServer } from "./server.js";
+
+/** The provider's endpoints, by their first path segment (`/oauth/token/revocation`, `/oauth/auth/:uid`, ...). */
+const PROVIDER_PATH = /^\/(auth|token|reg|device|jwks|request|\.well-known)(\/|$)/;
+
+/**
+ * `oidc-provider` mounted in the server's Koa app: everything under `/oauth` (but the consent screen's own
+ * endpoints, `oauth/consent.ts`), and the authorization server metadata at the server's root, where RFC
+ * 8414 puts it for an issuer without a path (`/.well-known/oauth-authorization-server`; also
+ * `/.well-known/openid-configuration`). Before the body parser: the provider reads its own bodies.
+ */
+export function mountOAuth(oauth: OAuthServer): Middleware {
+  return async (ctx, next) => {
+    const path = ctx.path;
+    let inner: string | undefined;
+    if (path === "/.well-known/oauth-authorization-server" || path === "/.well-known/openid-configuration")
+      inner = "/.well-known/openid-configuration";
+    else if (path.startsWith(`${OAUTH_PREFIX}/interaction/`)) return next();
+    else if (path.startsWith(`${OAUTH_PREFIX}/`) && PROVIDER_PATH.test(path.slice(OAUTH_PREFIX.length)))
+      inner = ctx.url.slice(OAUTH_PREFIX.length);
+    // Anything else under /oauth is no endpoint: the server's own 404 problem, as for any unknown path.
+    if (inner === undefined) return next();
+    const provider = oauth.provider;
+    if (!provider)
+      throw new HttpProblem(503, "service_unavailable", "Starting", "The OAuth server is starting.");
+    const req = ctx.req as typeof ctx.req & { originalUrl?: string };
+    // The provider finds its mount path as the part of `originalUrl` before `url`: `/oauth`.
+    req.originalUrl = inner === "/.well-known/openid-configuration" ? `${OAUTH_PREFIX}${inner}` : ctx.url;
+    req.url = inner;
+    ctx.respond = false;
+    ctx.state.route = `${OAUTH_PREFIX}/*`;
+    await provider.callback()(req, ctx.res);
+  };
+}
