@@ -91,6 +91,15 @@ export async function deleteAttachmentRow(em: EntityManager, id: string): Promis
   await sql(em, q`delete from attachments where id = ${id}`);
 }
 
+/** The storage keys of an issue's files, read before the issue is deleted (its rows cascade away). */
+export async function storageKeysOfIssue(em: EntityManager, issueId: string): Promise<string[]> {
+  const rows = await sql<{ storage_key: string }>(
+    em,
+    q`select storage_key from attachments where issue_id = ${issueId}`,
+  );
+  return rows.map((r) => r.storage_key);
+}
+
 /** What a download serves: no visibility here, the URL's signature is the right to read. */
 export async function findDownload(
   em: EntityManager,

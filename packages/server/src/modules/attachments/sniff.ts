@@ -61,7 +61,9 @@ export async function sniff(head: Buffer): Promise<Sniffed> {
 }
 
 function textType(head: Buffer): string | undefined {
-  if (head.length === 0 || head.includes(0)) return undefined;
+  if (head.length === 0) return undefined;
+  // Control bytes other than tab, line feed, form feed, carriage return and escape: binary, not text.
+  for (const byte of head) if (byte < 0x20 && ![9, 10, 12, 13, 27].includes(byte)) return undefined;
   // A multi-byte character cut at the end of the sniffed part is still text.
   const text = new TextDecoder("utf-8", { fatal: false }).decode(head);
   const bad = (text.match(/\uFFFD/g) ?? []).length;
