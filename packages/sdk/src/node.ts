@@ -1,4 +1,5 @@
 import { openAsBlob } from "node:fs";
+import { stat } from "node:fs/promises";
 import path from "node:path";
 
 /**
@@ -11,5 +12,7 @@ import path from "node:path";
  * await tracker.issues.attach("ENG-1", data, { filename });
  */
 export async function fileFromPath(file: string): Promise<{ data: Blob; filename: string }> {
+  // Node's own error names no file ("Unable to open file as blob"): stat's names it.
+  if (!(await stat(file)).isFile()) throw new Error(`${file} is not a file`);
   return { data: await openAsBlob(file), filename: path.basename(file) };
 }
