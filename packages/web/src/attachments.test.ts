@@ -65,7 +65,7 @@ describe("attachments on the issue page", () => {
     await page.getByRole("button", { name: "Comment", exact: true }).click();
     await expect.poll(() => imageSize(".comments", "chart.png")).toBe("48x30");
     // The issue lists the file, with a thumbnail that loaded too.
-    await expect.poll(() => page.locator(".attachments li").first().innerText()).toContain("chart.png");
+    await expect.poll(() => page.locator(".attachments li").first().textContent()).toContain("chart.png");
     await expect.poll(() => imageSize(".attachments", "chart.png")).toBe("48x30");
     const comment = (await session.tracker.issues.get("ENG-1")).comments.at(-1)!;
     expect(comment.body).toContain("![chart.png](/api/v1/attachments/");
