@@ -465,6 +465,7 @@ export async function runCli(argv: string[], io: CliIo): Promise<number> {
       env: io.env,
       json: { ...(fields ? { fields } : {}), ...(jq !== undefined ? { jq } : {}) },
       readStdin: () => readAll(io.stdin),
+      stdinBytes: () => (io.stdin ?? process.stdin) as AsyncIterable<Uint8Array>,
       prompt: canPrompt
         ? (io.prompter ??
           inquirerPrompter({

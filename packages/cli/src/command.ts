@@ -46,6 +46,8 @@ export interface Deps {
   json: JsonRequest;
   /** The whole of standard input, for `--with-token`, `--body-file -` and friends. */
   readStdin(): Promise<string>;
+  /** Standard input as bytes, as they arrive (`issues attach ... -`): never read whole into memory. */
+  stdinBytes(): AsyncIterable<Uint8Array>;
   prompt: Prompter;
   config: ConfigStore;
   connection: Connection;

@@ -48,8 +48,11 @@ export interface Page<T> {
 /** What every resource namespace receives: the configured openapi-fetch client. */
 export interface Http {
   raw: RawClient;
-  /** The openapi-fetch options that carry one call's `CallOptions`. */
-  init(options?: CallOptions): CallInit;
+  /**
+   * The openapi-fetch options that carry one call's `CallOptions`; `once`: sent once, not retried (a
+   * streamed upload).
+   */
+  init(options?: CallOptions, once?: boolean): CallInit;
 }
 
 /**

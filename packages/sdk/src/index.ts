@@ -26,7 +26,14 @@ export {
 export type { InboxApi } from "./resources/inbox.js";
 export type { InitiativesApi } from "./resources/initiatives.js";
 export type { InvitesApi } from "./resources/invites.js";
-export type { ImportOptions, ImportResult, IssuesApi } from "./resources/issues.js";
+export type {
+  AttachmentData,
+  AttachmentDownload,
+  AttachOptions,
+  ImportOptions,
+  ImportResult,
+  IssuesApi,
+} from "./resources/issues.js";
 export type { LabelsApi } from "./resources/labels.js";
 export type { MembersApi } from "./resources/members.js";
 export type { ProjectsApi } from "./resources/projects.js";

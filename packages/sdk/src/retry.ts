@@ -28,6 +28,8 @@ export interface CallSettings {
   timeoutMs?: number | undefined;
   /** The `Idempotency-Key` of a POST or PATCH (ignored for other methods). */
   idempotencyKey?: string | undefined;
+  /** Sent once, never retried nor cloned: a streamed body (an upload) cannot be replayed. */
+  once?: boolean | undefined;
 }
 
 /** The longest `Retry-After` the client will wait, in ms. */
@@ -210,9 +212,9 @@ export function retryingFetch(
     let retries = 0;
     for (let attempt = 0; ; attempt++) {
       if (signal.aborted) throw signal.reason;
-      const canRetry = retries < options.maxRetries;
+      const canRetry = !call.once && retries < options.maxRetries;
       // Each attempt sends a clone: a body can be read once, and the original stays intact for the next try.
-      const sent = request.clone();
+      const sent = call.once ? request : request.clone();
       await hooks.onRequest?.({ method, url, headers: sent.headers, attempt: attempt + 1 });
       const started = Date.now();
       let response: Response;

@@ -160,10 +160,11 @@ export function createTracker(options: TrackerOptions = {}): Tracker {
   });
   const http: Http = {
     raw,
-    init: (call = {}) => ({
+    init: (call = {}, once = false) => ({
       ...(call.signal ? { signal: call.signal } : {}),
       ...(call.headers ? { headers: call.headers } : {}),
-      fetch: (request) => send(request, { timeoutMs: call.timeoutMs, idempotencyKey: call.idempotencyKey }),
+      fetch: (request) =>
+        send(request, { timeoutMs: call.timeoutMs, idempotencyKey: call.idempotencyKey, once }),
     }),
   };
 

@@ -3,6 +3,7 @@ import { homedir } from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
+import type { S3Settings } from "./modules/attachments/attachment-store.js";
 
 /** This package's folder: the parent of `src` (tests) or of `dist` (a build, installed or not). */
 const packageRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
@@ -61,6 +62,20 @@ export interface Config {
    * (`TRACKER_OAUTH_RESOURCES`, comma-separated URLs): the tool servers' MCP endpoints.
    */
   oauthResources: string[];
+  /** Files uploaded to issues: size limit, where they are stored, the key that signs their URLs. */
+  attachments: AttachmentSettings;
+}
+
+export interface AttachmentSettings {
+  /** The largest upload accepted (`TRACKER_UPLOAD_MAX_BYTES`, default 25 MB): larger is 413. */
+  maxBytes: number;
+  /** Set when `TRACKER_S3_BUCKET` is: files go to that bucket instead of the data folder. */
+  s3: S3Settings | undefined;
+  /**
+   * The key that signs download URLs (`TRACKER_URL_SECRET`). Unset: a random key kept in the data folder
+   * (`url-secret`), made on first use; instances sharing one database must share this key.
+   */
+  urlSecret: string | undefined;
 }
 
 const LOG_LEVELS: LogLevel[] = ["debug", "info", "warn", "error", "silent"];
@@ -91,6 +106,24 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       .split(",")
       .map((x) => x.trim())
       .filter(Boolean),
+    attachments: {
+      maxBytes: nonNegativeInt(env.TRACKER_UPLOAD_MAX_BYTES, 25 * 1024 * 1024, "TRACKER_UPLOAD_MAX_BYTES"),
+      s3: s3Settings(env),
+      urlSecret: env.TRACKER_URL_SECRET || undefined,
+    },
+  };
+}
+
+/** `TRACKER_S3_*`: any S3-compatible store; the keys may also come from the AWS SDK's own environment. */
+function s3Settings(env: NodeJS.ProcessEnv): S3Settings | undefined {
+  if (!env.TRACKER_S3_BUCKET) return undefined;
+  return {
+    bucket: env.TRACKER_S3_BUCKET,
+    endpoint: env.TRACKER_S3_ENDPOINT || undefined,
+    region: env.TRACKER_S3_REGION || "us-east-1",
+    accessKeyId: env.TRACKER_S3_ACCESS_KEY_ID || undefined,
+    secretAccessKey: env.TRACKER_S3_SECRET_ACCESS_KEY || undefined,
+    forcePathStyle: ["1", "true"].includes((env.TRACKER_S3_FORCE_PATH_STYLE ?? "").toLowerCase()),
   };
 }
 

@@ -3,6 +3,7 @@ import { ChangeEvent } from "./events/change-event.entity.js";
 import { AuthEpoch } from "./http/auth-epoch.entity.js";
 import { IdempotentRequest } from "./http/idempotent-request.entity.js";
 import { ApiKey } from "./modules/api-keys/api-key.entity.js";
+import { Attachment } from "./modules/attachments/attachment.entity.js";
 import {
   CodehostConnection,
   CodehostDelivery,
@@ -72,6 +73,7 @@ export const entities: EntitySchema[] = [
   IssueSearchRecentSince,
   IssueLabelPosting,
   Comment,
+  Attachment,
   ActivityEvent,
   IssueSubscription,
   Notification,

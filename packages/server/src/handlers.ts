@@ -2,6 +2,7 @@ import { eventHandlers } from "./events/events.routes.js";
 import type { HandlerEntry } from "./http/handler.js";
 import { digestHandlers } from "./modules/activity/digest.routes.js";
 import { apiKeyHandlers } from "./modules/api-keys/api-key.routes.js";
+import { attachmentHandlers } from "./modules/attachments/attachment.routes.js";
 import { codehostHandlers } from "./modules/codehost/codehost.routes.js";
 import { commentHandlers } from "./modules/comments/comment.routes.js";
 import { cycleHandlers } from "./modules/cycles/cycle.routes.js";
@@ -34,6 +35,7 @@ export const allHandlers: HandlerEntry[] = [
   ...teamHandlers,
   ...issueHandlers,
   ...commentHandlers,
+  ...attachmentHandlers,
   ...digestHandlers,
   ...notificationHandlers,
   ...labelHandlers,

@@ -13,6 +13,8 @@ import { answerClientErrors } from "./http/client-errors.js";
 import { Contract } from "./http/contract.js";
 import { pruneIdempotentRequests } from "./http/idempotency.query.js";
 import type { Logger } from "./logger.js";
+import { attachmentStore } from "./modules/attachments/attachment-store.js";
+import { sweepOrphanAttachments } from "./modules/attachments/attachment-sweep.js";
 import * as codehostQueries from "./modules/codehost/codehost.query.js";
 import { pruneSearchRecent } from "./modules/issues/list/search-recent.query.js";
 import { pruneSsoLogins } from "./modules/sso/sso.service.js";
@@ -60,6 +62,7 @@ export async function startHttp(
   const stopPrune = schedulePrunes(logger, [
     { name: "search: recent issues", run: () => pruneSearchRecent(orm.em) },
     { name: "idempotency: expired keys", run: () => pruneIdempotentRequests(orm.em) },
+    { name: "attachments: orphan files", run: () => sweepOrphanAttachments(orm.em, attachmentStore(config)) },
     { name: "codehost: old delivery ids", run: () => codehostQueries.pruneDeliveries(orm.em.fork()) },
     { name: "webhooks: finished deliveries", run: () => webhookQueries.pruneDeliveries(orm.em.fork()) },
     { name: "oauth: expired codes and tokens", run: () => pruneExpired(orm.em.fork()) },

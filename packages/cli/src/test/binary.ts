@@ -18,7 +18,7 @@ export interface RunResult {
 export interface RunOptions {
   env?: Record<string, string | undefined>;
   /** Written to standard input, which is then closed. */
-  input?: string;
+  input?: string | Buffer;
   /** Give up (and fail) after this long. */
   timeoutMs?: number;
   /** The working directory (default: the test's). */

@@ -1,4 +1,4 @@
-import type { ResponseOf, Schemas } from "@tracker/sdk";
+import { type ResponseOf, responseOf, type Schemas } from "@tracker/sdk";
 import { z } from "zod";
 import { facts, indent, issueLine, shortTime, toIssueRow } from "../format.js";
 import { identifierInput } from "../inputs.js";
@@ -33,6 +33,8 @@ const issueOutput = z.object({
   links: z.array(z.object({ url: z.string(), title: z.string().nullable() })),
   documents: z.array(z.object({ id: z.string(), title: z.string() })),
   branchName: z.string(),
+  /** `name (type, size bytes) url`: one string each keeps tools/list small (schemas.test.ts). */
+  attachments: z.array(z.string()),
   pullRequests: z.array(
     z.object({
       repository: z.string(),
@@ -75,6 +77,12 @@ export function issueView(issue: Schemas["IssueDetail"], page: ResponseOf<"getIs
     links: page.links.map((l) => ({ url: l.url, title: l.title })),
     documents: page.documents.map((d) => ({ id: d.document.id, title: d.document.title })),
     branchName: issue.branchName,
+    // Signed links (valid an hour), made absolute against the server the issue was read from.
+    attachments: issue.media.map(
+      (m) =>
+        `${m.title ?? m.id} (${m.metadata.contentType}, ${m.metadata.size} bytes) ` +
+        new URL(m.url, responseOf(issue)?.url ?? "http://localhost").toString(),
+    ),
     pullRequests: issue.pullRequests.map((pr) => ({
       repository: pr.repository,
       number: pr.number,
@@ -128,6 +136,10 @@ export function issueViewText(v: IssueView): string {
     v.pullRequests.map((pr) => `  ${pr.repository}#${pr.number} [${pr.state}] ${pr.title} ${pr.url}`),
   );
   section(
+    "Attachments",
+    v.attachments.map((a) => `  ${a}`),
+  );
+  section(
     "Documents",
     v.documents.map((d) => `  ${d.title} (id ${d.id})`),
   );
@@ -142,9 +154,8 @@ export const getIssueTool = defineTool({
   name: "get_issue",
   title: "Get issue",
   description:
-    "Read one issue (`ENG-123`): fields, description, sub-issues, relations (blocks, blocked_by, related, " +
-    "duplicate), links, pull requests, documents, comments (with ids, for editing) and its git branch name. " +
-    "`history: true` adds every change to it (who, when, what), oldest first.",
+    "Read one issue (`ENG-123`): fields, description, sub-issues, relations, links, pull requests, " +
+    "documents, attachments, comments (with ids) and git branch name.",
   input: {
     identifier: identifierInput,
     history: z.boolean().optional().describe("Also list every change to the issue, oldest first."),

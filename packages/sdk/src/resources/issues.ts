@@ -18,6 +18,33 @@ export interface ImportResult {
   refused: { index: number; error: TrackerError; reason: string }[];
 }
 
+/**
+ * The bytes {@link IssuesApi.attach} uploads: a `Blob` (a browser `File`, or Node's `fs.openAsBlob`, which
+ * reads the file as it is sent; see `fileFromPath` of `@tracker/sdk/node`), a `Uint8Array` or `Buffer`, a
+ * web `ReadableStream`, or a Node stream (anything async-iterable over `Uint8Array` chunks).
+ */
+export type AttachmentData = Blob | Uint8Array | ReadableStream<Uint8Array> | AsyncIterable<Uint8Array>;
+
+/** Options of {@link IssuesApi.attach}. */
+export interface AttachOptions extends CallOptions {
+  /** The file's name as shown; default the `Blob`'s `name` when it is a `File`, else `file`. */
+  filename?: string | undefined;
+  /**
+   * The type the client believes it is (sent as `Content-Type`); the server takes the type from the
+   * bytes whatever this says (the contract's `uploadAttachment`).
+   */
+  contentType?: string | undefined;
+}
+
+/** A download of {@link IssuesApi.download}: the bytes as a stream, and what the server says of them. */
+export interface AttachmentDownload {
+  body: ReadableStream<Uint8Array>;
+  contentType: string;
+  /** `inline` or `attachment` (what a browser could run is never inline). */
+  disposition: "inline" | "attachment";
+  size: number | undefined;
+}
+
 /** Issues, named by identifier (`ENG-123`): lists, reads, writes, links, relations and moves. */
 export class IssuesApi {
   constructor(private readonly http: Http) {}
@@ -304,6 +331,111 @@ export class IssuesApi {
         ...this.http.init(options),
       }),
     );
+  }
+
+  /**
+   * Uploads a file to the issue (the contract's `uploadAttachment`), streamed: resolves to the stored
+   * `IssueMedia` (`url`, `metadata.contentType` sniffed from the bytes, `width`/`height` of images). A
+   * stream body is sent once, without retries (it cannot be replayed).
+   *
+   * @example
+   * const media = await tracker.issues.attach("ENG-1", file, { filename: "shot.png" });
+   * const log = await tracker.issues.attach("ENG-1", Buffer.from(text), { filename: "run.log" });
+   */
+  async attach(
+    identifier: string,
+    data: AttachmentData,
+    options: AttachOptions = {},
+  ): Promise<Schemas["IssueMedia"]> {
+    const { filename, contentType, ...call } = options;
+    const name = filename ?? (data as { name?: unknown }).name;
+    const streamed = !(data instanceof Blob) && !(data instanceof Uint8Array);
+    const body =
+      streamed && !(data instanceof ReadableStream)
+        ? ReadableStream.from(data as AsyncIterable<Uint8Array>)
+        : data;
+    const init = this.http.init(call, streamed);
+    const answer = this.http.raw.POST("/issues/{identifier}/attachments", {
+      params: { path: { identifier }, query: { filename: typeof name === "string" && name ? name : "file" } },
+      body: body as never,
+      bodySerializer: (b: unknown) => b,
+      ...init,
+      headers: {
+        "Content-Type": contentType || (data instanceof Blob && data.type) || "application/octet-stream",
+        ...init.headers,
+      },
+      // A stream is sent as it is read (fetch needs `duplex` for that).
+      ...(streamed ? { duplex: "half" } : {}),
+    } as never);
+    return (
+      await unwrap(answer as Promise<{ data?: { attachment: Schemas["IssueMedia"] }; response: Response }>)
+    ).attachment;
+  }
+
+  /**
+   * The issue's files, oldest first, each with a signed `url` valid for at least an hour.
+   *
+   * @example
+   * for (const file of await tracker.issues.attachments("ENG-1")) console.log(file.title, file.url);
+   */
+  async attachments(
+    identifier: string,
+    options?: CallOptions,
+  ): Promise<ResponseOf<"listAttachments">["attachments"]> {
+    return (
+      await unwrap(
+        this.http.raw.GET("/issues/{identifier}/attachments", {
+          params: { path: { identifier } },
+          ...this.http.init(options),
+        }),
+      )
+    ).attachments;
+  }
+
+  /** Deletes one of the issue's files (its uploader or an admin may). */
+  async deleteAttachment(identifier: string, attachmentId: string, options?: CallOptions): Promise<void> {
+    await done(
+      this.http.raw.DELETE("/issues/{identifier}/attachments/{attachmentId}", {
+        params: { path: { identifier, attachmentId } },
+        ...this.http.init(options),
+      }),
+    );
+  }
+
+  /**
+   * Downloads a file by the signed `url` of its `IssueMedia` (a path on the server, or a full URL).
+   *
+   * @example
+   * const [file] = await tracker.issues.attachments("ENG-1");
+   * const { body } = await tracker.issues.download(file.url);
+   * await new Response(body).arrayBuffer();
+   */
+  async download(url: string, options?: CallOptions): Promise<AttachmentDownload> {
+    const parsed = new URL(url, "http://server");
+    const match = /\/attachments\/([^/]+)\/content$/.exec(parsed.pathname);
+    if (!match) throw new TypeError(`Not an attachment URL: ${url}`);
+    const answer = await this.http.raw.GET("/attachments/{attachmentId}/content", {
+      params: {
+        path: { attachmentId: decodeURIComponent(match[1]!) },
+        query: {
+          expires: Number(parsed.searchParams.get("expires")),
+          signature: parsed.searchParams.get("signature") ?? "",
+        },
+      },
+      parseAs: "stream",
+      ...this.http.init(options),
+    });
+    const { response } = answer;
+    if (!response.ok) throw TrackerError.fromResponse(response, answer.error);
+    const length = response.headers.get("content-length");
+    return {
+      body: response.body!,
+      contentType: response.headers.get("content-type") ?? "application/octet-stream",
+      disposition: response.headers.get("content-disposition")?.startsWith("inline")
+        ? "inline"
+        : "attachment",
+      size: length === null ? undefined : Number(length),
+    };
   }
 
   /**

@@ -62,6 +62,13 @@ export function createApp(deps: AppDeps): Koa<RouteState> {
   app.use(requestLog(logger));
   // Before the body parser: a preflight carries no body, and every answer (problems too) gets its headers.
   app.use(corsMiddleware(config.corsOrigins));
+  // No answer is ever sniffed into another type by a browser: the file downloads of
+  // `modules/attachments/` above all, but a problem body or a JSON answer neither (the contract's
+  // `downloadAttachment`).
+  app.use((ctx, next) => {
+    ctx.set("X-Content-Type-Options", "nosniff");
+    return next();
+  });
   app.use(drain(lifecycle));
   // Answers above 1 KiB in brotli or gzip, as the client asks (the contract's "Compression"); the event
   // stream writes its own response and is never buffered by it.

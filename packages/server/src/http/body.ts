@@ -2,8 +2,11 @@ import type { Middleware } from "koa";
 import { HttpMethodEnum, koaBody } from "koa-body";
 import { Invalid } from "./problem.js";
 
+/** `POST /api/v1/issues/{identifier}/attachments`: left unread here, whatever its `Content-Type`. */
+const UPLOAD_PATH = /^\/api\/v1\/issues\/[^/]+\/attachments\/?$/i;
+
 /**
- * Reads a JSON body (up to 1 MiB) on the methods that carry one. Its failures are the client's: bad JSON
+ * Reads a JSON body (up to 1 MiB) on the methods that carry one, except a file upload's. Its failures are the client's: bad JSON
  * is 400, an oversized body 413. Before routing: a preflight carries no body, so CORS comes first.
  */
 export function parseBody(): Middleware {
@@ -19,6 +22,8 @@ export function parseBody(): Middleware {
     parsedMethods: [HttpMethodEnum.POST, HttpMethodEnum.PUT, HttpMethodEnum.PATCH, HttpMethodEnum.DELETE],
   });
   return async (ctx, next) => {
+    // A file upload's body is the file, streamed to the store by its handler (`uploadAttachment`).
+    if (ctx.method === "POST" && UPLOAD_PATH.test(ctx.path)) return next();
     let parsed = false;
     try {
       await parse(ctx, async () => {

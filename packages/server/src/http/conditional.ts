@@ -1,4 +1,5 @@
 import { createHash } from "node:crypto";
+import { Stream } from "node:stream";
 import { JsonText } from "./handler.js";
 import type { OperationStep } from "./operation-call.js";
 import type { RateLimiter } from "./rate-limit.js";
@@ -21,6 +22,8 @@ export function conditional(limiter: RateLimiter): OperationStep {
     const result = call.result;
     // The event stream answers by itself (no result); only a full 200 has a representation to tag.
     if (result?.status !== 200 || call.ctx.respond === false) return;
+    // A file streamed (`downloadAttachment`) tags itself: its bytes never change under its id.
+    if (result.body instanceof Stream) return;
     const text = result.body instanceof JsonText ? result.body.text : JSON.stringify(result.body);
     const etag = tagOf(text);
     call.ctx.set("ETag", etag);

@@ -155,8 +155,10 @@ export class Contract {
     const empty = body === "" || body === undefined;
     if (byType.size === 0) return empty ? [] : [`${at}: sends a body where the contract declares none`];
     const type = (contentType ?? "").split(";")[0]!.trim();
-    if (!byType.has(type)) return [`${at}: content type "${type}" is not declared`];
-    const schema = byType.get(type);
+    // `*/*`: any type (a downloaded file is served as the type sniffed from its bytes).
+    const declared = byType.has(type) ? type : byType.has("*/*") ? "*/*" : undefined;
+    if (!declared) return [`${at}: content type "${type}" is not declared`];
+    const schema = byType.get(declared);
     if (schema === null) return [`${at}: the contract gives no schema for ${type}, so nothing can check it`];
     if (schema === undefined) return [];
     const problems = this.validateClosed(schema, body);

@@ -137,6 +137,15 @@ async function comment(identifier: string, token: string): Promise<string> {
   });
   return body.comment.id;
 }
+/** A file uploaded to the issue by `token` (the JSON text `send` writes is the file's bytes). */
+async function attachment(identifier: string, token: string): Promise<{ id: string; url: string }> {
+  const body = await made<{ attachment: { id: string; url: string } }>(token, {
+    method: "POST",
+    path: `/issues/${identifier}/attachments?filename=note.txt`,
+    body: { text: unique("File") },
+  });
+  return body.attachment;
+}
 async function invite(): Promise<{ id: string; url: string }> {
   return inviteFor(`${randomUUID()}@example.com`);
 }
@@ -514,6 +523,29 @@ const CASES: Record<keyof typeof OPERATION_RULES, Case> = {
       const id = await issue("HID");
       return { method: "DELETE", path: `/issues/${id}/comments/${await comment(id, admin())}` };
     },
+  },
+  listAttachments: onIssue("GET", "/attachments"),
+  uploadAttachment: onIssue("POST", "/attachments?filename=note.txt", () => ({ text: "log" })),
+  deleteAttachment: {
+    call: async (role, mode) => {
+      const id = await issue();
+      const uploader = mode === "own" ? role : otherThan(role);
+      return {
+        method: "DELETE",
+        path: `/issues/${id}/attachments/${(await attachment(id, tokenOf(uploader))).id}`,
+      };
+    },
+    hidden: async () => {
+      const id = await issue("HID");
+      return { method: "DELETE", path: `/issues/${id}/attachments/${(await attachment(id, admin())).id}` };
+    },
+  },
+  /** The signed URL is the right to read: any caller (no key at all) may follow it. */
+  downloadAttachment: {
+    call: async () => ({
+      ...get((await attachment(await issue(), admin())).url.slice("/api/v1".length)),
+      anonymous: true,
+    }),
   },
   listProjects: { call: async () => get("/projects") },
   createProject: inTeam(async (team) => ({

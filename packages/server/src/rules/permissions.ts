@@ -215,6 +215,17 @@ export const RULES = {
   "issue.delete": adminsAnd([creator], "Only the issue's creator or a workspace admin may delete it."),
   "comment.update": adminsAnd([author], "Only the author of a comment may edit it.", { roles: [] }),
   "comment.delete": adminsAnd([author], "Only the comment's author or a workspace admin may delete it."),
+  /** Uploading is changing the issue (`issue.write`); downloading needs the URL's signature, not a role. */
+  "attachment.download": rule({ kind: "read", roles: "anyone", ...OPEN }),
+  "attachment.delete": adminsAnd(
+    [
+      {
+        who: "its uploader",
+        holds: (a: Actor, f: { uploaderId: string | null }) => f.uploaderId === a.caller.userId,
+      },
+    ],
+    "Only the attachment's uploader or a workspace admin may delete it.",
+  ),
   "project.read": everyone("read", "seen"),
   /** Guests reach only their teams, so they create and change projects of those alone. */
   "project.write": everyone("write", "seen"),

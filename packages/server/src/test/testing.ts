@@ -4,6 +4,7 @@
  * names). Only for this repository's tests: the published package carries `dist` alone.
  */
 
+export { png } from "../modules/attachments/attachment-fixtures.js";
 export { cookieBrowser, formPost } from "./browser-visit.js";
 export { freshDatabase } from "./databases.js";
 export { freePort } from "./free-port.js";

@@ -1,6 +1,7 @@
 import { ISSUE_RELATION_TYPES, type ResponseOf, type Schemas, type Tracker } from "@tracker/sdk";
 import { type FormEvent, type ReactNode, useEffect, useRef, useState } from "react";
 import { useApp } from "../app-context.js";
+import { AttachmentList, insertAt, useFileDrop } from "../components/attachments.js";
 import { History } from "../components/history.js";
 import { Markdown, toggleTask } from "../components/markdown.js";
 import { Picker } from "../components/picker.js";
@@ -163,7 +164,12 @@ function IssueView({ data, dueDate }: { data: PageData; dueDate: string | null |
           <span>{issue.identifier}</span>
         </nav>
         <EditableTitle title={issue.title} onSave={(title) => save({ title })} />
-        <EditableDescription text={issue.description} onSave={(description) => save({ description })} />
+        <EditableDescription
+          identifier={issue.identifier}
+          text={issue.description}
+          onSave={(description) => save({ description })}
+        />
+        <AttachmentList media={data.media} />
         <SubIssues data={data} />
         <Relations data={data} />
         <Links data={data} />
@@ -431,13 +437,22 @@ function EditableTitle({ title, onSave }: { title: string; onSave(title: string)
 }
 
 function EditableDescription({
+  identifier,
   text,
   onSave,
 }: {
+  identifier: string;
   text: string | null;
   onSave(text: string | null): Promise<boolean>;
 }) {
+  const { tracker } = useApp();
   const [draft, setDraft] = useState<string | null>(null);
+  const drop = useFileDrop(
+    tracker,
+    identifier,
+    (markdown, at) => setDraft((d) => insertAt(d ?? "", markdown, at)),
+    () => store.invalidate([`page:${identifier}`]),
+  );
   if (draft === null) {
     return (
       <section className="description" aria-label="Description">
@@ -464,9 +479,17 @@ function EditableDescription({
       }}
     >
       <label htmlFor="description-input">Description (Markdown)</label>
-      <textarea id="description-input" rows={8} value={draft} onChange={(e) => setDraft(e.target.value)} />
+      <textarea
+        id="description-input"
+        rows={8}
+        value={draft}
+        onChange={(e) => setDraft(e.target.value)}
+        {...drop.handlers}
+      />
+      {drop.uploading > 0 && <p className="muted">Uploading {drop.uploading} file(s)…</p>}
+      <ErrorNote error={drop.error} />
       <div className="row">
-        <button type="submit" className="primary">
+        <button type="submit" className="primary" disabled={drop.uploading > 0}>
           Save description
         </button>
         <button type="button" onClick={() => setDraft(null)}>
@@ -644,6 +667,12 @@ function Comments({ data }: { data: PageData }) {
   const [body, setBody] = useState(() => sessionStorage.getItem(draftKey) ?? "");
   const [error, setError] = useState<unknown>(null);
   const [busy, setBusy] = useState(false);
+  const drop = useFileDrop(
+    tracker,
+    identifier,
+    (markdown, at) => setBody((b) => insertAt(b, markdown, at)),
+    () => store.invalidate([`page:${identifier}`]),
+  );
   useEffect(() => {
     if (body) sessionStorage.setItem(draftKey, body);
     else sessionStorage.removeItem(draftKey);
@@ -675,9 +704,18 @@ function Comments({ data }: { data: PageData }) {
         }}
       >
         <label htmlFor="new-comment">Add a comment</label>
-        <textarea id="new-comment" rows={3} value={body} onChange={(e) => setBody(e.target.value)} required />
+        <textarea
+          id="new-comment"
+          rows={3}
+          value={body}
+          onChange={(e) => setBody(e.target.value)}
+          required
+          {...drop.handlers}
+        />
+        {drop.uploading > 0 && <p className="muted">Uploading {drop.uploading} file(s)…</p>}
+        <ErrorNote error={drop.error} />
         <div className="row">
-          <button type="submit" className="primary" disabled={busy || !body.trim()}>
+          <button type="submit" className="primary" disabled={busy || drop.uploading > 0 || !body.trim()}>
             Comment
           </button>
         </div>

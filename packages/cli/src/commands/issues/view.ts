@@ -3,9 +3,10 @@ import { priorityName } from "@tracker/sdk";
 import { type Deps, defineCommand, type Opts } from "../../command.js";
 import { palette, printFields, printJson, printList, relativeTime, stateStyle } from "../../output.js";
 import { describe } from "../inbox/inbox.js";
+import { humanSize } from "./attach.js";
 
 export const spec = defineCommand({
-  summary: "Show an issue with its comments, sub-issues and relations",
+  summary: "Show an issue with its comments, sub-issues, relations and attachments",
   description:
     "On a terminal it reads like the issue page; piped, it prints `field:<TAB>value` lines, then\n--, then the description.",
   args: ["id"],
@@ -42,6 +43,7 @@ function printPiped(deps: Deps, issue: IssueDetail): void {
     ["comments", String(issue.comments.length)],
     ["branch", issue.branchName],
     ["pull requests", issue.pullRequests.map((pr) => pr.url).join(",")],
+    ["attachments", issue.media.map((m) => m.title ?? m.id).join(",")],
     ["created", issue.createdAt],
     ["updated", issue.updatedAt],
   ]);
@@ -86,6 +88,15 @@ function printReadable(deps: Deps, issue: IssueDetail): void {
     out(c.bold("Pull requests"));
     for (const pr of issue.pullRequests)
       out(`  ${c.cyan(`${pr.repository}#${pr.number}`)}  [${pr.state}]  ${pr.title}  ${c.dim(pr.url)}`);
+  }
+  if (issue.media.length) {
+    out();
+    out(c.bold("Attachments"));
+    for (const m of issue.media) {
+      const size = typeof m.metadata.size === "number" ? humanSize(m.metadata.size) : "";
+      out(`  ${m.title ?? m.id}  ${c.dim([m.metadata.contentType, size].filter(Boolean).join(", "))}`);
+      out(`    ${c.dim(new URL(m.url, deps.connection.baseUrl).toString())}`);
+    }
   }
   for (const comment of issue.comments) {
     out();

@@ -34,6 +34,7 @@ import { Migration20261128110000_api_key_access } from "./Migration2026112811000
 import { Migration20261128110100_oauth_store } from "./Migration20261128110100_oauth_store.js";
 import { Migration20261128140000_notifications } from "./Migration20261128140000_notifications.js";
 import { Migration20261128150000_integrations } from "./Migration20261128150000_integrations.js";
+import { Migration20261128160000_attachments } from "./Migration20261128160000_attachments.js";
 import { Migration20261128170000_sso } from "./Migration20261128170000_sso.js";
 
 /** Applied in this order on every start. Add each new migration here (npm run migration:create). */
@@ -118,5 +119,6 @@ export const migrationsList: MigrationObject[] = [
   { name: "Migration20261128110100_oauth_store", class: Migration20261128110100_oauth_store },
   { name: "Migration20261128140000_notifications", class: Migration20261128140000_notifications },
   { name: "Migration20261128150000_integrations", class: Migration20261128150000_integrations },
+  { name: "Migration20261128160000_attachments", class: Migration20261128160000_attachments },
   { name: "Migration20261128170000_sso", class: Migration20261128170000_sso },
 ];

@@ -7,6 +7,7 @@ import type { WorkspaceScope } from "../../../http/handler.js";
 import { NotFound } from "../../../http/problem.js";
 import type { StateType } from "../../../rules/state-types.js";
 import { memberSeesTeamSql, visibleTeamCondition } from "../../../rules/visibility.js";
+import { type AttachmentRow, attachmentsJsonSql, toMedia } from "../../attachments/attachment.query.js";
 import { branchName } from "../../codehost/branch-name.js";
 import { pullRequestsJsonSql } from "../../codehost/codehost.query.js";
 import { type CommentOut, commentsJsonSql } from "../../comments/comment.query.js";
@@ -67,6 +68,7 @@ interface PageDataRow {
   projects: { id: string; name: string }[];
   cycles: { id: string; number: number; name: string | null }[];
   comments: CommentOut[];
+  media: AttachmentRow[];
   subIssues: {
     id: string;
     key: string;
@@ -85,8 +87,8 @@ interface PageDataRow {
 
 /**
  * Everything the web issue page renders, in one statement: the identifier resolves in a CTE and each key
- * is a subquery aggregating its rows to JSON; nothing is loaded per row. `media` is always `[]`: this
- * server has no upload storage.
+ * is a subquery aggregating its rows to JSON; nothing is loaded per row. `media`: the attachments, their
+ * URLs signed here (`attachments/signed-url.ts`).
  */
 export async function getIssuePageData(scope: WorkspaceScope, ref: string): Promise<IssuePageDataOut> {
   const target = issueKeyQuery(scope, ref);
@@ -123,6 +125,7 @@ export async function getIssuePageData(scope: WorkspaceScope, ref: string): Prom
                                          order by c.number desc)
                            from cycles c where c.team_id = t.id), '[]') as cycles,
                ${raw(commentsJsonSql("i.id"))} as comments,
+               ${raw(attachmentsJsonSql("i.id"))} as media,
                ${subIssuesJsonSql(
                  scope,
                  "i.id",
@@ -196,7 +199,7 @@ export async function getIssuePageData(scope: WorkspaceScope, ref: string): Prom
     documents: issue.documents.map((d) => ({ documentId: d.id, document: { id: d.id, title: d.title } })),
     relations: issue.relations,
     blockedByOpen: issue.blockedByOpen,
-    media: [],
+    media: issue.media.map((m) => toMedia(scope.config, m)),
     links: issue.links,
     pullRequests: issue.pullRequests,
   };

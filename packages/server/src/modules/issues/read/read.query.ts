@@ -5,6 +5,7 @@ import { AUTH_EPOCH_SQL, confirmCaller } from "../../../http/auth.js";
 import type { WorkspaceScope } from "../../../http/handler.js";
 import { NotFound } from "../../../http/problem.js";
 import { visibleTeamCondition } from "../../../rules/visibility.js";
+import { type AttachmentRow, attachmentsJsonSql, toMedia } from "../../attachments/attachment.query.js";
 import { branchName } from "../../codehost/branch-name.js";
 import { pullRequestsJsonSql } from "../../codehost/codehost.query.js";
 import { commentsJsonSql } from "../../comments/comment.query.js";
@@ -26,10 +27,13 @@ export function subIssuesJsonSql(scope: WorkspaceScope, parentId: string, json: 
 }
 
 type IssueDetailRow = IssueRow &
-  Pick<IssueDetailOut, "comments" | "subIssues" | "relations" | "pullRequests"> & { authEpoch: string };
+  Pick<IssueDetailOut, "comments" | "subIssues" | "relations" | "pullRequests"> & {
+    media: AttachmentRow[];
+    authEpoch: string;
+  };
 
 /**
- * One issue with comments (oldest first), sub-issues (by number) and relations from its side, in one
+ * One issue with comments (oldest first), sub-issues (by number), relations from its side and attachments, in one
  * statement: the identifier (redirects and visibility included) resolves in a CTE.
  */
 export async function getIssueDetail(scope: WorkspaceScope, ref: string): Promise<IssueDetailOut> {
@@ -42,6 +46,7 @@ export async function getIssueDetail(scope: WorkspaceScope, ref: string): Promis
         select ${issueColumns()},
                ${relationsJsonSql(scope, "i.id")} as "relations",
                ${raw(commentsJsonSql("i.id"))} as "comments",
+               ${raw(attachmentsJsonSql("i.id"))} as "media",
                ${subIssuesJsonSql(
                  scope,
                  "i.id",
@@ -61,6 +66,7 @@ export async function getIssueDetail(scope: WorkspaceScope, ref: string): Promis
     subIssues: row.subIssues,
     relations: row.relations,
     pullRequests: row.pullRequests,
+    media: row.media.map((m) => toMedia(scope.config, m)),
     branchName: branchName(issue.identifier, issue.title),
   };
 }

@@ -1,0 +1,87 @@
+import { png } from "@tracker/server/testing";
+import type { Page } from "playwright-core";
+import { afterAll, beforeAll, describe, expect, test } from "vitest";
+import { type BoardSession, openBoardSession, signIn } from "./test/session.js";
+
+// Pasting and dropping images into an issue's comment and description, in a real Chromium against a
+// real server: the file is uploaded, its Markdown inserted, and the image shows once saved.
+let session: BoardSession;
+let page: Page;
+
+beforeAll(async () => {
+  session = await openBoardSession("Acme Files");
+  await session.tracker.issues.create({ team: "ENG", title: "The chart is cut off" });
+  await signIn(session);
+  page = session.page;
+}, 120_000);
+
+afterAll(async () => {
+  await session?.close();
+});
+
+/** Fires a real `paste` (or `drop`) event carrying a PNG file at the element, as the browser does. */
+async function sendImage(
+  selector: string,
+  kind: "paste" | "drop",
+  name: string,
+  width: number,
+  height: number,
+) {
+  await page.locator(selector).focus();
+  await page.evaluate(
+    ({ selector, kind, name, b64 }) => {
+      const bytes = Uint8Array.from(atob(b64), (c) => c.charCodeAt(0));
+      const data = new DataTransfer();
+      data.items.add(new File([bytes], name, { type: "image/png" }));
+      const target = document.querySelector(selector)!;
+      const event =
+        kind === "paste"
+          ? new ClipboardEvent("paste", { clipboardData: data, bubbles: true, cancelable: true })
+          : new DragEvent("drop", { dataTransfer: data, bubbles: true, cancelable: true });
+      target.dispatchEvent(event);
+    },
+    { selector, kind, name, b64: png(width, height).toString("base64") },
+  );
+}
+
+/** The natural size of the loaded image whose alt text is `alt` inside `scope`: 0×0 until it has loaded. */
+const imageSize = (scope: string, alt: string) =>
+  page.evaluate(
+    ({ scope, alt }) => {
+      const img = [...document.querySelectorAll<HTMLImageElement>(`${scope} img`)].find((i) => i.alt === alt);
+      return img?.complete ? `${img.naturalWidth}x${img.naturalHeight}` : "none";
+    },
+    { scope, alt },
+  );
+
+describe("attachments on the issue page", () => {
+  test("pasting an image into a comment uploads it, inserts its Markdown, and shows it rendered", async () => {
+    await page.goto(session.at("/issue/ENG-1"));
+    await page.locator("#new-comment").fill("See the screenshot:");
+    await sendImage("#new-comment", "paste", "chart.png", 48, 30);
+    await expect
+      .poll(() => page.locator("#new-comment").inputValue())
+      .toMatch(/^See the screenshot:\n!\[chart\.png\]\(\/api\/v1\/attachments\/[^)]+\)\n$/);
+    await page.getByRole("button", { name: "Comment", exact: true }).click();
+    await expect.poll(() => imageSize(".comments", "chart.png")).toBe("48x30");
+    // The issue lists the file, with a thumbnail that loaded too.
+    await expect.poll(() => page.locator(".attachments li").first().textContent()).toContain("chart.png");
+    await expect.poll(() => imageSize(".attachments", "chart.png")).toBe("48x30");
+    const comment = (await session.tracker.issues.get("ENG-1")).comments.at(-1)!;
+    expect(comment.body).toContain("![chart.png](/api/v1/attachments/");
+  });
+
+  test("dropping an image into the description does the same", async () => {
+    await page.goto(session.at("/issue/ENG-1"));
+    await page.getByRole("button", { name: "Edit description" }).click();
+    await sendImage("#description-input", "drop", "layout.png", 20, 64);
+    await expect.poll(() => page.locator("#description-input").inputValue()).toMatch(/^!\[layout\.png\]\(/);
+    await page.getByRole("button", { name: "Save description" }).click();
+    await expect.poll(() => imageSize(".description", "layout.png")).toBe("20x64");
+    const media = await session.tracker.issues.attachments("ENG-1");
+    expect(media.map((m) => [m.title, m.metadata.width, m.metadata.height])).toEqual([
+      ["chart.png", 48, 30],
+      ["layout.png", 20, 64],
+    ]);
+  });
+});
