@@ -48,7 +48,9 @@ async function sendImage(
 const imageSize = (scope: string, alt: string) =>
   page.evaluate(
     ({ scope, alt }) => {
-      const img = [...document.querySelectorAll<HTMLImageElement>(`${scope} img`)].find((i) => i.alt === alt);
+      const img = Array.from(document.querySelectorAll<HTMLImageElement>(`${scope} img`)).find(
+        (i) => i.alt === alt,
+      );
       return img?.complete ? `${img.naturalWidth}x${img.naturalHeight}` : "none";
     },
     { scope, alt },

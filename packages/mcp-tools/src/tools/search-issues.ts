@@ -43,14 +43,14 @@ const input = {
   special: z
     .array(z.enum(ISSUE_SPECIAL_FILTERS))
     .optional()
-    .describe("All must hold. blocked: has an open blocker; stale: open, untouched 14 days."),
+    .describe("All must hold. blocked: an open blocker; stale: open, untouched 14 days."),
   createdAfter: timeBound.describe("Date or ISO date-time. …After, …Min inclusive; …Before exclusive."),
   createdBefore: timeBound,
   updatedAfter: timeBound,
   completedAfter: timeBound.describe("Closed at or after; open issues never match."),
   completedBefore: timeBound,
   sort: z.enum(ISSUE_SORTS).optional().describe("`-` reverses; default -updated."),
-  view: z.string().min(1).optional().describe("A saved view's name; your filters override its."),
+  view: z.string().min(1).optional().describe("A saved view's name; your filters win."),
   limit: pageLimitInput(50),
   cursor: cursorInput,
 };
