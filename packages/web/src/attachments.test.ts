@@ -86,4 +86,14 @@ describe("attachments on the issue page", () => {
       ["layout.png", 20, 64],
     ]);
   });
+
+  test("an image whose link in the text has expired still shows: the page gives it a fresh one", async () => {
+    const [chart] = await session.tracker.issues.attachments("ENG-1");
+    const stale = chart!.url.replace(/expires=\d+/, "expires=1");
+    await session.tracker.comments.create("ENG-1", { body: `Old screenshot: ![old chart](${stale})` });
+    // The written link itself no longer opens the file.
+    expect((await fetch(new URL(stale, session.server.url))).status).toBe(404);
+    await page.goto(session.at("/issue/ENG-1"));
+    await expect.poll(() => imageSize(".comments", "old chart")).toBe("48x30");
+  });
 });

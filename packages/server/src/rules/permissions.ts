@@ -264,7 +264,10 @@ export const RULES = {
    */
   "codehost.deliver": rule({ kind: "write", roles: "anyone", ...OPEN }),
   /** Single sign-on: which provider vouches for the workspace's people is the workspace's administration. */
-  "sso.read": rule({ ...adminOnly("Only workspace admins may see single sign-on's settings."), kind: "read" }),
+  "sso.read": rule({
+    ...adminOnly("Only workspace admins may see single sign-on's settings."),
+    kind: "read",
+  }),
   "sso.manage": adminOnly("Only workspace admins may change single sign-on."),
   /** Outbound webhooks: their URLs, event filters and delivery logs are the workspace's administration. */
   "webhook.read": rule({

@@ -34,9 +34,17 @@ function remarkHtmlAsText() {
   return (tree: Root) => walk(tree as unknown as Parameters<typeof walk>[0]);
 }
 
+/** An attachment's download path (contract, `downloadAttachment`): its id, whatever the signature. */
+const ATTACHMENT = /\/api\/v1\/attachments\/([0-9a-f-]{36})\/content\b/;
+
 export interface GfmProps {
   text: string;
   ws: string | undefined;
+  /**
+   * The current download URLs of the issue's attachments, by id: a signed URL written into the text
+   * expires within hours, so the text's own is replaced by the one the page was just given.
+   */
+  freshUrls?: ReadonlyMap<string, string> | undefined;
   /** Ticking the n-th task list box (in reading order); absent, the boxes are read-only. */
   onToggleTask?: ((index: number, checked: boolean) => void) | undefined;
 }
@@ -46,8 +54,12 @@ export interface GfmProps {
  * autolinks) rendered as React elements. Raw HTML in the text shows as text, and link targets go
  * through react-markdown's URL filter (http, https, mailto and paths only).
  */
-export default function GfmMarkdown({ text, ws, onToggleTask }: GfmProps) {
+export default function GfmMarkdown({ text, ws, onToggleTask, freshUrls }: GfmProps) {
   let task = 0;
+  const fresh = (url: string | undefined) => {
+    const id = url && ATTACHMENT.exec(url)?.[1];
+    return (id && freshUrls?.get(id)) || url;
+  };
   // A heading in the text sits under the page's own (h1) and its sections (h2): `#` is an h3.
   const components: Components = {
     h1: ({ children }) => <h3>{children}</h3>,
@@ -55,8 +67,13 @@ export default function GfmMarkdown({ text, ws, onToggleTask }: GfmProps) {
     h3: ({ children }) => <h5>{children}</h5>,
     h4: ({ children }) => <h6>{children}</h6>,
     h5: ({ children }) => <h6>{children}</h6>,
+    img: ({ src, alt }) => <img src={fresh(typeof src === "string" ? src : undefined)} alt={alt ?? ""} />,
     a: ({ href, children }) =>
-      href?.startsWith("/") ? (
+      href && ATTACHMENT.test(href) ? (
+        <a href={fresh(href)} target="_blank" rel="noopener">
+          {children}
+        </a>
+      ) : href?.startsWith("/") ? (
         <Link to={href}>{children}</Link>
       ) : (
         <a href={href} rel="noopener noreferrer nofollow" target="_blank">

@@ -1,8 +1,14 @@
-import { lazy, Suspense, useContext } from "react";
+import { createContext, lazy, Suspense, useContext } from "react";
 import { AppContext } from "../app-context.js";
 
 // The renderer is its own chunk: a board never waits for it, a page with Markdown loads it once.
 const GfmMarkdown = lazy(() => import("./markdown-gfm.js"));
+
+/**
+ * The current download URLs of the attachments of the issue shown, by id (the issue page provides them
+ * from its `media`): images and links in its text load with these, not with the expired ones written in.
+ */
+export const AttachmentUrls = createContext<ReadonlyMap<string, string> | undefined>(undefined);
 
 /**
  * The Markdown people write in descriptions, comments, documents and updates, GitHub-flavoured: tables,
@@ -18,10 +24,11 @@ export function Markdown({
   onToggleTask?: (index: number, checked: boolean) => void;
 }) {
   const ws = useContext(AppContext)?.ws;
+  const freshUrls = useContext(AttachmentUrls);
   return (
     <div className="markdown">
       <Suspense fallback={<p className="markdown-pending">{text}</p>}>
-        <GfmMarkdown text={text} ws={ws} onToggleTask={onToggleTask} />
+        <GfmMarkdown text={text} ws={ws} onToggleTask={onToggleTask} freshUrls={freshUrls} />
       </Suspense>
     </div>
   );

@@ -3,7 +3,7 @@ import { type FormEvent, type ReactNode, useEffect, useRef, useState } from "rea
 import { useApp } from "../app-context.js";
 import { AttachmentList, insertAt, useFileDrop } from "../components/attachments.js";
 import { History } from "../components/history.js";
-import { Markdown, toggleTask } from "../components/markdown.js";
+import { AttachmentUrls, Markdown, toggleTask } from "../components/markdown.js";
 import { Picker } from "../components/picker.js";
 import {
   Avatar,
@@ -151,179 +151,182 @@ function IssueView({ data, dueDate }: { data: PageData; dueDate: string | null |
   const colorOf = (name: string) =>
     issue.labels.find((l) => l.name === name)?.color ?? labels.data?.find((l) => l.name === name)?.color;
   const labelNames = [...new Set([...(labels.data ?? []).map((l) => l.name), ...shown.labels])];
+  const attachmentUrls = new Map(data.media.map((m) => [m.id, m.url]));
   return (
-    <article className="issue-page">
-      <div className="issue-main">
-        <nav className="crumbs" aria-label="Breadcrumb">
-          <Link to={`/${ws}/team/${issue.team.key}/board`}>{issue.team.name}</Link> ›{" "}
-          {issue.parent && (
-            <>
-              <Link to={`/${ws}/issue/${issue.parent.identifier}`}>{issue.parent.identifier}</Link> ›{" "}
-            </>
-          )}
-          <span>{issue.identifier}</span>
-        </nav>
-        <EditableTitle title={issue.title} onSave={(title) => save({ title })} />
-        <EditableDescription
-          identifier={issue.identifier}
-          text={issue.description}
-          onSave={(description) => save({ description })}
-        />
-        <AttachmentList media={data.media} />
-        <SubIssues data={data} />
-        <Relations data={data} />
-        <Links data={data} />
-        <Comments data={data} />
-        <History
-          identifier={issue.identifier}
-          version={`${issue.updatedAt}:${data.relations.map((r) => r.id).join(",")}:${data.comments.length}`}
-        />
-      </div>
-      <aside className="issue-side" aria-label="Properties">
-        <Field label="State">
-          <Picker
-            label="State"
-            shortcut="s"
-            value={shown.stateId}
-            options={issue.team.states.map((s) => ({
-              value: s.id,
-              label: s.name,
-              icon: <StateIcon type={s.type} color={s.color} />,
-            }))}
-            onChange={(id) => {
-              const next = issue.team.states.find((s) => s.id === id);
-              if (next) void save({ state: next.name }, { stateId: id });
-            }}
-          >
-            {state && <StateIcon type={state.type} color={state.color} />} {state?.name}
-          </Picker>
-        </Field>
-        <Field label="Priority">
-          <Picker
-            label="Priority"
-            shortcut="p"
-            value={String(shown.priority)}
-            options={PRIORITY_ORDER.map((n) => ({
-              value: String(n),
-              label: priorityLabel(n),
-              icon: <PriorityIcon priority={n} />,
-            }))}
-            onChange={(v) => {
-              const priority = Number(v) as Schemas["Priority"];
-              void save({ priority }, { priority });
-            }}
-          >
-            <PriorityIcon priority={shown.priority} /> {priorityLabel(shown.priority)}
-          </Picker>
-        </Field>
-        <Field label="Assignee">
-          <Picker
-            label="Assignee"
-            shortcut="a"
-            value={shown.assigneeId ?? ""}
-            options={[
-              { value: "", label: "Unassigned", icon: <Avatar name={null} /> },
-              ...data.members.map((m) => ({ value: m.id, label: m.name, icon: <Avatar name={m.name} /> })),
-            ]}
-            onChange={(id) => void save({ assignee: id || null }, { assigneeId: id || null })}
-          >
-            <Avatar name={assignee?.name} /> {assignee?.name ?? "Unassigned"}
-          </Picker>
-        </Field>
-        <Field label="Labels">
-          <Picker
-            label="Labels"
-            shortcut="l"
-            multiple
-            value={shown.labels}
-            options={labelNames.map((name) => ({
-              value: name,
-              label: name,
-              icon: <LabelDot color={colorOf(name)} />,
-            }))}
-            onChange={setLabels}
-          >
-            {shown.labels.length === 0 && <span className="muted">No labels</span>}
-            {shown.labels.map((name) => (
-              <span key={name} className="label-chip">
-                <LabelDot color={colorOf(name)} />
-                {name}
-              </span>
-            ))}
-          </Picker>
-        </Field>
-        <Field label="Project">
-          <Picker
-            label="Project"
-            value={shown.projectId ?? ""}
-            options={[
-              { value: "", label: "No project" },
-              ...data.projects.map((p) => ({ value: p.id, label: p.name })),
-            ]}
-            onChange={(id) => void save({ project: id || null }, { projectId: id || null })}
-          >
-            {project?.name ?? <span className="muted">No project</span>}
-          </Picker>
-        </Field>
-        {issue.team.cyclesEnabled && (
-          <Field label="Cycle">
+    <AttachmentUrls.Provider value={attachmentUrls}>
+      <article className="issue-page">
+        <div className="issue-main">
+          <nav className="crumbs" aria-label="Breadcrumb">
+            <Link to={`/${ws}/team/${issue.team.key}/board`}>{issue.team.name}</Link> ›{" "}
+            {issue.parent && (
+              <>
+                <Link to={`/${ws}/issue/${issue.parent.identifier}`}>{issue.parent.identifier}</Link> ›{" "}
+              </>
+            )}
+            <span>{issue.identifier}</span>
+          </nav>
+          <EditableTitle title={issue.title} onSave={(title) => save({ title })} />
+          <EditableDescription
+            identifier={issue.identifier}
+            text={issue.description}
+            onSave={(description) => save({ description })}
+          />
+          <AttachmentList media={data.media} />
+          <SubIssues data={data} />
+          <Relations data={data} />
+          <Links data={data} />
+          <Comments data={data} />
+          <History
+            identifier={issue.identifier}
+            version={`${issue.updatedAt}:${data.relations.map((r) => r.id).join(",")}:${data.comments.length}`}
+          />
+        </div>
+        <aside className="issue-side" aria-label="Properties">
+          <Field label="State">
             <Picker
-              label="Cycle"
-              value={shown.cycleId ?? ""}
-              options={[
-                { value: "", label: "No cycle" },
-                ...data.cycles.map((c) => ({ value: c.id, label: c.name ?? `Cycle ${c.number}` })),
-              ]}
+              label="State"
+              shortcut="s"
+              value={shown.stateId}
+              options={issue.team.states.map((s) => ({
+                value: s.id,
+                label: s.name,
+                icon: <StateIcon type={s.type} color={s.color} />,
+              }))}
               onChange={(id) => {
-                const next = data.cycles.find((c) => c.id === id);
-                void save({ cycle: next ? next.number : null }, { cycleId: id || null });
+                const next = issue.team.states.find((s) => s.id === id);
+                if (next) void save({ state: next.name }, { stateId: id });
               }}
             >
-              {cycle ? (cycle.name ?? `Cycle ${cycle.number}`) : <span className="muted">No cycle</span>}
+              {state && <StateIcon type={state.type} color={state.color} />} {state?.name}
             </Picker>
           </Field>
-        )}
-        <Field label="Estimate">
-          {data.estimates.length > 0 ? (
+          <Field label="Priority">
             <Picker
-              label="Estimate"
-              value={shown.estimate === null ? "" : String(shown.estimate)}
-              options={[
-                { value: "", label: "No estimate" },
-                ...data.estimates.map((o) => ({ value: String(o.value), label: o.label })),
-              ]}
+              label="Priority"
+              shortcut="p"
+              value={String(shown.priority)}
+              options={PRIORITY_ORDER.map((n) => ({
+                value: String(n),
+                label: priorityLabel(n),
+                icon: <PriorityIcon priority={n} />,
+              }))}
               onChange={(v) => {
-                const estimate = v === "" ? null : Number(v);
-                void save({ estimate }, { estimate });
+                const priority = Number(v) as Schemas["Priority"];
+                void save({ priority }, { priority });
               }}
             >
-              {data.estimates.find((o) => o.value === shown.estimate)?.label ?? (
-                <span className="muted">No estimate</span>
-              )}
+              <PriorityIcon priority={shown.priority} /> {priorityLabel(shown.priority)}
             </Picker>
-          ) : (
-            <span className="muted">Estimates are off for this team</span>
+          </Field>
+          <Field label="Assignee">
+            <Picker
+              label="Assignee"
+              shortcut="a"
+              value={shown.assigneeId ?? ""}
+              options={[
+                { value: "", label: "Unassigned", icon: <Avatar name={null} /> },
+                ...data.members.map((m) => ({ value: m.id, label: m.name, icon: <Avatar name={m.name} /> })),
+              ]}
+              onChange={(id) => void save({ assignee: id || null }, { assigneeId: id || null })}
+            >
+              <Avatar name={assignee?.name} /> {assignee?.name ?? "Unassigned"}
+            </Picker>
+          </Field>
+          <Field label="Labels">
+            <Picker
+              label="Labels"
+              shortcut="l"
+              multiple
+              value={shown.labels}
+              options={labelNames.map((name) => ({
+                value: name,
+                label: name,
+                icon: <LabelDot color={colorOf(name)} />,
+              }))}
+              onChange={setLabels}
+            >
+              {shown.labels.length === 0 && <span className="muted">No labels</span>}
+              {shown.labels.map((name) => (
+                <span key={name} className="label-chip">
+                  <LabelDot color={colorOf(name)} />
+                  {name}
+                </span>
+              ))}
+            </Picker>
+          </Field>
+          <Field label="Project">
+            <Picker
+              label="Project"
+              value={shown.projectId ?? ""}
+              options={[
+                { value: "", label: "No project" },
+                ...data.projects.map((p) => ({ value: p.id, label: p.name })),
+              ]}
+              onChange={(id) => void save({ project: id || null }, { projectId: id || null })}
+            >
+              {project?.name ?? <span className="muted">No project</span>}
+            </Picker>
+          </Field>
+          {issue.team.cyclesEnabled && (
+            <Field label="Cycle">
+              <Picker
+                label="Cycle"
+                value={shown.cycleId ?? ""}
+                options={[
+                  { value: "", label: "No cycle" },
+                  ...data.cycles.map((c) => ({ value: c.id, label: c.name ?? `Cycle ${c.number}` })),
+                ]}
+                onChange={(id) => {
+                  const next = data.cycles.find((c) => c.id === id);
+                  void save({ cycle: next ? next.number : null }, { cycleId: id || null });
+                }}
+              >
+                {cycle ? (cycle.name ?? `Cycle ${cycle.number}`) : <span className="muted">No cycle</span>}
+              </Picker>
+            </Field>
           )}
-        </Field>
-        <Field label="Due date">
-          <input
-            type="date"
-            aria-label="Due date"
-            value={shown.dueDate ?? ""}
-            onChange={(e) => {
-              const due = e.target.value || null;
-              void save({ dueDate: due }, { dueDate: due });
-            }}
-          />
-        </Field>
-        <p className="muted small">
-          Created {new Date(issue.createdAt).toLocaleString()}
-          <br />
-          Updated {new Date(issue.updatedAt).toLocaleString()}
-        </p>
-        <DeleteIssue id={issue.id} identifier={issue.identifier} teamKey={issue.team.key} />
-      </aside>
-    </article>
+          <Field label="Estimate">
+            {data.estimates.length > 0 ? (
+              <Picker
+                label="Estimate"
+                value={shown.estimate === null ? "" : String(shown.estimate)}
+                options={[
+                  { value: "", label: "No estimate" },
+                  ...data.estimates.map((o) => ({ value: String(o.value), label: o.label })),
+                ]}
+                onChange={(v) => {
+                  const estimate = v === "" ? null : Number(v);
+                  void save({ estimate }, { estimate });
+                }}
+              >
+                {data.estimates.find((o) => o.value === shown.estimate)?.label ?? (
+                  <span className="muted">No estimate</span>
+                )}
+              </Picker>
+            ) : (
+              <span className="muted">Estimates are off for this team</span>
+            )}
+          </Field>
+          <Field label="Due date">
+            <input
+              type="date"
+              aria-label="Due date"
+              value={shown.dueDate ?? ""}
+              onChange={(e) => {
+                const due = e.target.value || null;
+                void save({ dueDate: due }, { dueDate: due });
+              }}
+            />
+          </Field>
+          <p className="muted small">
+            Created {new Date(issue.createdAt).toLocaleString()}
+            <br />
+            Updated {new Date(issue.updatedAt).toLocaleString()}
+          </p>
+          <DeleteIssue id={issue.id} identifier={issue.identifier} teamKey={issue.team.key} />
+        </aside>
+      </article>
+    </AttachmentUrls.Provider>
   );
 }
 
