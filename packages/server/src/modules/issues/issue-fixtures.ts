@@ -95,9 +95,18 @@ export async function addCycle(db: Db, teamId: string, number: number, current: 
 
 /**
  * An `IssueDetail`'s own `Issue` fields, in their order: what the detail adds (comments, sub-issues,
- * relations, pull requests, the branch name) left out, to compare a read with a listed or built `Issue`.
+ * relations, pull requests, the branch name, attachments) left out, to compare a read with a listed or
+ * built `Issue`.
  */
 export function issueFieldsOf(detail: components["schemas"]["IssueDetail"]): components["schemas"]["Issue"] {
-  const { comments: _c, subIssues: _s, relations: _r, pullRequests: _p, branchName: _b, ...fields } = detail;
+  const {
+    comments: _c,
+    subIssues: _s,
+    relations: _r,
+    pullRequests: _p,
+    branchName: _b,
+    media: _m,
+    ...fields
+  } = detail;
   return fields;
 }
