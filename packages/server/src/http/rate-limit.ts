@@ -16,8 +16,11 @@ export class RateLimiter {
     this.ratePerMs = perMinute / 60_000;
   }
 
-  /** Takes one token for `key`, or throws 429 `rate_limited` with the seconds until one is free. */
-  take(key: string): void {
+  /**
+   * Takes one token for `key`, or throws 429 `rate_limited` with the seconds until one is free; `who` names
+   * what the bucket counts in the problem's detail.
+   */
+  take(key: string, who = "This key"): void {
     if (this.perMinute <= 0) return;
     const t = this.now();
     const bucket = this.buckets.get(key) ?? { tokens: this.burst, at: t };
@@ -30,7 +33,7 @@ export class RateLimiter {
         429,
         "rate_limited",
         "Too many requests",
-        `This key is over ${this.perMinute} requests a minute; retry after ${retryAfter} s.`,
+        `${who} is over ${this.perMinute} requests a minute; retry after ${retryAfter} s.`,
         { retryAfter },
       );
     }

@@ -1,7 +1,12 @@
 import type { Middleware } from "koa";
 import { HttpProblem } from "../http/problem.js";
+import { RateLimiter } from "../http/rate-limit.js";
 import { OAUTH_PREFIX } from "./provider.js";
 import type { OAuthServer } from "./server.js";
+
+/** Dynamic registrations, and posts to the device pages, from one address: a minute's worth, and a burst. */
+const OPEN_PER_MINUTE = 30;
+const OPEN_BURST = 20;
 
 /** The provider's endpoints, by their first path segment (`/oauth/token/revocation`, `/oauth/auth/:uid`, ...). */
 const PROVIDER_PATH = /^\/(auth|token|reg|device|jwks|request|\.well-known)(\/|$)/;
@@ -13,6 +18,9 @@ const PROVIDER_PATH = /^\/(auth|token|reg|device|jwks|request|\.well-known)(\/|$
  * `/.well-known/openid-configuration`). Before the body parser: the provider reads its own bodies.
  */
 export function mountOAuth(oauth: OAuthServer): Middleware {
+  // Registration and the device page answer anyone, so each client address is limited on them: enough for
+  // every app a person connects, not for filling the store or guessing user codes.
+  const open = new RateLimiter(OPEN_PER_MINUTE, OPEN_BURST);
   return async (ctx, next) => {
     const path = ctx.path;
     let inner: string | undefined;
@@ -23,6 +31,8 @@ export function mountOAuth(oauth: OAuthServer): Middleware {
       inner = ctx.url.slice(OAUTH_PREFIX.length);
     // Anything else under /oauth is no endpoint: the server's own 404 problem, as for any unknown path.
     if (inner === undefined) return next();
+    const limited = ctx.method === "POST" ? /^\/(reg|device)(\/|\?|$)/.exec(inner)?.[1] : undefined;
+    if (limited) open.take(`${limited} ${ctx.ip}`, "This address");
     const provider = oauth.provider;
     if (!provider)
       throw new HttpProblem(503, "service_unavailable", "Starting", "The OAuth server is starting.");

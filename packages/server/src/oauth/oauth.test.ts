@@ -427,4 +427,24 @@ describe("the OAuth authorization server", () => {
     );
     expect(left.map((r) => r.id_hash)).toEqual(["kept", "recent"]);
   });
+
+  // Last in the file: it spends this address's registrations.
+  it("limits registrations from one address, answering 429 with Retry-After", async () => {
+    let accepted = 0;
+    let refused: Response | undefined;
+    for (let n = 0; n < 40 && !refused; n++) {
+      const res = await fetch(meta.registration_endpoint, {
+        method: "POST",
+        headers: { "content-type": "application/json" },
+        body: JSON.stringify({ redirect_uris: [REDIRECT], token_endpoint_auth_method: "none" }),
+      });
+      if (res.status === 201) accepted++;
+      else refused = res;
+    }
+    expect(refused?.status).toBe(429);
+    expect(((await refused!.json()) as { code: string }).code).toBe("rate_limited");
+    expect(Number(refused!.headers.get("retry-after"))).toBeGreaterThanOrEqual(1);
+    // The burst of 20, less what this file registered before, and perhaps one refilled meanwhile.
+    expect(accepted).toBeLessThanOrEqual(20);
+  });
 });
