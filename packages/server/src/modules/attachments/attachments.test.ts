@@ -111,6 +111,16 @@ describe("attachments on disk", () => {
       new Request(new URL(up.media.url, srv.url), { headers: { "If-None-Match": res.headers.get("etag")! } }),
     );
     expect(again.status).toBe(304);
+    // Sent as stored, whatever the client accepts: compressing files costs more than it saves. (A log of
+    // 8 KB, well past the size above which JSON answers are compressed.)
+    const log = "a line of a log file that compresses well\n".repeat(200);
+    const logUp = await upload(token, issue.identifier, log, "server.log");
+    const asked = await srv.fetch(
+      new Request(new URL(logUp.media.url, srv.url), { headers: { "Accept-Encoding": "br, gzip" } }),
+    );
+    expect(asked.headers.get("content-encoding")).toBeNull();
+    expect(asked.headers.get("content-length")).toBe(String(log.length));
+    expect(await asked.text()).toBe(log);
     // On disk, durable and out of the temporary folder.
     expect(storedFiles()).toContain(`${up.media.id.slice(0, 2)}/${up.media.id}`);
   });
