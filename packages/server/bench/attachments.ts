@@ -6,12 +6,11 @@
  * Options: `--rounds 20 --big-rounds 4 --parallel 10`.
  */
 
-import { spawn } from "node:child_process";
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { performance } from "node:perf_hooks";
-import { fileURLToPath } from "node:url";
+import { startBuiltServer } from "./built-server.js";
 
 const args = process.argv.slice(2);
 const opt = (name: string, fallback: number) => {
@@ -23,8 +22,6 @@ const BIG_ROUNDS = opt("big-rounds", 4);
 const PARALLEL = opt("parallel", 10);
 const MB = 1024 * 1024;
 
-const serverMain = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../../dist/main.js");
-
 function percentile(sorted: number[], p: number): number {
   if (!sorted.length) return Number.NaN;
   return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)]!;
@@ -33,45 +30,6 @@ function percentile(sorted: number[], p: number): number {
 function rssMb(pid: number): number {
   const kb = /^VmRSS:\s+(\d+) kB/m.exec(readFileSync(`/proc/${pid}/status`, "utf8"))?.[1];
   return Number(kb) / 1024;
-}
-
-async function startServer(dataDir: string) {
-  const child = spawn(process.execPath, ["--max-old-space-size=1024", serverMain], {
-    env: {
-      ...process.env,
-      NODE_ENV: "development",
-      LOG_LEVEL: "warn",
-      PORT: "0",
-      TRACKER_DATA_DIR: dataDir,
-      TRACKER_RATE_LIMIT_PER_MINUTE: "0",
-    },
-    stdio: ["ignore", "pipe", "pipe"],
-  });
-  let log = "";
-  child.stdout.on("data", (d) => {
-    log += d;
-  });
-  child.stderr.on("data", (d) => {
-    log += d;
-  });
-  const deadline = Date.now() + 90_000;
-  for (;;) {
-    const port = /localhost:(\d+)\/api\/v1/.exec(log)?.[1];
-    const key = /API key: (trk_\S+)/.exec(log)?.[1];
-    if (port && key)
-      return {
-        url: `http://127.0.0.1:${port}`,
-        key,
-        pid: child.pid!,
-        stop: async () => {
-          child.kill("SIGTERM");
-          await new Promise((resolve) => child.once("exit", resolve));
-        },
-      };
-    if (child.exitCode !== null || Date.now() > deadline)
-      throw new Error(`the server did not start:\n${log}`);
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
 }
 
 /** Bytes that do not compress and sniff as nothing: what a screenshot or an archive costs the server. */
@@ -83,7 +41,7 @@ function fileOf(bytes: number): Buffer {
 
 async function main(): Promise<void> {
   const dir = mkdtempSync(path.join(os.tmpdir(), "tracker-bench-attachments-"));
-  const server = await startServer(path.join(dir, "data"));
+  const server = await startBuiltServer(path.join(dir, "data"));
   const auth = { authorization: `Bearer ${server.key}` };
   try {
     const teams = (await (await fetch(`${server.url}/api/v1/teams`, { headers: auth })).json()) as {

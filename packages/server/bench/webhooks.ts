@@ -8,14 +8,13 @@
  * --slow 1 --slow-ms 5000 --concurrency N`.
  */
 
-import { spawn } from "node:child_process";
 import { mkdtempSync, rmSync } from "node:fs";
 import http from "node:http";
 import type { AddressInfo } from "node:net";
 import os from "node:os";
 import path from "node:path";
 import { performance } from "node:perf_hooks";
-import { fileURLToPath } from "node:url";
+import { startBuiltServer } from "./built-server.js";
 
 const args = process.argv.slice(2);
 const opt = (name: string, fallback: number) => {
@@ -30,8 +29,6 @@ const SLOW_MS = opt("slow-ms", 5000);
 /** The server's TRACKER_WEBHOOKS_CONCURRENCY (attempts in flight); its default when absent. */
 const CONCURRENCY = args.includes("--concurrency") ? String(opt("concurrency", 32)) : undefined;
 const DRAIN_LIMIT_MS = 120_000;
-
-const serverMain = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../../dist/main.js");
 
 interface Receipt {
   endpoint: number;
@@ -73,53 +70,14 @@ async function startReceivers(receipts: Receipt[]): Promise<{ servers: http.Serv
   return { servers, urls };
 }
 
-async function startServer(
-  dataDir: string,
-): Promise<{ url: string; key: string; stop: () => Promise<void> }> {
-  const child = spawn(process.execPath, [serverMain], {
-    env: {
-      ...process.env,
-      NODE_ENV: "development",
-      LOG_LEVEL: "info",
-      PORT: "0",
-      TRACKER_DATA_DIR: dataDir,
-      TRACKER_RATE_LIMIT_PER_MINUTE: "0",
-      TRACKER_WEBHOOKS_ALLOW_PRIVATE: "1",
-      ...(CONCURRENCY ? { TRACKER_WEBHOOKS_CONCURRENCY: CONCURRENCY } : {}),
-    },
-    stdio: ["ignore", "pipe", "pipe"],
-  });
-  let log = "";
-  child.stdout.on("data", (d) => {
-    log += d;
-  });
-  child.stderr.on("data", (d) => {
-    log += d;
-  });
-  const deadline = Date.now() + 90_000;
-  for (;;) {
-    const port = /"msg":"listening".*?localhost:(\d+)/.exec(log)?.[1];
-    const key = /API key: (trk_\S+)/.exec(log)?.[1];
-    if (port && key)
-      return {
-        url: `http://127.0.0.1:${port}`,
-        key,
-        stop: async () => {
-          child.kill("SIGTERM");
-          await new Promise((resolve) => child.once("exit", resolve));
-        },
-      };
-    if (child.exitCode !== null || Date.now() > deadline)
-      throw new Error(`the server did not start:\n${log}`);
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-}
-
 async function main(): Promise<void> {
   const dir = mkdtempSync(path.join(os.tmpdir(), "tracker-bench-webhooks-"));
   const receipts: Receipt[] = [];
   const { servers, urls } = await startReceivers(receipts);
-  const server = await startServer(path.join(dir, "data"));
+  const server = await startBuiltServer(path.join(dir, "data"), {
+    TRACKER_WEBHOOKS_ALLOW_PRIVATE: "1",
+    ...(CONCURRENCY ? { TRACKER_WEBHOOKS_CONCURRENCY: CONCURRENCY } : {}),
+  });
   const api = async (method: string, p: string, body?: unknown) => {
     const res = await fetch(`${server.url}/api/v1${p}`, {
       method,
