@@ -50,11 +50,16 @@ const BODIES: Partial<Record<OperationId, Json>> = {
   updateDocument: { title: "Spec 2" },
   updateView: { name: "Mine 2" },
   updateWebhook: { enabled: true },
+  // Any bytes: an upload's body is the file (here the JSON text of this object).
+  uploadAttachment: { any: "bytes" },
 };
 
 /** Required query parameters, per operation. */
 const QUERIES: Partial<Record<OperationId, () => string>> = {
   removeProjectMember: () => `user=${real.userId}`,
+  uploadAttachment: () => "filename=notes.txt",
+  // A link with a signature of nothing: an unknown id answers as an expired link does.
+  downloadAttachment: () => "expires=1&signature=x",
 };
 
 async function send(method: string, path: string, body?: unknown) {

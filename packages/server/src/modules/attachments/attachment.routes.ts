@@ -33,7 +33,9 @@ export const attachmentHandlers = [
       ? await findDownload(s.em, params.attachmentId)
       : undefined;
     if (!file)
-      throw new NotFound("No such file, or its link has expired: read the issue again for a fresh one.");
+      throw new NotFound(
+        `No file ${params.attachmentId}, or its link has expired: read the issue again for a fresh one.`,
+      );
     const ctx = s.koa;
     // The bytes under an id never change: the id is the tag, and a browser asking again gets a 304.
     const etag = `"${params.attachmentId}"`;
