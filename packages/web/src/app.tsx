@@ -17,6 +17,7 @@ import { InitiativesPage } from "./pages/initiatives.js";
 import { IssuePage } from "./pages/issue.js";
 import { InitiativePage, ProjectPage } from "./pages/project.js";
 import { ProjectsPage } from "./pages/projects.js";
+import { SettingsPage } from "./pages/settings.js";
 import { InvitePage, ResetPasswordPage, SignInPage, WorkspacePicker } from "./pages/sign-in.js";
 import { ViewsPage } from "./pages/views.js";
 import { Link, navigate, useLocation } from "./router.js";
@@ -308,6 +309,7 @@ function Routes() {
   if (section === "document" && id) return <DocumentPage key={id} id={id} />;
   if (section === "views") return <ViewsPage />;
   if (section === "inbox") return <InboxPage />;
+  if (section === "settings") return <SettingsPage />;
   if (section === "my") {
     const tab = (id ?? "assigned") as MyIssuesTab;
     if (!(tab in MY_ISSUES)) return <Redirect to={`/${ws}/my/assigned`} />;
@@ -362,6 +364,7 @@ function Sidebar({ teams, ws, drawer = false }: { teams: Schemas["Team"][]; ws: 
         {item(`/${ws}/initiatives`, "Initiatives")}
         {item(`/${ws}/documents`, "Documents")}
         {item(`/${ws}/views`, "Views")}
+        {item(`/${ws}/settings`, "Settings")}
       </ul>
       {teams.map((team) => (
         <section key={team.id} aria-label={team.name}>

@@ -1,0 +1,181 @@
+import type { Schemas } from "@tracker/sdk";
+import { type FormEvent, useState } from "react";
+import { useApp } from "../app-context.js";
+import { ErrorNote } from "../components/widgets.js";
+import { describeError } from "../session.js";
+import { store, useData } from "../store.js";
+
+type Webhook = Schemas["Webhook"];
+
+/**
+ * The workspace's settings an admin keeps: its outbound webhooks (contract, "Webhooks"): register an
+ * endpoint (its signing secret shown once), read each one's deliveries and why they failed, send one again,
+ * remove an endpoint. Others are told the page is the admins'.
+ */
+export function SettingsPage() {
+  const { tracker } = useApp();
+  const hooks = useData("webhooks", () => tracker.webhooks.list());
+  const [url, setUrl] = useState("");
+  const [events, setEvents] = useState("*");
+  const [created, setCreated] = useState<{ url: string; secret: string } | null>(null);
+  const [error, setError] = useState<unknown>(null);
+  const [busy, setBusy] = useState(false);
+
+  const add = async (event: FormEvent) => {
+    event.preventDefault();
+    setBusy(true);
+    setError(null);
+    try {
+      const list = events
+        .split(",")
+        .map((e) => e.trim())
+        .filter(Boolean);
+      const made = await tracker.webhooks.create({ url: url.trim(), events: list.length ? list : ["*"] });
+      setCreated({ url: made.webhook.url, secret: made.secret });
+      setUrl("");
+      store.invalidate(["webhooks"]);
+    } catch (err) {
+      setError(err);
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  return (
+    <div className="page settings-page">
+      <h1>Settings</h1>
+      <section aria-labelledby="webhooks-heading">
+        <h2 id="webhooks-heading">Webhooks</h2>
+        <p className="muted">
+          Tracker sends the workspace's changes to these addresses as they happen, signed as Standard Webhooks
+          say (verify them with the SDK's <code>verifyWebhook</code>), and retries for a day.
+        </p>
+        <ErrorNote error={hooks.error} />
+        {hooks.data && (
+          <>
+            <form onSubmit={add} className="stack" aria-label="Add a webhook">
+              <label htmlFor="webhook-url">Endpoint URL</label>
+              <input
+                id="webhook-url"
+                type="url"
+                placeholder="https://ci.example.com/tracker"
+                value={url}
+                onChange={(e) => setUrl(e.target.value)}
+                required
+              />
+              <label htmlFor="webhook-events">Events</label>
+              <input
+                id="webhook-events"
+                value={events}
+                onChange={(e) => setEvents(e.target.value)}
+                aria-describedby="webhook-events-hint"
+              />
+              <p id="webhook-events-hint" className="hint">
+                Comma-separated: <code>*</code> for every change, an entity (<code>issue</code>) or one action
+                (<code>issue.created</code>).
+              </p>
+              <button type="submit" className="primary" disabled={busy || !url.trim()}>
+                Add webhook
+              </button>
+              <ErrorNote error={error} />
+            </form>
+            {created && (
+              <p role="status" className="notice-secret">
+                Signing secret of {created.url}, shown this once: <code>{created.secret}</code>
+              </p>
+            )}
+            {hooks.data.length === 0 ? (
+              <p className="empty">No webhooks yet.</p>
+            ) : (
+              <ul className="plain" aria-label="Webhooks">
+                {hooks.data.map((hook) => (
+                  <WebhookItem key={hook.id} hook={hook} />
+                ))}
+              </ul>
+            )}
+          </>
+        )}
+      </section>
+    </div>
+  );
+}
+
+function WebhookItem({ hook }: { hook: Webhook }) {
+  const { tracker, notify } = useApp();
+  const [open, setOpen] = useState(false);
+  const remove = () => {
+    if (!window.confirm(`Delete the webhook to ${hook.url}, with its delivery log?`)) return;
+    tracker.webhooks.delete(hook.id).then(
+      () => store.invalidate(["webhooks"]),
+      (e) => notify(describeError(e), "error"),
+    );
+  };
+  return (
+    <li className="webhook" aria-label={hook.url}>
+      <p>
+        <code>{hook.url}</code> <span className="muted">{hook.events.join(", ")}</span>{" "}
+        {hook.enabled ? (
+          <span className="badge">On</span>
+        ) : (
+          <span className="badge">Off{hook.disabledReason ? `: ${hook.disabledReason}` : ""}</span>
+        )}
+      </p>
+      <button type="button" aria-expanded={open} onClick={() => setOpen(!open)}>
+        Deliveries
+      </button>{" "}
+      <button type="button" onClick={remove}>
+        Delete
+      </button>
+      {open && <Deliveries hook={hook} />}
+    </li>
+  );
+}
+
+function Deliveries({ hook }: { hook: Webhook }) {
+  const { tracker, notify } = useApp();
+  const key = `webhook-deliveries:${hook.id}`;
+  const deliveries = useData(key, () => tracker.webhooks.deliveries(hook.id));
+  const again = (id: string) =>
+    tracker.webhooks.redeliver(hook.id, id).then(
+      () => store.invalidate([key]),
+      (e) => notify(describeError(e), "error"),
+    );
+  return (
+    <div className="deliveries">
+      <ErrorNote error={deliveries.error} />
+      {deliveries.data?.length === 0 && <p className="muted">Nothing sent yet.</p>}
+      {!!deliveries.data?.length && (
+        <table aria-label={`Deliveries to ${hook.url}`}>
+          <thead>
+            <tr>
+              <th scope="col">Event</th>
+              <th scope="col">Status</th>
+              <th scope="col">Attempts</th>
+              <th scope="col">Answer</th>
+              <th scope="col">Queued</th>
+              <th scope="col">
+                <span className="sr-only">Actions</span>
+              </th>
+            </tr>
+          </thead>
+          <tbody>
+            {deliveries.data.map((d) => (
+              <tr key={d.id}>
+                <td>{d.eventType}</td>
+                <td>{d.status}</td>
+                <td>{d.attempts}</td>
+                <td>{d.responseStatus ?? d.error ?? "—"}</td>
+                <td>{new Date(d.createdAt).toLocaleString()}</td>
+                <td>
+                  <button type="button" onClick={() => void again(d.id)} disabled={!hook.enabled}>
+                    Send again
+                  </button>
+                </td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      )}
+    </div>
+  );
+}

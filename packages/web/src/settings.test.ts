@@ -1,0 +1,99 @@
+import http from "node:http";
+import type { AddressInfo } from "node:net";
+import { verifyWebhook } from "@tracker/sdk";
+import type { Page } from "playwright-core";
+import { afterAll, beforeAll, describe, expect, test, vi } from "vitest";
+import { type BoardSession, openBoardSession, signIn } from "./test/session.js";
+
+// The settings page's webhooks, in a real Chromium against a real server that delivers to a receiver on
+// this machine (which the server allows only when told to: TRACKER_WEBHOOKS_ALLOW_PRIVATE).
+vi.stubEnv("TRACKER_WEBHOOKS_ALLOW_PRIVATE", "1");
+
+interface Received {
+  body: string;
+  headers: http.IncomingHttpHeaders;
+}
+const received: Received[] = [];
+const receiver = http.createServer((req, res) => {
+  let body = "";
+  req.setEncoding("utf8");
+  req.on("data", (chunk: string) => {
+    body += chunk;
+  });
+  req.on("end", () => {
+    received.push({ body, headers: req.headers });
+    res.end("ok");
+  });
+});
+let hookUrl = "";
+let session: BoardSession;
+let page: Page;
+
+beforeAll(async () => {
+  await new Promise<void>((resolve) => receiver.listen(0, "127.0.0.1", resolve));
+  hookUrl = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/tracker`;
+  session = await openBoardSession("Acme Settings");
+  await signIn(session);
+  page = session.page;
+}, 120_000);
+
+afterAll(async () => {
+  await session?.close();
+  receiver.closeAllConnections();
+  receiver.close();
+  vi.unstubAllEnvs();
+});
+
+describe("settings: webhooks", () => {
+  test("an admin adds one, keeps its secret, reads its deliveries, sends one again and deletes it", async () => {
+    await page.goto(session.at("/issues"));
+    await page
+      .getByRole("navigation", { name: "Workspace" })
+      .getByRole("link", { name: "Settings", exact: true })
+      .click();
+    await page.getByLabel("Endpoint URL").fill(hookUrl);
+    await page.getByLabel("Events").fill("issue.created");
+    await page.getByRole("button", { name: "Add webhook" }).click();
+    const shown = await page.getByRole("status").filter({ hasText: "Signing secret" }).textContent();
+    const secret = /(whsec_\S+)/.exec(shown ?? "")?.[1];
+    expect(secret).toBeDefined();
+
+    const issue = await session.tracker.issues.create({ team: "ENG", title: "Hooked from the board" });
+    await expect.poll(() => received.length).toBe(1);
+    // Signed with the secret the page showed, and carrying the change.
+    const event = verifyWebhook(received[0]!.body, received[0]!.headers as Record<string, string>, secret!);
+    expect(event.type).toBe("issue.created");
+    expect((event.data as { identifier?: string }).identifier).toBe(issue.identifier);
+
+    const hook = page.getByRole("listitem", { name: hookUrl });
+    await hook.getByRole("button", { name: "Deliveries" }).click();
+    const rows = hook.getByRole("table").getByRole("row");
+    await expect
+      .poll(async () => (await rows.nth(1).innerText()).split("\t").slice(0, 3))
+      .toEqual(["issue.created", "succeeded", "1"]);
+    await rows.nth(1).getByRole("button", { name: "Send again" }).click();
+    await expect.poll(() => received.length).toBe(2);
+    expect(received[1]!.headers["webhook-id"]).toBe(received[0]!.headers["webhook-id"]);
+
+    page.once("dialog", (dialog) => void dialog.accept());
+    await hook.getByRole("button", { name: "Delete" }).click();
+    await expect.poll(() => page.getByText("No webhooks yet.").count()).toBe(1);
+    expect(await session.tracker.webhooks.list()).toEqual([]);
+  });
+
+  test("a member is told the page is the admins'", async () => {
+    const member = await session.server.addMember(session.token, "member");
+    const other = await session.browser.context.newPage();
+    await other.goto(session.server.url);
+    // The browser remembers the admin's key for this origin: forget it, as signing out would.
+    await other.evaluate(() => localStorage.clear());
+    await other.reload();
+    await other.getByText("Use an API key").click();
+    await other.getByLabel("API key").fill(member.token);
+    await other.getByRole("button", { name: "Sign in with the key" }).click();
+    await other.goto(session.at("/settings"));
+    await expect.poll(() => other.getByText(/Only workspace admins may see webhooks/).count()).toBe(1);
+    expect(await other.getByLabel("Endpoint URL").count()).toBe(0);
+    await other.close();
+  });
+});
