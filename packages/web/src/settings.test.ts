@@ -1,3 +1,4 @@
+import { createHmac } from "node:crypto";
 import http from "node:http";
 import type { AddressInfo } from "node:net";
 import { verifyWebhook } from "@tracker/sdk";
@@ -95,5 +96,50 @@ describe("settings: webhooks", () => {
     await expect.poll(() => other.getByText(/Only workspace admins may see webhooks/).count()).toBe(1);
     expect(await other.getByLabel("Endpoint URL").count()).toBe(0);
     await other.close();
+  });
+});
+
+describe("the code host", () => {
+  test("a pull request GitHub reports for an issue's branch shows on the issue page", async () => {
+    const { tracker, server } = session;
+    const issue = await tracker.issues.create({ team: "ENG", title: "Fix the login form" });
+    const secret = "a-github-webhook-secret";
+    const connect = await tracker.raw.PUT("/workspace/codehost", { body: { provider: "github", secret } });
+    expect(connect.response.status).toBe(200);
+    const workspaceId = (await tracker.workspaces.list()).find((w) => w.isActive)!.id;
+    // The fields of GitHub's `pull_request` event the integration reads, signed as GitHub signs.
+    const body = JSON.stringify({
+      action: "opened",
+      number: 7,
+      pull_request: {
+        number: 7,
+        title: "Fix the login form",
+        body: `Fixes ${issue.identifier}`,
+        html_url: "https://github.com/acme/app/pull/7",
+        state: "open",
+        draft: false,
+        merged: false,
+        head: { ref: `${issue.identifier.toLowerCase()}-fix-the-login-form` },
+        updated_at: new Date().toISOString(),
+      },
+      repository: { full_name: "acme/app" },
+    });
+    const delivered = await fetch(`${server.url}/api/v1/codehost/github/${workspaceId}`, {
+      method: "POST",
+      headers: {
+        "content-type": "application/json",
+        "x-github-event": "pull_request",
+        "x-github-delivery": "delivery-1",
+        "x-hub-signature-256": `sha256=${createHmac("sha256", secret).update(body).digest("hex")}`,
+      },
+      body,
+    });
+    expect(delivered.status).toBeLessThan(300);
+
+    await page.goto(session.at(`/issue/${issue.identifier}`));
+    const prs = page.getByRole("region", { name: "Pull requests" });
+    await expect.poll(() => prs.getByRole("link").textContent()).toBe("acme/app#7 Fix the login form");
+    expect(await prs.getByRole("link").getAttribute("href")).toBe("https://github.com/acme/app/pull/7");
+    expect(await prs.textContent()).toContain("closes this issue when merged");
   });
 });

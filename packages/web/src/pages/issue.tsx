@@ -175,6 +175,7 @@ function IssueView({ data, dueDate }: { data: PageData; dueDate: string | null |
           <SubIssues data={data} />
           <Relations data={data} />
           <Links data={data} />
+          <PullRequests data={data} />
           <Comments data={data} />
           <History
             identifier={issue.identifier}
@@ -596,6 +597,27 @@ function Relations({ data }: { data: PageData }) {
         <button type="submit">Add relation</button>
       </form>
       <ErrorNote error={error} />
+    </section>
+  );
+}
+
+/** The code host's pull requests that mention the issue (contract, "Code host"), newest first; none: hidden. */
+function PullRequests({ data }: { data: PageData }) {
+  if (data.pullRequests.length === 0) return null;
+  return (
+    <section aria-labelledby="pull-requests">
+      <h2 id="pull-requests">Pull requests</h2>
+      <ul className="plain">
+        {data.pullRequests.map((pr) => (
+          <li key={pr.id}>
+            <a href={pr.url} rel="noopener noreferrer nofollow" target="_blank">
+              {pr.repository}#{pr.number} {pr.title}
+            </a>{" "}
+            <span className="badge">{pr.state}</span>
+            {pr.closes && <span className="muted"> · closes this issue when merged</span>}
+          </li>
+        ))}
+      </ul>
     </section>
   );
 }
