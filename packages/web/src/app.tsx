@@ -337,9 +337,10 @@ function Redirect({ to }: { to: string }) {
 
 function Sidebar({ teams, ws, drawer = false }: { teams: Schemas["Team"][]; ws: string; drawer?: boolean }) {
   const { path } = useLocation();
-  const item = (to: string, label: string, extra?: ReactNode) => (
+  // `section` marks an entry current on any of its pages (My issues' three tabs).
+  const item = (to: string, label: string, extra?: ReactNode, section?: string) => (
     <li>
-      <Link to={to} aria-current={path === to ? "page" : undefined}>
+      <Link to={to} aria-current={path === to || (section && path.startsWith(section)) ? "page" : undefined}>
         {label}
         {extra}
       </Link>
@@ -359,7 +360,7 @@ function Sidebar({ teams, ws, drawer = false }: { teams: Schemas["Team"][]; ws: 
       )}
       <ul>
         {item(`/${ws}/inbox`, "Inbox", <UnreadBadge />)}
-        {item(`/${ws}/my/assigned`, "My issues")}
+        {item(`/${ws}/my/assigned`, "My issues", undefined, `/${ws}/my/`)}
         {item(`/${ws}/projects`, "Projects")}
         {item(`/${ws}/initiatives`, "Initiatives")}
         {item(`/${ws}/documents`, "Documents")}

@@ -175,5 +175,10 @@ describe("my issues", () => {
       .toEqual(expect.arrayContaining(["Review the pricing page", "Rotate the signing keys", mine.title]));
     expect(await titles()).not.toContain("Grace's own errand");
     expect(new URL(page.url()).pathname).toBe(`/${session.ws}/my/subscribed`);
+    // The sidebar still says where one is, on every tab.
+    const sidebarEntry = page
+      .getByRole("navigation", { name: "Workspace" })
+      .getByRole("link", { name: "My issues" });
+    expect(await sidebarEntry.getAttribute("aria-current")).toBe("page");
   });
 });

@@ -36,14 +36,34 @@ export async function signIn(em: EntityManager, ctx: Context, email: string, pas
     throw new Unauthenticated("Wrong email or password.");
   }
   await clearAccount(em, account);
+  const expiresAt = await startSession(em, ctx, user.id);
+  return sessionInfo(em, { id: user.id, name: user.name, email: user.email }, "session", expiresAt);
+}
+
+/**
+ * Starts a new session for `userId` and sets its cookie, deleting the session the request's cookie
+ * named, if any (session fixation). A single sign-on session passes `ssoWorkspace`: it reaches only that
+ * workspace (openapi.yaml, "Single sign-on"). Returns when the session expires.
+ */
+export async function startSession(
+  em: EntityManager,
+  ctx: Context,
+  userId: string,
+  scope: { ssoWorkspace?: string } = {},
+): Promise<Date> {
   const previous = sessionHashOf(ctx);
   if (previous) await em.nativeDelete(Session, { tokenHash: previous });
   const token = newSessionToken();
   const expiresAt = new Date(Date.now() + SESSION_DAYS * 86_400_000);
-  em.create(Session, { user: user.id, tokenHash: hashToken(token), expiresAt });
+  em.create(Session, {
+    user: userId,
+    tokenHash: hashToken(token),
+    expiresAt,
+    ...(scope.ssoWorkspace ? { activeWorkspace: scope.ssoWorkspace, ssoWorkspace: scope.ssoWorkspace } : {}),
+  });
   await em.flush();
   setSessionCookie(ctx, token, expiresAt);
-  return sessionInfo(em, { id: user.id, name: user.name, email: user.email }, "session", expiresAt);
+  return expiresAt;
 }
 
 /** Ends the session of the request's cookie; a key has none, and nothing is ended. */

@@ -3,11 +3,9 @@ import type { MikroORM } from "@mikro-orm/postgresql";
 import type { Context, Middleware } from "koa";
 import * as oidc from "openid-client";
 import { recordChanges } from "../../events/record-change.query.js";
-import { hashToken } from "../../http/auth.js";
 import { NotFound } from "../../http/problem.js";
-import { newSessionToken, SESSION_DAYS, sessionHashOf, setSessionCookie } from "../../http/session.js";
 import type { Logger } from "../../logger.js";
-import { Session } from "../sessions/session.entity.js";
+import { startSession } from "../sessions/session.service.js";
 import { findOrCreateUser } from "../users/user.service.js";
 import { Membership, Workspace } from "../workspaces/workspace.entity.js";
 import { addMember } from "../workspaces/workspace.service.js";
@@ -157,19 +155,7 @@ async function finish(ctx: Context, orm: MikroORM, dataDir: string, logger: Logg
       await recordChanges(tem, workspaceId, [{ entity: "member", action: "created", id: joining!.id }]);
       return joining!.id;
     });
-    const previous = sessionHashOf(ctx);
-    if (previous) await em.nativeDelete(Session, { tokenHash: previous });
-    const token = newSessionToken();
-    const expiresAt = new Date(Date.now() + SESSION_DAYS * 86_400_000);
-    em.create(Session, {
-      user: userId,
-      tokenHash: hashToken(token),
-      expiresAt,
-      activeWorkspace: workspaceId,
-      ssoWorkspace: workspaceId,
-    });
-    await em.flush();
-    setSessionCookie(ctx, token, expiresAt);
+    await startSession(em, ctx, userId, { ssoWorkspace: workspaceId });
     ctx.redirect(login.returnTo);
   } catch (err) {
     if (!(err instanceof SignInFailed)) throw err;

@@ -1,6 +1,6 @@
 import type { EntityManager } from "@mikro-orm/postgresql";
 import * as oidc from "openid-client";
-import type { WorkspaceScope } from "../../http/handler.js";
+import type { RequestBody, WorkspaceScope } from "../../http/handler.js";
 import { fieldPath, Invalid } from "../../http/problem.js";
 import { secretBox } from "../codehost/secret-box.js";
 import { Session } from "../sessions/session.entity.js";
@@ -10,14 +10,6 @@ import { type ISsoSettings, SsoLogin, SsoSettings } from "./sso.entity.js";
  * A workspace's OpenID Connect provider, as admins set it (openapi.yaml, "Single sign-on": `GET`, `PUT`
  * and `DELETE /sso`), and the provider's configuration as the sign-in uses it (`sso-sign-in.ts`).
  */
-
-export type SsoSettingsBody = {
-  issuer: string;
-  clientId: string;
-  clientSecret?: string;
-  allowedDomains?: string[];
-  enabled?: boolean;
-};
 
 type SettingsRow = Pick<ISsoSettings, "issuer" | "clientId" | "allowedDomains" | "enabled" | "updatedAt">;
 
@@ -34,7 +26,7 @@ export async function getSettings(scope: WorkspaceScope) {
   return settings ? view(settings) : null;
 }
 
-export async function putSettings(scope: WorkspaceScope, body: SsoSettingsBody) {
+export async function putSettings(scope: WorkspaceScope, body: RequestBody<"putSsoSettings">) {
   const { em, workspace } = scope;
   const existing = await em.findOne(SsoSettings, { workspace: workspace.id });
   const box = secretBox(scope.config.dataDir);
