@@ -159,6 +159,24 @@ describe("3. labels never lost", () => {
     }
   });
 
+  test("a label a teammate added meanwhile is kept when I tick another", async () => {
+    // The page does not hear of the teammate's change: its stream never connects.
+    await page.route("**/api/v1/events**", (route) => route.abort("connectionrefused"));
+    try {
+      await page.goto(session.at("/issue/ENG-3"));
+      await expect.poll(() => page.locator(".issue-side").count()).toBe(1);
+      await tracker.issues.update("ENG-3", { addLabels: ["Frontend"] });
+      await page.getByRole("button", { name: /^Labels/ }).click();
+      await page.getByRole("option", { name: "Bug" }).click();
+      await page.keyboard.press("Escape");
+      await expect
+        .poll(async () => [...(await tracker.issues.get("ENG-3")).labels].sort(), { timeout: 10_000 })
+        .toEqual(["Bug", "Frontend"]);
+    } finally {
+      await page.unroute("**/api/v1/events**");
+    }
+  });
+
   test("a refused edit is rolled back with a visible message", async () => {
     await page.goto(session.at("/issue/ENG-1"));
     await expect.poll(() => page.locator(".issue-side").count()).toBe(1);

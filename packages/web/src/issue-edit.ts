@@ -8,8 +8,7 @@ type PageData = ResponseOf<"getIssuePageData">;
 
 /**
  * Edits of one issue go to the server one after another, in the order they were made: a second edit
- * never races the first (two label saves in flight would each replace the whole set, the contract's
- * `labels` on `updateIssue`, and the one answered last would win with half the ticks).
+ * never races the first (a save answered out of order would show, then roll back to, a stale issue).
  */
 const queues = new Map<string, Promise<unknown>>();
 
@@ -89,7 +88,7 @@ function pageWith(data: PageData, saved: Issue): PageData {
 /**
  * Saves a change to an issue: shown at once in every list (`preview`), sent after any edit of the same
  * issue still in flight, and put back as the server last confirmed it when refused (the caller says
- * so). `change` may be a function, read when the save is sent: a label edit sends the latest whole set.
+ * so). `change` may be a function, read when the save is sent: a label edit sends every tick not sent yet.
  * Resolves with the saved issue, or null when there was nothing left to send.
  */
 export function updateIssue(
@@ -127,30 +126,50 @@ export function updateIssue(
   });
 }
 
-/** The labels each issue should end with, as last ticked: what its next label save sends. */
-const wantedLabels = new Map<string, string[]>();
+/** Per issue, the ticks not sent yet: names to add and names to remove. */
+const pendingLabels = new Map<string, { add: Set<string>; remove: Set<string> }>();
 
 /**
- * Sets an issue's labels. Ticks made faster than the server answers are never lost: every save is sent
- * in turn and carries the whole set as ticked by then (the contract's `labels` replaces the set).
+ * Ticks or unticks labels: `before` is the set the picker showed, `after` the set once ticked. Only the
+ * difference is sent, as the contract's `addLabels`/`removeLabels` on `updateIssue`, so a label a teammate
+ * added meanwhile is kept, and ticks made faster than the server answers are never lost: saves go in turn
+ * and each carries every tick not sent yet.
  */
 export function saveLabels(
   tracker: Tracker,
   issue: { id: string; identifier: string },
-  labels: string[],
+  before: readonly string[],
+  after: readonly string[],
 ): Promise<Issue | null> {
-  wantedLabels.set(issue.id, labels);
+  const pending = pendingLabels.get(issue.id) ?? { add: new Set<string>(), remove: new Set<string>() };
+  pendingLabels.set(issue.id, pending);
+  for (const name of after)
+    if (!before.includes(name)) {
+      pending.add.add(name);
+      pending.remove.delete(name);
+    }
+  for (const name of before)
+    if (!after.includes(name)) {
+      pending.remove.add(name);
+      pending.add.delete(name);
+    }
   return updateIssue(
     tracker,
     issue,
     () => {
-      const wanted = wantedLabels.get(issue.id);
-      if (!wanted) return null;
-      // A later tick has been sent already (with this one in it): nothing more to send.
-      wantedLabels.delete(issue.id);
-      return { labels: wanted };
+      const ticks = pendingLabels.get(issue.id);
+      // A later save has sent these ticks already: nothing more to send.
+      pendingLabels.delete(issue.id);
+      if (!ticks || ticks.add.size + ticks.remove.size === 0) return null;
+      return {
+        ...(ticks.add.size ? { addLabels: [...ticks.add] } : {}),
+        ...(ticks.remove.size ? { removeLabels: [...ticks.remove] } : {}),
+      };
     },
-    (i) => ({ ...i, labels }),
+    (i) => {
+      const kept = i.labels.filter((name) => after.includes(name) || !before.includes(name));
+      return { ...i, labels: [...kept, ...after.filter((name) => !kept.includes(name))] };
+    },
   );
 }
 

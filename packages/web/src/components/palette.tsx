@@ -185,7 +185,7 @@ export function Palette({
               ? labelsNow.filter((n) => n !== l.name)
               : [...labelsNow, l.name];
             setTicked(next);
-            saveLabels(tracker, issue, next).catch((error) =>
+            saveLabels(tracker, issue, labelsNow, next).catch((error) =>
               notify(`${issue.identifier} labels not saved: ${describeError(error)}`, "error"),
             );
           }}

@@ -135,7 +135,7 @@ function IssueView({ data, dueDate }: { data: PageData; dueDate: string | null |
   };
   const setLabels = (names: string[]) => {
     setOverlay((o) => ({ ...o, labels: names }));
-    saveLabels(tracker, issue, names).then(
+    saveLabels(tracker, issue, shown.labels, names).then(
       () => settle({ labels: names }),
       (err) => {
         settle({ labels: names });
