@@ -182,3 +182,32 @@ describe("my issues", () => {
     expect(await sidebarEntry.getAttribute("aria-current")).toBe("page");
   });
 });
+
+describe("following an issue", () => {
+  test("the issue page's Subscribe toggle follows and unfollows, and says which it is", async () => {
+    const dana = await session.server.addMember(session.token, "member");
+    const theirs = createTracker({ baseUrl: session.server.url, apiKey: dana.token, workspace: session.ws });
+    const issue = await theirs.issues.create({ team: "ENG", title: "Renew the certificates" });
+
+    await page.goto(session.at(`/issue/${issue.identifier}`));
+    const toggle = page.getByRole("button", { name: /^(Subscribe|Unsubscribe)$/ });
+    await expect.poll(() => toggle.textContent()).toBe("Subscribe");
+    expect(await toggle.getAttribute("aria-pressed")).toBe("false");
+
+    await toggle.click();
+    await expect.poll(() => tracker.issues.subscribed(issue.identifier)).toBe(true);
+    expect(await toggle.textContent()).toBe("Unsubscribe");
+    // Followed: Dana's next change reaches my inbox.
+    const unread = (await tracker.inbox.list({ unread: "true" })).unreadCount;
+    await theirs.issues.update(issue.identifier, { priority: 1 });
+    await expect
+      .poll(async () => (await tracker.inbox.list({ unread: "true" })).unreadCount)
+      .toBe(unread + 1);
+
+    await page.reload();
+    await expect.poll(() => toggle.textContent()).toBe("Unsubscribe");
+    await toggle.click();
+    await expect.poll(() => tracker.issues.subscribed(issue.identifier)).toBe(false);
+    expect(await toggle.getAttribute("aria-pressed")).toBe("false");
+  });
+});

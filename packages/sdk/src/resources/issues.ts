@@ -246,6 +246,21 @@ export class IssuesApi {
   }
 
   /**
+   * Whether the caller follows the issue (created it, is assigned it, or subscribed, and did not
+   * unsubscribe since).
+   *
+   * @example
+   * if (!(await tracker.issues.subscribed("ENG-123"))) await tracker.issues.subscribe("ENG-123");
+   */
+  async subscribed(identifier: string, options?: CallOptions): Promise<boolean> {
+    const call = this.http.raw.GET("/issues/{identifier}/subscription", {
+      params: { path: { identifier } },
+      ...this.http.init(options),
+    });
+    return (await unwrap(call)).subscribed;
+  }
+
+  /**
    * One page of the issue's history, oldest first: every change with who made it and when. Pass the
    * page's `nextCursor` as `cursor` for the next one (`null` on the last page).
    *

@@ -150,6 +150,7 @@ export const OPERATION_RULES: Record<OperationId, OperationRule> = {
   redeliverWebhook: { action: "webhook.manage" },
   listNotifications: { action: "notification.read" },
   markNotificationsRead: { action: "notification.update" },
+  getIssueSubscription: { action: "issue.read" },
   subscribeIssue: { action: "issue.subscribe" },
   unsubscribeIssue: { action: "issue.subscribe" },
   streamEvents: { action: "events.read" },

@@ -720,6 +720,7 @@ const CASES: Record<keyof typeof OPERATION_RULES, Case> = {
   },
   listNotifications: { call: async () => get("/my/notifications") },
   markNotificationsRead: { call: async () => ({ method: "POST", path: "/my/notifications/read", body: {} }) },
+  getIssueSubscription: onIssue("GET", "/subscription"),
   subscribeIssue: onIssue("PUT", "/subscription"),
   unsubscribeIssue: onIssue("DELETE", "/subscription"),
   streamEvents: { call: async () => get("/events") },

@@ -319,6 +319,7 @@ function IssueView({ data, dueDate }: { data: PageData; dueDate: string | null |
               }}
             />
           </Field>
+          <SubscribeToggle identifier={issue.identifier} />
           <p className="muted small">
             Created {new Date(issue.createdAt).toLocaleString()}
             <br />
@@ -328,6 +329,39 @@ function IssueView({ data, dueDate }: { data: PageData; dueDate: string | null |
         </aside>
       </article>
     </AttachmentUrls.Provider>
+  );
+}
+
+/**
+ * Following the issue (`getIssueSubscription`, `subscribeIssue`, `unsubscribeIssue`): its changes reach
+ * the inbox. The toggle flips at once and flips back, with a message, when the server refuses.
+ */
+function SubscribeToggle({ identifier }: { identifier: string }) {
+  const { tracker, notify } = useApp();
+  const key = `subscription:${identifier}`;
+  const following = useData(key, () => tracker.issues.subscribed(identifier));
+  if (following.data === undefined) return null;
+  const on = following.data;
+  const toggle = async () => {
+    store.set(key, () => !on);
+    try {
+      const now = await tracker.issues.subscribe(identifier, !on);
+      store.set(key, () => now);
+    } catch (err) {
+      store.set(key, () => on);
+      notify(`${identifier}: ${on ? "not unsubscribed" : "not subscribed"}: ${describeError(err)}`, "error");
+    }
+  };
+  return (
+    <button
+      type="button"
+      className="subscribe-toggle"
+      aria-pressed={on}
+      title={on ? "Changes to this issue reach your inbox" : "Get this issue's changes in your inbox"}
+      onClick={() => void toggle()}
+    >
+      {on ? "Unsubscribe" : "Subscribe"}
+    </button>
   );
 }
 

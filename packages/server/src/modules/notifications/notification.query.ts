@@ -93,6 +93,16 @@ export async function markNotificationsRead(
   return { unreadCount: (await sqlOne<{ n: number }>(scope.em, q`select ${unreadCountSql(scope)} as n`))!.n };
 }
 
+/** `GET /issues/{identifier}/subscription`: whether the caller's row says they follow the issue. */
+export async function getSubscription(scope: WorkspaceScope, ref: string): Promise<{ subscribed: boolean }> {
+  const issue = await resolveIssue(scope, ref);
+  const row = await sqlOne<{ subscribed: boolean }>(
+    scope.em,
+    q`select subscribed from issue_subscriptions where issue_id = ${issue.id} and user_id = ${scope.caller.userId}`,
+  );
+  return { subscribed: row?.subscribed ?? false };
+}
+
 /** `PUT` / `DELETE /issues/{identifier}/subscription`: the caller's row, kept when unsubscribing. */
 export async function setSubscription(
   scope: WorkspaceScope,

@@ -1,5 +1,10 @@
 import { handle, inWorkspace } from "../../http/handler.js";
-import { listNotifications, markNotificationsRead, setSubscription } from "./notification.query.js";
+import {
+  getSubscription,
+  listNotifications,
+  markNotificationsRead,
+  setSubscription,
+} from "./notification.query.js";
 
 /** The inbox (`/my/notifications`) and following issues (`/issues/{identifier}/subscription`). */
 export const notificationHandlers = [
@@ -13,6 +18,10 @@ export const notificationHandlers = [
   handle("markNotificationsRead", async (s, { body }) => ({
     status: 200,
     body: await markNotificationsRead(inWorkspace(s), body),
+  })),
+  handle("getIssueSubscription", async (s, { params }) => ({
+    status: 200,
+    body: await getSubscription(inWorkspace(s), params.identifier),
   })),
   handle("subscribeIssue", async (s, { params }) => ({
     status: 200,

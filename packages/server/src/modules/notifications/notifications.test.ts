@@ -38,8 +38,15 @@ describe("notifications", () => {
     expect(await summary(me.api)).toEqual([["created", "state_changed", issue.identifier]]);
     expect((await inbox(bob.api)).notifications).toHaveLength(1);
 
+    // Each reads whether they follow it: the creator and the assignee do, Cat not yet.
+    const follows = async (api: ApiClient) => (await api.GET("/issues/{identifier}/subscription", path)).data;
+    expect(await follows(me.api)).toEqual({ subscribed: true });
+    expect(await follows(bob.api)).toEqual({ subscribed: true });
+    expect(await follows(cat.api)).toEqual({ subscribed: false });
+
     // Cat subscribes, then hears of a change by me; unsubscribing stops it.
     expect((await cat.api.PUT("/issues/{identifier}/subscription", path)).data).toEqual({ subscribed: true });
+    expect(await follows(cat.api)).toEqual({ subscribed: true });
     await me.api.PATCH("/issues/{identifier}", { ...path, body: { priority: 1 } });
     expect(await summary(cat.api)).toEqual([["subscribed", "issue_updated", issue.identifier]]);
     expect(await summary(bob.api)).toEqual([
@@ -47,6 +54,7 @@ describe("notifications", () => {
       ["assigned", "issue_created", issue.identifier],
     ]);
     await cat.api.DELETE("/issues/{identifier}/subscription", path);
+    expect(await follows(cat.api)).toEqual({ subscribed: false });
     await bob.api.PATCH("/issues/{identifier}", { ...path, body: { title: "Login, again" } });
     expect(await inbox(cat.api)).toMatchObject({ notifications: [expect.anything()], unreadCount: 1 });
 
