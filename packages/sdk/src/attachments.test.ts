@@ -83,6 +83,23 @@ describe("issues.attach", () => {
     expect((await tracker.issues.get(identifier)).media).toHaveLength(6);
   });
 
+  it("reports progress as the bytes go out, up to the whole size, and stores them unchanged", async () => {
+    const bytes = Buffer.alloc(3 * 1024 * 1024, "tracker ");
+    for (const data of [bytes, new Blob([bytes])]) {
+      const seen: { sent: number; total: number | undefined }[] = [];
+      const media = await tracker.issues.attach(identifier, data, {
+        filename: "big.log",
+        onProgress: (p) => seen.push(p),
+      });
+      expect(seen.length).toBeGreaterThan(1);
+      expect(seen.at(-1)).toEqual({ sent: bytes.byteLength, total: bytes.byteLength });
+      expect(seen.map((p) => p.sent)).toEqual([...seen.map((p) => p.sent)].sort((a, b) => a - b));
+      expect(media.metadata.size).toBe(bytes.byteLength);
+      const got = await tracker.issues.download(media.url);
+      expect(Buffer.from(await new Response(got.body).arrayBuffer()).equals(bytes)).toBe(true);
+    }
+  });
+
   it("names a File by its own name, trusts the bytes over the type given, and deletes", async () => {
     const html = new File(["<html><body>hi</body></html>"], "page.png", { type: "image/png" });
     const media = await tracker.issues.attach(identifier, html);

@@ -55,6 +55,7 @@ export {
 } from "./response.js";
 export { parseEventStream, type RawServerSentEvent } from "./sse.js";
 export { createTracker, type Tracker, type TrackerOptions } from "./tracker.js";
+export type { UploadProgress } from "./upload-progress.js";
 export * from "./values.js";
 export {
   verifyWebhook,

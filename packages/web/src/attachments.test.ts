@@ -87,6 +87,63 @@ describe("attachments on the issue page", () => {
     ]);
   });
 
+  test("a screenshot enlarges on click, in a dialog that Esc closes", async () => {
+    // Taller than the 240 px a screenshot takes in the page.
+    await session.tracker.issues.attach("ENG-1", png(300, 600), { filename: "tall.png" });
+    await page.goto(session.at("/issue/ENG-1"));
+    await expect.poll(() => imageSize(".attachments", "tall.png")).toBe("300x600");
+    const inPage = await page.locator(".attachments img[alt='tall.png']").boundingBox();
+    expect(inPage!.height).toBeLessThanOrEqual(240);
+    await page.locator(".attachments").getByRole("button", { name: "Enlarge tall.png" }).click();
+    const dialog = page.getByRole("dialog", { name: "tall.png" });
+    await expect.poll(() => imageSize('[role="dialog"]', "tall.png")).toBe("300x600");
+    const enlarged = await dialog.locator("img").boundingBox();
+    expect(enlarged!.height).toBeGreaterThan(inPage!.height * 1.5);
+    await page.keyboard.press("Escape");
+    await expect.poll(() => dialog.count()).toBe(0);
+  });
+
+  test("a large file shows a progress bar while it uploads, gone once it is in", async () => {
+    await page.goto(session.at("/issue/ENG-1"));
+    await page.getByRole("button", { name: "Edit description" }).click();
+    const bytes = 16 * 1024 * 1024;
+    // Every value the page's progress bars show, as they change.
+    await page.evaluate(() => {
+      const seen: { label: string | null; value: number; max: number }[] = [];
+      (window as unknown as { seen: typeof seen }).seen = seen;
+      const record = () => {
+        for (const bar of document.querySelectorAll("progress"))
+          seen.push({ label: bar.getAttribute("aria-label"), value: bar.value, max: bar.max });
+      };
+      new MutationObserver(record).observe(document.body, {
+        subtree: true,
+        childList: true,
+        attributes: true,
+      });
+    });
+    await page.locator("#description-input").focus();
+    await page.evaluate((size) => {
+      const data = new DataTransfer();
+      data.items.add(new File([new Uint8Array(size).fill(7)], "capture.bin"));
+      const target = document.querySelector("#description-input")!;
+      target.dispatchEvent(new DragEvent("drop", { dataTransfer: data, bubbles: true, cancelable: true }));
+    }, bytes);
+    await expect
+      .poll(() => page.locator("#description-input").inputValue(), { timeout: 30_000 })
+      .toMatch(/\[capture\.bin\]\(\/api\/v1\/attachments\//);
+    const seen = await page.evaluate(
+      () => (window as unknown as { seen: { label: string; value: number; max: number }[] }).seen,
+    );
+    expect(seen.length).toBeGreaterThan(0);
+    expect(new Set(seen.map((s) => s.label))).toEqual(new Set(["Uploading capture.bin"]));
+    expect(seen.every((s) => s.max === bytes)).toBe(true);
+    // It moved, and reached the whole file.
+    expect(Math.max(...seen.map((s) => s.value))).toBe(bytes);
+    expect(new Set(seen.map((s) => s.value)).size).toBeGreaterThan(1);
+    expect(await page.locator("progress").count()).toBe(0);
+    await page.getByRole("button", { name: "Cancel" }).click();
+  });
+
   test("an image whose link in the text has expired still shows: the page gives it a fresh one", async () => {
     const [chart] = await session.tracker.issues.attachments("ENG-1");
     const stale = chart!.url.replace(/expires=\d+/, "expires=1");

@@ -2,6 +2,7 @@ import { contentKey } from "../content-key.js";
 import { TrackerError } from "../errors.js";
 import { type CallOptions, done, type Http, type Page, pageOf, paginate, unwrap } from "../http.js";
 import type { BodyOf, QueryOf, ResponseOf, Schemas } from "../operation-types.js";
+import { canReportWithXhr, countingStream, type UploadProgress, xhrUpload } from "../upload-progress.js";
 
 /** Options of {@link IssuesApi.import}: the call's, plus progress and the keys' prefix. */
 export interface ImportOptions extends CallOptions {
@@ -34,6 +35,12 @@ export interface AttachOptions extends CallOptions {
    * bytes whatever this says (the contract's `uploadAttachment`).
    */
   contentType?: string | undefined;
+  /**
+   * Called as the bytes go out, with how many are sent and the whole size when known: for a progress
+   * bar. In a browser the upload then goes by `XMLHttpRequest` (the only way a page can watch an upload
+   * over HTTP/1.1), past this client's `fetch` and its request hooks.
+   */
+  onProgress?: ((progress: UploadProgress) => void) | undefined;
 }
 
 /** A download of {@link IssuesApi.download}: the bytes as a stream, and what the server says of them. */
@@ -362,14 +369,22 @@ export class IssuesApi {
     data: AttachmentData,
     options: AttachOptions = {},
   ): Promise<Schemas["IssueMedia"]> {
-    const { filename, contentType, ...call } = options;
+    const { filename, contentType, onProgress, ...call } = options;
     const name = filename ?? (data as { name?: unknown }).name;
-    const streamed = !(data instanceof Blob) && !(data instanceof Uint8Array);
-    const body =
-      streamed && !(data instanceof ReadableStream)
-        ? ReadableStream.from(data as AsyncIterable<Uint8Array>)
-        : data;
+    const byXhr = onProgress !== undefined && canReportWithXhr(data);
+    const counted = onProgress !== undefined && !byXhr;
+    const streamed = counted || (!(data instanceof Blob) && !(data instanceof Uint8Array));
+    let body: AttachmentData =
+      data instanceof Blob || data instanceof Uint8Array || data instanceof ReadableStream
+        ? data
+        : ReadableStream.from(data);
+    if (counted) {
+      const total =
+        data instanceof Blob ? data.size : data instanceof Uint8Array ? data.byteLength : undefined;
+      body = countingStream(body as Blob | Uint8Array | ReadableStream<Uint8Array>, total, onProgress);
+    }
     const init = this.http.init(call, streamed);
+    if (byXhr) init.fetch = (request: Request) => xhrUpload(request, data, onProgress);
     const answer = this.http.raw.POST("/issues/{identifier}/attachments", {
       params: { path: { identifier }, query: { filename: typeof name === "string" && name ? name : "file" } },
       body: body as never,

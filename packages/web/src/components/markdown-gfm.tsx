@@ -4,6 +4,7 @@ import type { ComponentProps } from "react";
 import ReactMarkdown, { type Components } from "react-markdown";
 import remarkGfm from "remark-gfm";
 import { Link } from "../router.js";
+import { ZoomableImage } from "./zoomable-image.js";
 
 /** An issue identifier as the contract writes it (`IssueIdentifier`): a team key, a dash, a number. */
 const IDENTIFIER = /\b[A-Z][A-Z0-9]{0,6}-[1-9][0-9]*\b/g;
@@ -67,7 +68,9 @@ export default function GfmMarkdown({ text, ws, onToggleTask, freshUrls }: GfmPr
     h3: ({ children }) => <h5>{children}</h5>,
     h4: ({ children }) => <h6>{children}</h6>,
     h5: ({ children }) => <h6>{children}</h6>,
-    img: ({ src, alt }) => <img src={fresh(typeof src === "string" ? src : undefined)} alt={alt ?? ""} />,
+    img: ({ src, alt }) => (
+      <ZoomableImage src={fresh(typeof src === "string" ? src : undefined)} alt={alt ?? ""} />
+    ),
     a: ({ href, children }) =>
       href && ATTACHMENT.test(href) ? (
         <a href={fresh(href)} target="_blank" rel="noopener">

@@ -1,7 +1,7 @@
 import { ISSUE_RELATION_TYPES, type ResponseOf, type Schemas, type Tracker } from "@tracker/sdk";
 import { type FormEvent, type ReactNode, useEffect, useRef, useState } from "react";
 import { useApp } from "../app-context.js";
-import { AttachmentList, insertAt, useFileDrop } from "../components/attachments.js";
+import { AttachmentList, insertAt, UploadProgressList, useFileDrop } from "../components/attachments.js";
 import { History } from "../components/history.js";
 import { AttachmentUrls, Markdown, toggleTask } from "../components/markdown.js";
 import { Picker } from "../components/picker.js";
@@ -524,7 +524,7 @@ function EditableDescription({
         onChange={(e) => setDraft(e.target.value)}
         {...drop.handlers}
       />
-      {drop.uploading > 0 && <p className="muted">Uploading {drop.uploading} file(s)…</p>}
+      <UploadProgressList uploads={drop.uploads} />
       <ErrorNote error={drop.error} />
       <div className="row">
         <button type="submit" className="primary" disabled={drop.uploading > 0}>
@@ -771,7 +771,7 @@ function Comments({ data }: { data: PageData }) {
           required
           {...drop.handlers}
         />
-        {drop.uploading > 0 && <p className="muted">Uploading {drop.uploading} file(s)…</p>}
+        <UploadProgressList uploads={drop.uploads} />
         <ErrorNote error={drop.error} />
         <div className="row">
           <button type="submit" className="primary" disabled={busy || drop.uploading > 0 || !body.trim()}>
