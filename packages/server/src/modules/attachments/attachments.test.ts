@@ -347,6 +347,24 @@ describe("attachments on disk", () => {
     }
   });
 
+  it("keeps an issue's files when it moves to another team: listed under its new identifier, same links", async () => {
+    const { token, api, issue } = await setup();
+    await api.POST("/teams", { body: { key: "OPS", name: "Operations" } });
+    const shot = (await upload(token, issue.identifier, png(3, 2), "shot.png")).media;
+    const moved = await api.POST("/issues/move", { body: { identifiers: [issue.identifier], team: "OPS" } });
+    expect(moved.response.status).toBe(200);
+    const listed = await api.GET("/issues/{identifier}/attachments", {
+      params: { path: { identifier: "OPS-1" } },
+    });
+    expect(listed.data!.attachments.map((m) => [m.id, m.title, m.metadata.width])).toEqual([
+      [shot.id, "shot.png", 3],
+    ]);
+    // The link written into a description before the move still opens the file.
+    const got = await download(shot.url);
+    expect(got.status).toBe(200);
+    expect(Buffer.from(await got.arrayBuffer()).equals(png(3, 2))).toBe(true);
+  });
+
   it("removes an issue's files with the issue; the sweep removes files no row names", async () => {
     const { token, issue } = await setup();
     const a = (await upload(token, issue.identifier, png(2, 2), "a.png")).media;
