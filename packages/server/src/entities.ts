@@ -16,6 +16,7 @@ import { Invite } from "./modules/invites/invite.entity.js";
 import {
   ActivityEvent,
   Comment,
+  CommentRevision,
   Issue,
   IssueLabel,
   IssueLabelPosting,
@@ -73,6 +74,7 @@ export const entities: EntitySchema[] = [
   IssueSearchRecentSince,
   IssueLabelPosting,
   Comment,
+  CommentRevision,
   Attachment,
   ActivityEvent,
   IssueSubscription,

@@ -142,6 +142,23 @@ describe("inbox", () => {
   });
 });
 
+describe("comment edits", () => {
+  test("an edited comment's mark opens what it said before, oldest first", async () => {
+    const comment = await tracker.comments.create("ENG-2", { body: "Ship it on **Monday**." });
+    await tracker.comments.update("ENG-2", comment.id, { body: "Ship it on Tuesday." });
+    await tracker.comments.update("ENG-2", comment.id, { body: "Ship it on Wednesday." });
+    await page.goto(session.at("/issue/ENG-2"));
+    const item = page.locator("li.comment", { hasText: "Ship it on Wednesday." });
+    await item.getByRole("button", { name: "Edited: show earlier versions" }).click();
+    const earlier = page.getByRole("dialog", { name: "Earlier versions" });
+    await expect
+      .poll(async () => (await earlier.locator(".markdown").allTextContents()).map((t) => t.trim()))
+      .toEqual(["Ship it on Monday.", "Ship it on Tuesday."]);
+    await page.keyboard.press("Escape");
+    await expect.poll(() => earlier.count()).toBe(0);
+  });
+});
+
 describe("my issues", () => {
   test("lists what I am assigned, what I created and what I follow, each in its own tab", async () => {
     const grace = await session.server.addMember(session.token, "member");

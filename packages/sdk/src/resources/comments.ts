@@ -59,6 +59,24 @@ export class CommentsApi {
   }
 
   /**
+   * An edited comment's earlier bodies, oldest first, each with when it was written and replaced.
+   *
+   * @example
+   * for (const r of await tracker.comments.revisions("ENG-123", comment.id)) console.log(r.replacedAt, r.body);
+   */
+  async revisions(
+    identifier: string,
+    commentId: string,
+    options?: CallOptions,
+  ): Promise<ResponseOf<"listCommentRevisions">["revisions"]> {
+    const call = this.http.raw.GET("/issues/{identifier}/comments/{commentId}/revisions", {
+      params: { path: { identifier, commentId } },
+      ...this.http.init(options),
+    });
+    return (await unwrap(call)).revisions;
+  }
+
+  /**
    * Deletes a comment.
    *
    * @example

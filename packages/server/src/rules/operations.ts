@@ -93,6 +93,7 @@ export const OPERATION_RULES: Record<OperationId, OperationRule> = {
   listComments: { action: "issue.read" },
   createComment: { action: "issue.write" },
   updateComment: { action: "comment.update" },
+  listCommentRevisions: { action: "issue.read" },
   deleteComment: { action: "comment.delete" },
   listAttachments: { action: "issue.read" },
   uploadAttachment: { action: "issue.write" },

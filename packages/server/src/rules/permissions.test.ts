@@ -513,6 +513,16 @@ const CASES: Record<keyof typeof OPERATION_RULES, Case> = {
       };
     },
   },
+  listCommentRevisions: {
+    call: async () => {
+      const id = await issue();
+      return get(`/issues/${id}/comments/${await comment(id, admin())}/revisions`);
+    },
+    hidden: async () => {
+      const id = await issue("HID");
+      return get(`/issues/${id}/comments/${await comment(id, admin())}/revisions`);
+    },
+  },
   deleteComment: {
     call: async (role, mode) => {
       const id = await issue();

@@ -2,6 +2,7 @@ import { ISSUE_RELATION_TYPES, type ResponseOf, type Schemas, type Tracker } fro
 import { type FormEvent, type ReactNode, useEffect, useRef, useState } from "react";
 import { useApp } from "../app-context.js";
 import { AttachmentList, insertAt, UploadProgressList, useFileDrop } from "../components/attachments.js";
+import { EditedMark } from "../components/comment-revisions.js";
 import { History } from "../components/history.js";
 import { AttachmentUrls, Markdown, toggleTask } from "../components/markdown.js";
 import { Picker } from "../components/picker.js";
@@ -803,7 +804,12 @@ function CommentItem({
         <time dateTime={comment.createdAt} className="muted">
           {new Date(comment.createdAt).toLocaleString()}
         </time>
-        {comment.updatedAt !== comment.createdAt && <span className="muted"> (edited)</span>}
+        {comment.updatedAt !== comment.createdAt && (
+          <>
+            {" "}
+            <EditedMark identifier={identifier} commentId={comment.id} />
+          </>
+        )}
       </p>
       {draft === null ? (
         <>

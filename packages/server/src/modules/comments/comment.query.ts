@@ -70,9 +70,40 @@ export async function lockCommentOfIssue(tx: WorkspaceScope, issueId: string, co
   );
 }
 
-/** A comment's new body, marked edited. */
+/** A comment's new body, marked edited; the body it replaces is kept as a revision (`listCommentRevisions`). */
 export async function setCommentBody(em: EntityManager, id: string, body: string): Promise<void> {
-  await sql(em, q`update comments set body = ${body}, edited = true, updated_at = now() where id = ${id}`);
+  await sql(
+    em,
+    q`with old as (select id, body, updated_at from comments where id = ${id}),
+          kept as (insert into comment_revisions (id, comment_id, body, written_at, replaced_at)
+                   select gen_random_uuid(), id, body, updated_at, now() from old)
+      update comments set body = ${body}, edited = true, updated_at = now() where id = ${id}`,
+  );
+}
+
+export type CommentRevisionOut = components["schemas"]["CommentRevision"];
+
+/** A comment's earlier bodies, oldest first (the comment's own `body` is the current one). */
+export async function loadCommentRevisions(
+  em: EntityManager,
+  commentId: string,
+): Promise<CommentRevisionOut[]> {
+  return (
+    await sql<{ revision: CommentRevisionOut }>(
+      em,
+      q`select json_build_object('body', body, 'writtenAt', ${raw(isoSql("written_at"))},
+                                 'replacedAt', ${raw(isoSql("replaced_at"))}) as revision
+          from comment_revisions where comment_id = ${commentId} order by replaced_at, id`,
+    )
+  ).map((r) => r.revision);
+}
+
+/** The comment's id when it belongs to the issue; otherwise 404. */
+export async function commentOfIssue(em: EntityManager, issueId: string, commentId: string): Promise<string> {
+  const row = await findById(commentId, `No comment "${commentId}" on this issue.`, (id) =>
+    sqlOne<{ id: string }>(em, q`select id from comments where id = ${id} and issue_id = ${issueId}`),
+  );
+  return row.id;
 }
 
 export async function deleteCommentRow(em: EntityManager, id: string): Promise<void> {

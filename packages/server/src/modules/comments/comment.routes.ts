@@ -19,6 +19,13 @@ export const commentHandlers = [
     },
   })),
 
+  handle("listCommentRevisions", async (s, { params }) => ({
+    status: 200,
+    body: {
+      revisions: await comments.listCommentRevisions(inWorkspace(s), params.identifier, params.commentId),
+    },
+  })),
+
   handle("deleteComment", async (s, { params }) => {
     await comments.deleteComment(inWorkspace(s), params.identifier, params.commentId);
     return { status: 200, body: OK };

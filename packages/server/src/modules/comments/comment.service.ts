@@ -7,9 +7,12 @@ import { commentAddedPayload, recordActivity } from "../activity/activity.query.
 import { type IssueKey, resolveIssue } from "../shared/resolve.query.js";
 import {
   type CommentOut,
+  type CommentRevisionOut,
+  commentOfIssue,
   deleteCommentRow,
   insertComment,
   loadComment,
+  loadCommentRevisions,
   loadComments,
   lockCommentOfIssue,
   setCommentBody,
@@ -24,6 +27,16 @@ const issueChange = (issue: IssueKey) => ({
 export async function listComments(scope: WorkspaceScope, ref: string): Promise<CommentOut[]> {
   const issue = await resolveIssue(scope, ref);
   return loadComments(scope.em, issue.id);
+}
+
+/** A comment's earlier bodies, oldest first: anyone who sees the issue may read them, as its comments. */
+export async function listCommentRevisions(
+  scope: WorkspaceScope,
+  ref: string,
+  commentId: string,
+): Promise<CommentRevisionOut[]> {
+  const issue = await resolveIssue(scope, ref);
+  return loadCommentRevisions(scope.em, await commentOfIssue(scope.em, issue.id, commentId));
 }
 
 /** Adds a comment by the caller, bumps the issue's `updatedAt` and records `comment_added`. */

@@ -101,6 +101,41 @@ describe("comments", () => {
     expect(row!.body).toBe("Final");
   });
 
+  it("keeps each edited comment's earlier bodies, oldest first, for everyone who sees the issue", async () => {
+    const { api, mapi, issue, other } = await setup();
+    const c = (
+      await mapi.POST("/issues/{identifier}/comments", { ...onIssue(issue.identifier), body: { body: "v1" } })
+    ).data!.comment;
+    const path = onComment(issue.identifier, c.id);
+    const revisions = async () =>
+      (await api.GET("/issues/{identifier}/comments/{commentId}/revisions", path)).data!.revisions;
+    expect(await revisions()).toEqual([]);
+    // An edit that changes nothing is no revision.
+    await mapi.PATCH("/issues/{identifier}/comments/{commentId}", { ...path, body: { body: "v1" } });
+    expect(await revisions()).toEqual([]);
+    const v2 = (
+      await mapi.PATCH("/issues/{identifier}/comments/{commentId}", { ...path, body: { body: "v2" } })
+    ).data!.comment;
+    await mapi.PATCH("/issues/{identifier}/comments/{commentId}", { ...path, body: { body: "v3" } });
+    const seen = await revisions();
+    expect(seen.map((r) => r.body)).toEqual(["v1", "v2"]);
+    expect(seen[0]!.writtenAt).toBe(c.createdAt);
+    expect(seen[0]!.replacedAt).toBe(v2.updatedAt);
+    expect(seen[1]!.writtenAt).toBe(v2.updatedAt);
+    // The member who wrote it reads them too; under another issue the comment is not found.
+    expect(
+      (await mapi.GET("/issues/{identifier}/comments/{commentId}/revisions", path)).data!.revisions,
+    ).toHaveLength(2);
+    const wrong = await api.GET(
+      "/issues/{identifier}/comments/{commentId}/revisions",
+      onComment(other.identifier, c.id),
+    );
+    expect([wrong.response.status, wrong.error?.code]).toEqual([404, "not_found"]);
+    // They go with the comment.
+    await api.DELETE("/issues/{identifier}/comments/{commentId}", path);
+    expect(await srv.query("select 1 from comment_revisions where comment_id = $1", [c.id])).toEqual([]);
+  });
+
   it("lets the author and admins delete, nobody else", async () => {
     const { api, adminToken, mapi, issue, other } = await setup();
     const byAdmin = (

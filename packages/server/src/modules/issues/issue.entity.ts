@@ -316,6 +316,23 @@ export const Comment = defineEntity({
   },
 });
 
+/**
+ * An earlier body of an edited comment (openapi.yaml, `listCommentRevisions`): written when an edit
+ * replaces it, with when that body was written and when it was replaced. Goes with its comment.
+ */
+export const CommentRevision = defineEntity({
+  name: "CommentRevision",
+  tableName: "comment_revisions",
+  indexes: [{ properties: ["comment", "replacedAt"] }],
+  properties: {
+    id: uuidPrimaryKey(),
+    comment: () => p.manyToOne(Comment).deleteRule("cascade"),
+    body: p.text(),
+    writtenAt: p.datetime(),
+    replacedAt: p.datetime(),
+  },
+});
+
 /** Activity on issues, for /my/digest. `payload` documents what changed from what to what. */
 export const ActivityEvent = defineEntity({
   name: "ActivityEvent",
