@@ -81,12 +81,19 @@ export function feedStatements(em: () => EntityManager) {
          from memberships m
         where m.workspace_id = ${workspaceId} and m.user_id = any(${userIds}::uuid[])`,
       ),
-    /** Which of these keys, or sessions (a signed-in browser's stream), still exist and hold. */
+    /**
+     * Which of these keys, sessions (a signed-in browser's stream) or OAuth grants (a stream opened with
+     * an access token: its `keyId` is made from the grant id, `http/auth.query.ts`) still exist and hold.
+     */
     existingKeys: (keyIds: string[]) =>
       run<{ id: string }>(
         q`select id::text as id from api_keys where id = any(${keyIds}::uuid[])
           union all
-          select id::text from sessions where id = any(${keyIds}::uuid[]) and expires_at > now()`,
+          select id::text from sessions where id = any(${keyIds}::uuid[]) and expires_at > now()
+          union all
+          select distinct md5(payload->>'grantId')::uuid::text from oauth_store
+           where kind = 'AccessToken' and md5(payload->>'grantId')::uuid = any(${keyIds}::uuid[])
+             and (expires_at is null or expires_at > now())`,
       ),
   };
 }

@@ -326,6 +326,17 @@ export class EventHub {
     for (const stream of streams) stream.close("key_deleted");
   }
 
+  /**
+   * Closes every stream opened with an access token of the grant one of whose tokens was just revoked:
+   * a stream does not know which of its grant's tokens opened it, so all go, and a client whose token
+   * still holds reconnects and resumes (its next request is checked as every request is).
+   */
+  private closeRevokedGrant(keyId: string): void {
+    for (const feed of this.feeds.values())
+      for (const stream of [...feed.streams])
+        if (stream.access.keyId === keyId) stream.close("token_revoked");
+  }
+
   private onNotification(channel: string, payload: string | undefined): void {
     if (!payload) return;
     if (channel === CHANGE_CHANNEL) {
@@ -334,6 +345,8 @@ export class EventHub {
       this.closeDeletedKey(payload.slice(4)).catch((err) =>
         this.deps.logger.warn("events: checking a deleted key failed", { error: (err as Error).message }),
       );
+    } else if (channel === ACCESS_CHANNEL && payload.startsWith("grant:")) {
+      this.closeRevokedGrant(payload.slice(6));
     }
   }
 

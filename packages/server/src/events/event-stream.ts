@@ -9,6 +9,7 @@ export type CloseReason =
   | "slow"
   | "revoked"
   | "key_deleted"
+  | "token_revoked"
   | "shutdown"
   | "unavailable"
   | "error";
@@ -18,6 +19,8 @@ const CLOSING: Record<Exclude<CloseReason, "client">, string> = {
   slow: ": closing: this client is too far behind; reconnect with Last-Event-ID to resume\n\n",
   revoked: ": closing: this key no longer has access to the workspace\n\n",
   key_deleted: ": closing: this API key was deleted\n\n",
+  token_revoked:
+    ": closing: an access token of this grant was revoked; reconnect with a valid one to resume\n\n",
   shutdown: ": closing: the server is shutting down; reconnect with Last-Event-ID to resume\n\n",
   unavailable: ": closing: the database is unavailable; reconnect with Last-Event-ID to resume\n\n",
   error: ": closing: the stream failed; reconnect with Last-Event-ID to resume\n\n",

@@ -127,6 +127,14 @@ export function changeEventsSql(
   };
 }
 
+/**
+ * Tells every instance, on commit, that an OAuth access token of a grant was revoked: the streams opened
+ * with the grant's tokens close (a client whose token still holds reconnects and resumes).
+ */
+export async function notifyGrantRevoked(em: EntityManager, grantId: string): Promise<void> {
+  await sql(em, q`select pg_notify(${ACCESS_CHANNEL}, 'grant:' || md5(${grantId})::uuid::text)`);
+}
+
 /** Tells every instance, on commit, that an API key is gone: its open event streams close. */
 export async function notifyKeyDeleted(em: EntityManager, keyId: string): Promise<void> {
   await sql(em, q`select pg_notify(${ACCESS_CHANNEL}, ${`key:${keyId}`})`);

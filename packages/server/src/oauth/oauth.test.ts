@@ -335,6 +335,51 @@ describe("the OAuth authorization server", () => {
     expect(after.status).toBe(401);
   });
 
+  it("keeps a token's event stream open through access changes, and closes it when the token is revoked", async () => {
+    const clientId = await register();
+    const tokens = await tokensFor(clientId, "read");
+    const controller = new AbortController();
+    const res = await fetch(`${srv.url}/api/v1/events`, {
+      headers: { authorization: `Bearer ${tokens.access_token}` },
+      signal: controller.signal,
+    });
+    expect(res.status).toBe(200);
+    let text = "";
+    let ended = false;
+    void (async () => {
+      const reader = res.body!.pipeThrough(new TextDecoderStream()).getReader();
+      for (;;) {
+        const { value, done } = await reader.read();
+        if (done) break;
+        text += value;
+      }
+    })()
+      .catch(() => undefined)
+      .finally(() => {
+        ended = true;
+      });
+    try {
+      await expect.poll(() => text).toContain("event: connected");
+      // A member joins: the server re-reads the access of the workspace's streams, and this one holds.
+      const joined = await srv.addMember(adminKey, "member");
+      await expect.poll(() => text, { timeout: 8_000 }).toContain(joined.userId);
+      const label = (await srv.client(adminKey).POST("/labels", { body: { name: `after-${Date.now()}` } }))
+        .data!.label;
+      await expect.poll(() => text, { timeout: 8_000 }).toContain(label.id);
+      expect(ended).toBe(false);
+
+      const revoked = await fetch(
+        meta.revocation_endpoint,
+        formPost({ token: tokens.access_token, client_id: clientId }),
+      );
+      expect(revoked.status).toBe(200);
+      await expect.poll(() => ended, { timeout: 8_000 }).toBe(true);
+      expect(text).toContain(": closing: an access token of this grant was revoked");
+    } finally {
+      controller.abort();
+    }
+  });
+
   it("gives a guest's token only what a guest may, whatever its scope", async () => {
     const guest = await srv.addMember(adminKey, "guest");
     const admin = srv.client(adminKey);

@@ -1,6 +1,7 @@
 import type { EntityManager } from "@mikro-orm/postgresql";
 import { sql } from "../db/sql.js";
 import { q } from "../db/sql-fragment.js";
+import { notifyGrantRevoked } from "../events/record-change.query.js";
 
 /**
  * The statements of the OAuth server's storage (`oauth_store`, migration `…_oauth_store`): the adapter
@@ -61,13 +62,20 @@ export async function consumeRow(em: EntityManager, kind: string, idHash: string
   await sql(em, q`update oauth_store set consumed_at = now() where kind = ${kind} and id_hash = ${idHash}`);
 }
 
+/** Deletes a token or code; an access token's event streams close with it (`notifyGrantRevoked`). */
 export async function destroyRow(em: EntityManager, kind: string, idHash: string): Promise<void> {
-  await sql(em, q`delete from oauth_store where kind = ${kind} and id_hash = ${idHash}`);
+  const gone = await sql<{ grant_id: string | null }>(
+    em,
+    q`delete from oauth_store where kind = ${kind} and id_hash = ${idHash} returning grant_id`,
+  );
+  const grantId = gone[0]?.grant_id;
+  if (kind === "AccessToken" && grantId) await notifyGrantRevoked(em, grantId);
 }
 
-/** Every token and code of a grant, of every kind: what revoking the grant takes away. */
+/** Every token and code of a grant, of every kind: what revoking the grant takes away, its streams too. */
 export async function revokeGrant(em: EntityManager, grantId: string): Promise<void> {
   await sql(em, q`delete from oauth_store where grant_id = ${grantId}`);
+  await notifyGrantRevoked(em, grantId);
 }
 
 /** Rows past their expiry, for the prune schedule. */
