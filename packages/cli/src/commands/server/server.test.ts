@@ -83,4 +83,64 @@ describe("tracker server (real binary, real server)", () => {
     expect(await exited).toBe(0);
     expect(log()).toContain('"msg":"shutting down"');
   });
+
+  it("sets the admin's password from standard input, with which they sign in on the board", {
+    timeout: 180_000,
+  }, async () => {
+    const env = {
+      HOME: home,
+      XDG_CONFIG_HOME: home,
+      DATABASE_URL: await freshDatabase(`cli_pw_${process.pid}`, "template"),
+    };
+    const args = [
+      "server",
+      "setup",
+      "--workspace-name",
+      "Beta",
+      "--email",
+      "bo@beta.test",
+      "--name",
+      "Bo",
+      "--no-login",
+    ];
+    const short = await runBinary([...args, "--password-stdin"], {
+      env,
+      input: "short\n",
+      timeoutMs: 60_000,
+    });
+    expect(short.code).not.toBe(0);
+    expect(short.stderr).toContain("a password has 10 to 256 characters");
+    const setup = await runBinary([...args, "--password-stdin"], {
+      env,
+      input: "correct horse battery\n",
+      timeoutMs: 60_000,
+    });
+    expect(setup.code).toBe(0);
+    expect(setup.stderr).toContain("bo@beta.test signs in on the board with that password.");
+
+    const port = await freePort();
+    const {
+      child: server,
+      log,
+      exited,
+    } = spawnLogged(process.execPath, [BIN, "server", "start", "--port", String(port), "--production"], {
+      env: { PATH: process.env.PATH, ...env } as NodeJS.ProcessEnv,
+    });
+    try {
+      await expect.poll(log, { timeout: 60_000, interval: 200 }).toContain('"msg":"listening"');
+      const signIn = (password: string) =>
+        fetch(`http://127.0.0.1:${port}/api/v1/auth/sign-in`, {
+          method: "POST",
+          headers: { "content-type": "application/json" },
+          body: JSON.stringify({ email: "bo@beta.test", password }),
+        });
+      expect((await signIn("not the password")).status).toBe(401);
+      const ok = await signIn("correct horse battery");
+      expect(ok.status).toBe(200);
+      expect(ok.headers.get("set-cookie")).toMatch(/HttpOnly/i);
+    } finally {
+      server.kill("SIGTERM");
+    }
+    expect(await exited).toBe(0);
+  });
 });

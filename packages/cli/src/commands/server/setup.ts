@@ -17,9 +17,16 @@ export const spec = defineCommand({
     slug: { type: "string", value: "SLUG", description: "The workspace's URL name (default: from its name)" },
     dataDir: { type: "string", value: "DIR", description: "Folder of the embedded database" },
     noLogin: { type: "boolean", description: "Print the key instead of logging in with it" },
+    passwordStdin: {
+      type: "boolean",
+      description: "Read the admin's password (10 to 256 characters) from the first line of standard input",
+    },
   },
   api: false,
-  examples: ['tracker server setup --workspace-name "Acme" --email ada@acme.test --name "Ada Lovelace"'],
+  examples: [
+    'tracker server setup --workspace-name "Acme" --email ada@acme.test --name "Ada Lovelace"',
+    'printf %s "$ADMIN_PASSWORD" | tracker server setup --workspace-name Acme --email ada@acme.test --name Ada --password-stdin',
+  ],
 });
 
 interface SetupResult {
@@ -46,11 +53,13 @@ export async function run(opts: Opts<typeof spec>, deps: Deps): Promise<void> {
     "--name",
     name,
     ...(opts.slug ? ["--slug", opts.slug] : []),
+    ...(opts.passwordStdin ? ["--password-stdin"] : []),
   ];
   const child = spawn(process.execPath, [...args, ...setupArgs], {
     cwd: dir,
     env,
-    stdio: ["ignore", "pipe", "pipe"],
+    // The password, when asked for, is read by the server's setup from this command's own input.
+    stdio: [opts.passwordStdin ? "inherit" : "ignore", "pipe", "pipe"],
   });
   let out = "";
   let err = "";
@@ -83,6 +92,7 @@ export async function run(opts: Opts<typeof spec>, deps: Deps): Promise<void> {
     deps,
     `Created workspace ${result.workspace.name} (${result.workspace.slug}) with admin ${result.user.name} <${result.user.email}>.`,
   );
+  if (opts.passwordStdin) say(deps, `${result.user.email} signs in on the board with that password.`);
   if (opts.noLogin) {
     say(deps, "Its account key, shown only now:");
     deps.stdout.write(`${result.apiKey.token}\n`);
