@@ -15,6 +15,19 @@ beforeAll(async () => {
 });
 afterAll(() => rmSync(home, { recursive: true, force: true }));
 
+/** `tracker server start` on `port`, as a deployment runs it, once it listens. */
+async function startServer(port: number, env: Record<string, string>) {
+  const started = spawnLogged(
+    process.execPath,
+    [BIN, "server", "start", "--port", String(port), "--production"],
+    {
+      env: { PATH: process.env.PATH, ...env } as NodeJS.ProcessEnv,
+    },
+  );
+  await expect.poll(started.log, { timeout: 60_000, interval: 200 }).toContain('"msg":"listening"');
+  return started;
+}
+
 describe("tracker server (real binary, real server)", () => {
   it("sets up the first workspace and logs in with its key, then starts the server that serves it", {
     timeout: 180_000,
@@ -48,15 +61,8 @@ describe("tracker server (real binary, real server)", () => {
       stderr: "--workspace-name is required\nRun 'tracker server setup --help' for usage.\n",
     });
 
-    const {
-      child: server,
-      log,
-      exited,
-    } = spawnLogged(process.execPath, [BIN, "server", "start", "--port", String(port), "--production"], {
-      env: { PATH: process.env.PATH, ...env } as NodeJS.ProcessEnv,
-    });
+    const { child: server, log, exited } = await startServer(port, env);
     try {
-      await expect.poll(log, { timeout: 60_000, interval: 200 }).toContain('"msg":"listening"');
       const created = await runBinary(["teams", "create", "--name", "Engineering", "--key", "ENG"], { env });
       expect(created).toMatchObject({ code: 0, stdout: "ENG\n" });
       const issue = await runBinary(
@@ -119,15 +125,8 @@ describe("tracker server (real binary, real server)", () => {
     expect(setup.stderr).toContain("bo@beta.test signs in on the board with that password.");
 
     const port = await freePort();
-    const {
-      child: server,
-      log,
-      exited,
-    } = spawnLogged(process.execPath, [BIN, "server", "start", "--port", String(port), "--production"], {
-      env: { PATH: process.env.PATH, ...env } as NodeJS.ProcessEnv,
-    });
+    const { child: server, exited } = await startServer(port, env);
     try {
-      await expect.poll(log, { timeout: 60_000, interval: 200 }).toContain('"msg":"listening"');
       const signIn = (password: string) =>
         fetch(`http://127.0.0.1:${port}/api/v1/auth/sign-in`, {
           method: "POST",
