@@ -3,12 +3,15 @@
  * PostgreSQL, two server instances and HAProxy with `deploy/haproxy.cfg`, all on the loopback. Writers and an
  * event stream go through the balancer while one instance is killed with SIGKILL and the other is later
  * restarted gracefully (SIGTERM). Clients must see no 5xx but 503 with Retry-After, every acknowledged write
- * exactly once, the stream resumed without missing a change, and the service back within seconds.
+ * exactly once, the stream resumed without missing a change, and the service back within seconds. Files go to
+ * an S3-compatible store (s3rver, started here) as several instances need: one uploaded through the balancer
+ * downloads from each instance with the link it was given.
  */
 import { spawnSync } from "node:child_process";
 import { readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { createTracker } from "@tracker/sdk";
+import S3rver from "s3rver";
 import { describe, expect, it } from "vitest";
 import { type EmbeddedPostgres, startEmbeddedPostgres } from "../db/embedded-postgres.js";
 import { freePort } from "../test/free-port.js";
@@ -62,6 +65,26 @@ describe.skipIf(!haproxy)("two instances behind HAProxy on one PostgreSQL", { ti
     expect(await setup.exited).toBe(0);
     const apiKey = (JSON.parse(setup.log()) as { apiKey: { token: string } }).apiKey.token;
 
+    // The instances' shared file store, as `TRACKER_S3_*` configures it.
+    const s3Port = await freePort();
+    const s3 = new S3rver({
+      address: "127.0.0.1",
+      port: s3Port,
+      silent: true,
+      directory: path.join(root, "s3"),
+      configureBuckets: [{ name: "tracker-files", configs: [] }],
+    });
+    await s3.run();
+    onCleanup(() => s3.close());
+    const files = {
+      TRACKER_S3_BUCKET: "tracker-files",
+      TRACKER_S3_ENDPOINT: `http://127.0.0.1:${s3Port}`,
+      TRACKER_S3_ACCESS_KEY_ID: "S3RVER",
+      TRACKER_S3_SECRET_ACCESS_KEY: "S3RVER",
+      TRACKER_S3_FORCE_PATH_STYLE: "true",
+      TRACKER_URL_SECRET: "scale-out-url-secret",
+    };
+
     const ports = [await freePort(), await freePort()];
     const instances: ServerProcess[] = [];
     const start = async (i: number) => {
@@ -69,6 +92,7 @@ describe.skipIf(!haproxy)("two instances behind HAProxy on one PostgreSQL", { ti
         DATABASE_URL: pg.url,
         PORT: String(ports[i]),
         NODE_ENV: "production",
+        ...files,
       });
       const started = instances[i]!;
       onCleanup(() => started.stop());
@@ -166,5 +190,15 @@ describe.skipIf(!haproxy)("two instances behind HAProxy on one PostgreSQL", { ti
     expect(stream.connections).toBeGreaterThanOrEqual(2);
     for (let i = 1; i < stream.ids.length; i++) expect(stream.ids[i]).toBeGreaterThan(stream.ids[i - 1]!);
     await stream.close();
+
+    // A file uploaded through the balancer is in the shared store: each instance serves it by its link.
+    const bytes = Buffer.from("stack trace from the scale-out check\n".repeat(2_000));
+    const [first] = acknowledged.values();
+    const media = await tracker.issues.attach(first!, bytes, { filename: "trace.log" });
+    for (const instance of instances) {
+      const got = await fetch(new URL(media.url, instance.url));
+      expect(got.status, instance.url).toBe(200);
+      expect(Buffer.from(await got.arrayBuffer()).equals(bytes), instance.url).toBe(true);
+    }
   });
 });
