@@ -6,10 +6,11 @@ import { type BoardSession, openBoardSession, signIn } from "./test/session.js";
 // Issue 34, "at scale": column, group, cycle and project totals from the server (`GET /issues/counts`),
 // true however few of their issues are loaded. Issues are made through the batch create (`POST
 // /issues/batch`): a Todo column of 230 (more than a page of 200), and a current cycle of 260 of which 60
-// are done and 8 canceled (the truth: 60/252).
+// are done and 8 canceled (the truth: 60/252), and a project of 215 in a team of its own.
 let session: BoardSession;
 let tracker: Tracker;
 let page: Page;
+let projectId = "";
 
 async function createMany(items: Parameters<Tracker["issues"]["createMany"]>[0]) {
   for (let at = 0; at < items.length; at += 100) await tracker.issues.createMany(items.slice(at, at + 100));
@@ -31,6 +32,18 @@ beforeAll(async () => {
       state: n < 60 ? "Done" : n < 68 ? "Canceled" : "In Progress",
       cycle: "current" as const,
       labels: n % 2 ? ["bug"] : [],
+    })),
+  );
+  // In a team of its own, so the board's totals above stay ENG's.
+  await tracker.teams.create({ name: "Launch team", key: "LCH" });
+  const launch = await tracker.projects.create({ name: "Launch", teams: ["LCH"] });
+  projectId = launch.id;
+  await createMany(
+    Array.from({ length: 215 }, (_, n) => ({
+      team: "LCH",
+      title: `Launch item ${n + 1}`,
+      state: n < 43 ? "Done" : "Backlog",
+      project: "Launch",
     })),
   );
   await signIn(session);
@@ -110,5 +123,16 @@ describe("the current cycle counts and lists all of its issues", () => {
     ).items[0]!;
     await tracker.issues.update(open.identifier, { state: "Done" });
     await expect.poll(() => page.locator(".progress").textContent()).toBe("24% · 61/252");
+  });
+});
+
+describe("a project of more than 200 issues", () => {
+  test("shows the server's progress and total, and loads past 200", async () => {
+    await page.goto(session.at(`/project/${projectId}`));
+    await expect.poll(() => page.locator(".progress").textContent()).toBe("20% · 43/215");
+    await expect.poll(() => page.locator(".issue-total").textContent()).toBe("215");
+    await expect.poll(() => page.getByText("200 of 215 issues shown, more to load").count()).toBe(1);
+    await page.getByRole("button", { name: "Load more issues" }).click();
+    await expect.poll(() => page.getByText("215 issues").count()).toBe(1);
   });
 });
