@@ -156,7 +156,8 @@ function Board({ team, listKey, query }: { team: Team; listKey: string; query: I
   // Every column's true size, in one count by state with the board's filters (each column lists its own
   // state, so a `state` filter is the columns' business, not the count's).
   const { state: _state, ...countQuery } = query;
-  const counts = useIssueCounts(tracker, listKey, countQuery, "state");
+  // Its own cache key: the list view of the same filters counts with `state` kept.
+  const counts = useIssueCounts(tracker, `${listKey}#columns`, countQuery, "state");
 
   /** Moves a card: shown at once, rolled back (with a message) when the server refuses or is away. */
   const moveTo = useCallback(
