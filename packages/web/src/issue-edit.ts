@@ -1,5 +1,5 @@
 import type { BodyOf, ResponseOf, Schemas, Tracker } from "@tracker/sdk";
-import { applyIssue } from "./issue-lists.js";
+import { applyIssue, shownCopy } from "./issue-lists.js";
 import { store } from "./store.js";
 
 type Issue = Schemas["Issue"];
@@ -114,13 +114,15 @@ export function updateIssue(
         applyIssue(last);
         throw error;
       }
+      // As the lists show it now (the preview): what the counts put back.
+      const previewed = shownCopy(issue.id);
       for (const [key, copy] of before)
         store.set(key, (data) => {
           const pages = data as { items: Issue[] };
           return { ...pages, items: pages.items.map((i) => (i.id === copy.id ? copy : i)) };
         });
       const original = before.values().next().value;
-      if (original) applyIssue(original);
+      if (original) applyIssue(original, previewed);
       throw error;
     }
   });

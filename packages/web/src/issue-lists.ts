@@ -1,4 +1,5 @@
 import { type Schemas, STATE_TYPES, type Tracker } from "@tracker/sdk";
+import { countChange } from "./issue-counts.js";
 import { BOARD_PAGE, type IssueQuery } from "./pages/filters.js";
 import { store } from "./store.js";
 
@@ -76,7 +77,9 @@ export async function loadMoreIssues(tracker: Tracker, key: string): Promise<voi
  * no longer matches. A list whose filters cannot be decided here (text search, computed filters, the
  * current cycle, `me`) is refetched instead.
  */
-export function applyIssue(issue: Issue): void {
+export function applyIssue(issue: Issue, shown: Issue | undefined = shownCopy(issue.id)): void {
+  // The issue as the lists showed it until now (`shown`): the counts move it from that group to its new one.
+  countChange(shown, issue);
   for (const key of store.keys(["issues:"])) {
     const loaded = pagesOf(key);
     if (!loaded) continue;
@@ -91,10 +94,20 @@ export function applyIssue(issue: Issue): void {
 
 /** Takes a deleted (or no longer visible) issue out of every list. */
 export function removeIssue(id: string): void {
+  countChange(shownCopy(id), undefined);
   for (const key of store.keys(["issues:"])) {
     const loaded = pagesOf(key);
     if (loaded?.items.some((i) => i.id === id)) store.set(key, () => place(loaded, undefined, false, id));
   }
+}
+
+/** The issue as a list cached it, if one does. */
+export function shownCopy(id: string): Issue | undefined {
+  for (const key of store.keys(["issues:"])) {
+    const found = pagesOf(key)?.items.find((i) => i.id === id);
+    if (found) return found;
+  }
+  return undefined;
 }
 
 function place(loaded: IssuePages, issue: Issue | undefined, belongs: boolean, id = issue?.id): IssuePages {

@@ -6,6 +6,7 @@ import type { CommandModule } from "../command.js";
  */
 export const commands: Record<string, () => Promise<CommandModule>> = {
   "issues list": () => import("./issues/list.js"),
+  "issues count": () => import("./issues/count.js"),
   "issues view": () => import("./issues/view.js"),
   "issues create": () => import("./issues/create.js"),
   "issues edit": () => import("./issues/edit.js"),

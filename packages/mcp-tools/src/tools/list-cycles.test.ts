@@ -10,6 +10,8 @@ describe("list_cycles", () => {
     const good = await call("list_cycles", { team: "ENG", current: true });
     expect(good.text).toMatch(/^\* cycle 1 "Sprint 1"/);
     expect(good.text).toContain("ENG-3");
+    // Its progress, counted by the server over the whole cycle.
+    expect(good.text.split("\n")[0]).toMatch(/ · \d\/1 done, 1 issue$/);
     const bad = await call("list_cycles", { team: "NOPE" });
     expect(bad.isError).toBe(true);
     expect(bad.text).toMatch(/not_found[\s\S]*Team keys you can use: ENG, OPS/);

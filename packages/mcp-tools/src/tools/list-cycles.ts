@@ -50,13 +50,18 @@ export const listCyclesTool = defineTool({
     const active = all.filter((c) => c.active);
     if (!active.length)
       throw new ToolRefusal(`${input.team.toUpperCase()} has no active cycle. create_cycle starts one.`);
-    const page = await tracker.issues.list(
-      { team: input.team, cycle: "current", sort: "state", limit: 50 },
-      read,
-    );
+    const inCycle = { team: input.team, cycle: "current" as const };
+    // The whole cycle counted by the server (`countIssues`), however few of its issues are listed here.
+    const [page, counts] = await Promise.all([
+      tracker.issues.list({ ...inCycle, sort: "state", limit: 50 }, read),
+      tracker.issues.counts({ ...inCycle, groupBy: "stateType" }, read),
+    ]);
+    const count = (type: string) => counts.groups.find((g) => g.key === type)?.count ?? 0;
+    const progress = `${count("completed")}/${counts.total - count("canceled")} done, ${counts.total} ${counts.total === 1 ? "issue" : "issues"}`;
     const issues = page.items.map(toIssueRow);
-    const lines = [line(active[0]!), ...issueLines(issues)];
-    if (page.nextOffset !== null) lines.push("(first 50; search_issues with cycle `current` for the rest)");
+    const lines = [`${line(active[0]!)} · ${progress}`, ...issueLines(issues)];
+    if (page.nextOffset !== null)
+      lines.push(`(first 50 of ${counts.total}; search_issues with cycle \`current\` for the rest)`);
     return { text: lines.join("\n"), data: { cycles: active, issues, cursor: null, hasMore: false } };
   },
   about: (input) => ({ team: input.team }),

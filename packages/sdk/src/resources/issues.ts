@@ -82,6 +82,22 @@ export class IssuesApi {
   }
 
   /**
+   * How many issues match the filters (the same as {@link IssuesApi.list}'s), in total and per group:
+   * `groupBy` `state` (default; keys are state ids), `stateType`, `assignee` (user id, `null` unassigned),
+   * `priority` (0–4), `label` (label id, `null` without labels; an issue with two labels counts in both),
+   * `project`, `cycle` (id, `null` for none) or `team`. Groups are listed most issues first.
+   *
+   * @example
+   * const { total, groups } = await tracker.issues.counts({ team: "ENG", groupBy: "state" });
+   */
+  async counts(
+    query: QueryOf<"countIssues"> = {},
+    options?: CallOptions,
+  ): Promise<ResponseOf<"countIssues">> {
+    return unwrap(this.http.raw.GET("/issues/counts", { params: { query }, ...this.http.init(options) }));
+  }
+
+  /**
    * One issue with its details.
    *
    * @example

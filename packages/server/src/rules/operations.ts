@@ -78,6 +78,7 @@ export const OPERATION_RULES: Record<OperationId, OperationRule> = {
   upsertWorkflow: { action: "team.manage" },
   deleteWorkflow: { action: "team.manage" },
   listIssues: { action: "issue.read" },
+  countIssues: { action: "issue.read" },
   createIssue: { action: "issue.write" },
   createIssues: { action: "issue.write" },
   moveIssues: { action: "issue.write" },

@@ -447,6 +447,7 @@ const CASES: Record<keyof typeof OPERATION_RULES, Case> = {
     },
   },
   listIssues: inTeam(async (team) => get(`/issues?team=${team}`)),
+  countIssues: inTeam(async (team) => get(`/issues/counts?team=${team}&groupBy=assignee`)),
   createIssue: inTeam(async (team) => ({
     method: "POST",
     path: "/issues",

@@ -20,6 +20,7 @@ import {
   priorityLabel,
   StateIcon,
 } from "../components/widgets.js";
+import { countOf, useIssueCounts } from "../issue-counts.js";
 import { previewChange, updateIssue } from "../issue-edit.js";
 import { columnList, type IssuePages, issuesFetcher, loadMoreIssues } from "../issue-lists.js";
 import { Link, useLocation, useTitle } from "../router.js";
@@ -30,7 +31,7 @@ import { DisplayMenu } from "./display-menu.js";
 import { FilterBar } from "./filter-bar.js";
 import { type IssueQuery, issuesQuery, searchFromQuery } from "./filters.js";
 import { prefetchIssue } from "./issue.js";
-import { groupTotal, IssueList } from "./issue-list.js";
+import { COUNT_GROUPING, groupTotal, IssueList } from "./issue-list.js";
 
 /** My issues' tabs, each the list's computed filter (contract, `listIssues` `special`). */
 export const MY_ISSUES = {
@@ -68,6 +69,8 @@ export function BoardPage({
   const showBoard = display === "board" && team;
   // The list reads one list; a board reads one per column (below).
   const issues = useData<IssuePages>(showBoard ? null : key, issuesFetcher(tracker, key, query));
+  // The list's true total and each group's, counted by the server with the same filters.
+  const counts = useIssueCounts(tracker, showBoard ? null : key, query, COUNT_GROUPING[options.grouping]);
   const scroller = useRef<HTMLDivElement>(null);
   const name = mine ? "My issues" : team ? team.name : teamKey ? teamKey : "All issues";
   useTitle(
@@ -128,10 +131,11 @@ export function BoardPage({
                 grouping={options.grouping}
                 shown={options.shown}
                 complete={issues.data.nextOffset === null}
+                counts={counts.data}
                 scrollRef={scroller}
               />
             )}
-            {issues.data && <LoadMore listKey={key} pages={issues.data} />}
+            {issues.data && <LoadMore listKey={key} pages={issues.data} total={counts.data?.counts.total} />}
             {!issues.data && issues.loading && <p className="muted">Loading…</p>}
           </div>
         </>
@@ -149,6 +153,11 @@ function Board({ team, listKey, query }: { team: Team; listKey: string; query: I
   const [focusId, setFocusId] = useState<string | null>(null);
   const [announcement, setAnnouncement] = useState("");
   const states = team.states;
+  // Every column's true size, in one count by state with the board's filters (each column lists its own
+  // state, so a `state` filter is the columns' business, not the count's).
+  const { state: _state, ...countQuery } = query;
+  // Its own cache key: the list view of the same filters counts with `state` kept.
+  const counts = useIssueCounts(tracker, `${listKey}#columns`, countQuery, "state");
 
   /** Moves a card: shown at once, rolled back (with a message) when the server refuses or is away. */
   const moveTo = useCallback(
@@ -202,6 +211,7 @@ function Board({ team, listKey, query }: { team: Team; listKey: string; query: I
               state={state}
               listKey={list.key}
               query={list.query}
+              total={countOf(counts.data, state.id)}
               colors={colors}
               over={over === state.id}
               focusId={focusId}
@@ -232,6 +242,7 @@ function Column({
   state,
   listKey,
   query,
+  total: serverTotal,
   colors,
   over,
   focusId,
@@ -244,6 +255,8 @@ function Column({
   state: Schemas["StateRef"];
   listKey: string;
   query: IssueQuery;
+  /** The server's count of the column's issues (undefined until it answers). */
+  total: number | undefined;
   colors: Map<string, string>;
   over: boolean;
   focusId: string | null;
@@ -297,7 +310,7 @@ function Column({
   }, [focusIndex, focusId, virtualizer]);
 
   const onIntent = useCallback((issue: Issue) => prefetchIssue(tracker, issue.identifier), [tracker]);
-  const total = groupTotal(items.length, !hasMore);
+  const total = groupTotal(items.length, !hasMore, serverTotal);
   return (
     <section
       className={`column${over ? " drop-target" : ""}`}
@@ -310,7 +323,7 @@ function Column({
       <h2>
         <StateIcon type={state.type} /> {state.name}{" "}
         <span className="column-count" title={total.exact ? undefined : "More to load"}>
-          {pages.data ? `${total.count}${total.exact ? "" : "+"}` : ""}
+          {pages.data || serverTotal !== undefined ? `${total.count}${total.exact ? "" : "+"}` : ""}
         </span>
       </h2>
       <div className="column-scroll" ref={scroller}>
@@ -342,7 +355,7 @@ function Column({
           <p className="column-foot muted" aria-live="polite">
             {hasMore ? (
               <>
-                {items.length} loaded, more to come{" "}
+                {items.length} of {total.exact ? total.count : "more"} loaded{" "}
                 <button type="button" onClick={more} aria-busy={loadingMore} className="link-button">
                   {loadingMore ? "Loading…" : "Load more"}
                 </button>

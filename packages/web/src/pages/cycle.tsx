@@ -1,7 +1,8 @@
 import type { Schemas } from "@tracker/sdk";
-import { type Issue, useApp } from "../app-context.js";
+import { useApp } from "../app-context.js";
 import { LoadMore } from "../components/load-more.js";
 import { ErrorNote, ProgressBar, StateIcon } from "../components/widgets.js";
+import { type CountsEntry, countOf, useIssueCounts } from "../issue-counts.js";
 import { type IssuePages, issuesFetcher } from "../issue-lists.js";
 import { Link } from "../router.js";
 import { useData } from "../store.js";
@@ -16,7 +17,9 @@ export function CyclePage({ teamKey }: { teamKey: string }) {
   const { key, query } = issuesQuery(teamKey, new URLSearchParams({ cycle: "current" }));
   const issues = useData<IssuePages>(current ? key : null, issuesFetcher(tracker, key, query));
   const items = issues.data?.items ?? [];
-  const progress = cycleProgress(items);
+  // Done and total from the server's count of the whole cycle, not from the pages loaded.
+  const counts = useIssueCounts(tracker, current ? key : null, query, "stateType");
+  const progress = counts.data && cycleProgress(counts.data);
 
   return (
     <div className="page">
@@ -32,10 +35,7 @@ export function CyclePage({ teamKey }: { teamKey: string }) {
               {new Date(current.endsAt).toLocaleDateString()}
             </span>
           </p>
-          <ProgressBar progress={progress} label="Cycle progress" />
-          {issues.data?.nextOffset !== null && issues.data && (
-            <p className="muted">Counted over the {items.length} issues loaded so far.</p>
-          )}
+          {progress && <ProgressBar progress={progress} label="Cycle progress" />}
           <ul className="plain">
             {items.map((i) => (
               <li key={i.id}>
@@ -47,7 +47,7 @@ export function CyclePage({ teamKey }: { teamKey: string }) {
               </li>
             ))}
           </ul>
-          {issues.data && <LoadMore listKey={key} pages={issues.data} />}
+          {issues.data && <LoadMore listKey={key} pages={issues.data} total={counts.data?.counts.total} />}
         </>
       )}
     </div>
@@ -55,17 +55,16 @@ export function CyclePage({ teamKey }: { teamKey: string }) {
 }
 
 /**
- * A cycle's progress as far as the issues loaded tell it: done over all but canceled. The seam for the
- * server's own cycle progress: when the API gives a cycle's true counts, they replace this computation
- * (and the note that the count covers only what is loaded goes).
+ * A cycle's progress from the server's count of its issues by state type (the contract's `countIssues`):
+ * done over all but canceled, as the contract's `Progress` counts a project's.
  */
-export function cycleProgress(items: Issue[]): Schemas["Progress"] {
-  const done = items.filter((i) => i.state.type === "completed").length;
-  const counted = items.filter((i) => i.state.type !== "canceled").length;
+export function cycleProgress(entry: CountsEntry): Schemas["Progress"] {
+  const done = countOf(entry, "completed") ?? 0;
+  const counted = entry.counts.total - (countOf(entry, "canceled") ?? 0);
   return {
     done,
     total: counted,
-    percent: counted ? Math.round((100 * done) / counted) : 0,
+    percent: counted ? Math.floor((100 * done) / counted) : 0,
     excludedProjects: 0,
   };
 }

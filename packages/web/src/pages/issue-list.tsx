@@ -3,6 +3,7 @@ import { PRIORITY_NAMES, type Schemas, STATE_TYPES } from "@tracker/sdk";
 import { type RefObject, useMemo } from "react";
 import { type Issue, useApp } from "../app-context.js";
 import { Avatar, LabelDot, PriorityIcon, priorityLabel, StateIcon } from "../components/widgets.js";
+import { type CountGrouping, type CountsEntry, countOf } from "../issue-counts.js";
 import { Link } from "../router.js";
 import { useData } from "../store.js";
 import { type Grouping, PROPERTIES, PROPERTY_NAMES, type Property } from "./display.js";
@@ -12,7 +13,7 @@ const VIRTUAL_FROM = 120;
 const ROW_HEIGHT = 37;
 
 type Row =
-  | { kind: "group"; key: string; name: string; count: number }
+  | { kind: "group"; key: string; name: string; count: number; exact: boolean }
   | { kind: "issue"; key: string; issue: Issue };
 
 /** Urgent first, then high, medium, low, and "no priority" last, as people read them. */
@@ -20,7 +21,7 @@ const PRIORITY_ORDER = [1, 2, 3, 4, 0];
 
 /**
  * The issues of a list in groups (the contract's `ViewGrouping`), each group in the list's own order.
- * Counts are of the issues loaded so far; see `groupTotal` for where the server's totals will plug in.
+ * Each group's header counts with the server's totals when given (`groupTotal`, `serverGroupCount`).
  */
 export function groupIssues(
   issues: Issue[],
@@ -63,12 +64,60 @@ export function groupIssues(
 }
 
 /**
- * How many issues a group (or a board column) holds, as far as can be told: today from what is loaded
- * (exact once the last page is in). The seam for the server's per-group totals: when the API gives
- * them, they replace `loaded` here and every header shows the true number.
+ * How many issues a group (or a board column) holds: the server's total for it (the contract's
+ * `countIssues`, with the list's filters) when it has answered, else what is loaded (exact once the last
+ * page is in).
  */
-export function groupTotal(loaded: number, complete: boolean): { count: number; exact: boolean } {
+export function groupTotal(
+  loaded: number,
+  complete: boolean,
+  server?: number,
+): { count: number; exact: boolean } {
+  if (server !== undefined) return { count: complete ? loaded : Math.max(server, loaded), exact: true };
   return { count: loaded, exact: complete };
+}
+
+/** The count (`countIssues`'s `groupBy`) that gives each group of a grouping its total. */
+export const COUNT_GROUPING: Record<Grouping, CountGrouping> = {
+  none: "state",
+  status: "state",
+  assignee: "assignee",
+  priority: "priority",
+  project: "project",
+  label: "label",
+};
+
+/**
+ * A group's total from the server's count by `COUNT_GROUPING[grouping]`: the group's key (as `groupIssues`
+ * makes it) turned into the count's key. A status group is a state name, shared by teams: the states of
+ * that name summed. Undefined when it cannot be told (the count or the labels not read yet).
+ */
+export function serverGroupCount(
+  grouping: Grouping,
+  key: string,
+  counts: CountsEntry | undefined,
+  teams: Schemas["Team"][],
+  labels: Schemas["Label"][] | undefined,
+): number | undefined {
+  if (!counts || counts.groupBy !== COUNT_GROUPING[grouping]) return undefined;
+  switch (grouping) {
+    case "none":
+      return counts.counts.total;
+    case "status":
+      return teams
+        .flatMap((t) => t.states)
+        .filter((s) => s.name === key)
+        .reduce((sum, s) => sum + (countOf(counts, s.id) ?? 0), 0);
+    case "priority":
+      return countOf(counts, Number(key));
+    case "label": {
+      if (key === "") return countOf(counts, null);
+      const id = labels?.find((l) => `label:${l.name}` === key)?.id;
+      return id === undefined ? undefined : countOf(counts, id);
+    }
+    default:
+      return countOf(counts, key === "" ? null : key);
+  }
 }
 
 export function IssueList({
@@ -76,6 +125,7 @@ export function IssueList({
   grouping = "none",
   shown = ["state", "priority", "assignee", "labels", "due"],
   complete = true,
+  counts,
   scrollRef,
 }: {
   issues: Issue[];
@@ -83,23 +133,28 @@ export function IssueList({
   shown?: Property[];
   /** Whether every issue of the list is loaded (group counts are then exact). */
   complete?: boolean;
+  /** The server's count of the list's issues by `COUNT_GROUPING[grouping]`: each group's true total. */
+  counts?: CountsEntry | undefined;
   /** The element the list scrolls in; given, a long list renders only what is in view. */
   scrollRef?: RefObject<HTMLElement | null>;
 }) {
   const { ws, teams, tracker } = useApp();
-  const labels = useData(shown.includes("labels") ? "labels" : null, () => tracker.labels.list());
+  const labels = useData(shown.includes("labels") || grouping === "label" ? "labels" : null, () =>
+    tracker.labels.list(),
+  );
   const colors = useMemo(() => new Map(labels.data?.map((l) => [l.name, l.color])), [labels.data]);
   const rows = useMemo<Row[]>(() => {
     const out: Row[] = [];
     for (const group of groupIssues(issues, grouping, teams)) {
       if (grouping !== "none") {
-        const total = groupTotal(group.issues.length, complete);
-        out.push({ kind: "group", key: `g:${group.key}`, name: group.name, count: total.count });
+        const server = serverGroupCount(grouping, group.key, counts, teams, labels.data);
+        const total = groupTotal(group.issues.length, complete, server);
+        out.push({ kind: "group", key: `g:${group.key}`, name: group.name, ...total });
       }
       for (const issue of group.issues) out.push({ kind: "issue", key: `${group.key}:${issue.id}`, issue });
     }
     return out;
-  }, [issues, grouping, teams, complete]);
+  }, [issues, grouping, teams, complete, counts, labels.data]);
   const virtual = Boolean(scrollRef) && rows.length > VIRTUAL_FROM;
   const virtualizer = useVirtualizer({
     count: virtual ? rows.length : 0,
@@ -149,7 +204,11 @@ export function IssueList({
             return (
               <tr key={row.key} className="group-head">
                 <th scope="rowgroup" colSpan={2 + columns.length}>
-                  {row.name} <span className="muted">{row.count}</span>
+                  {row.name}{" "}
+                  <span className="muted group-count" title={row.exact ? undefined : "More to load"}>
+                    {row.count}
+                    {row.exact ? "" : "+"}
+                  </span>
                 </th>
               </tr>
             );

@@ -5,6 +5,7 @@ import { LoadMore } from "../components/load-more.js";
 import { Markdown } from "../components/markdown.js";
 import { StatusUpdates } from "../components/status-updates.js";
 import { ErrorNote, HealthBadge, Pending, ProgressBar } from "../components/widgets.js";
+import { useIssueCounts } from "../issue-counts.js";
 import { type IssuePages, issuesFetcher } from "../issue-lists.js";
 import { Link } from "../router.js";
 import { store, useData } from "../store.js";
@@ -39,6 +40,8 @@ export function ProjectPage({ id }: { id: string }) {
   const project = fetched.data ?? cachedRow<Project>("projects:all", id);
   const { key, query, filters } = issuesQuery(undefined, new URLSearchParams({ project: id }));
   const issues = useData<IssuePages>(key, issuesFetcher(tracker, key, query));
+  // How many issues the project holds in all, however many pages are loaded.
+  const total = useIssueCounts(tracker, key, query, "stateType").data?.counts.total;
 
   if (!project) {
     return <Pending title="Project" error={fetched.error ?? page.error} />;
@@ -82,14 +85,14 @@ export function ProjectPage({ id }: { id: string }) {
       </section>
       <section aria-labelledby="project-issues">
         <h2 id="project-issues">
-          Issues{" "}
+          Issues {total !== undefined && <span className="muted issue-total">{total}</span>}{" "}
           <Link className="small" to={`/${ws}/issues${searchFromQuery(filters)}`}>
             open as a list
           </Link>
         </h2>
         <ErrorNote error={issues.error} />
         {issues.data && <IssueList issues={issues.data.items} />}
-        {issues.data && <LoadMore listKey={key} pages={issues.data} />}
+        {issues.data && <LoadMore listKey={key} pages={issues.data} total={total} />}
       </section>
       <StatusUpdates subject={{ project: project.id }} health={project.health} noun="project" />
     </div>

@@ -106,6 +106,13 @@ export const Issue = defineEntity({
       name: "issues_workspace_completed_index",
       expression: `create index "issues_workspace_completed_index" on "issues" ("workspace_id", "completed_at") include ("team_id", "number", "id", "updated_at") where "completed_at" is not null`,
     },
+    // `countIssues` (list/counts.query.ts): a team's issues, or the workspace's, counted by state, state type,
+    // assignee, priority, project or cycle from the index alone (an index-only scan instead of a heap fetch
+    // per issue counted: a board's column totals read ~50 issues per index page instead of one per page).
+    {
+      name: "issues_team_counts_index",
+      expression: `create index "issues_team_counts_index" on "issues" ("workspace_id", "team_id", "state_id") include ("state_type", "assignee_id", "priority", "project_id", "cycle_id")`,
+    },
     // The few blocked (blocking) issues newest first: `blocked` and `blocking`, alone or with another
     // special, are an index-only scan of them.
     {

@@ -1,4 +1,5 @@
 import { CONFIRMS_CALLER, handle, inWorkspace, OK } from "../../http/handler.js";
+import { countIssues } from "./list/counts.query.js";
 import { listIssues } from "./list/list.query.js";
 import { getIssuePageData } from "./read/page-data.query.js";
 import { getIssueDetail } from "./read/read.query.js";
@@ -17,6 +18,15 @@ export const issueHandlers = [
     async (s, { query }) => {
       const { workspace: _workspace, ...filter } = query;
       return { status: 200, body: await listIssues(inWorkspace(s), filter) };
+    },
+    CONFIRMS_CALLER,
+  ),
+
+  handle(
+    "countIssues",
+    async (s, { query }) => {
+      const { workspace: _workspace, ...filter } = query;
+      return { status: 200, body: await countIssues(inWorkspace(s), filter) };
     },
     CONFIRMS_CALLER,
   ),

@@ -161,7 +161,7 @@ function pageStatement(
  * people, labels, projects and cycles can match a handful of issues or most of them, so those lists are
  * planned for their values each time.
  */
-const PLAN_FREE_KEYS: ReadonlySet<string> = new Set([
+export const PLAN_FREE_KEYS: ReadonlySet<string> = new Set([
   "team",
   "stateType",
   "special",
