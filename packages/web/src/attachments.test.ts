@@ -112,7 +112,7 @@ describe("attachments on the issue page", () => {
       const seen: { label: string | null; value: number; max: number }[] = [];
       (window as unknown as { seen: typeof seen }).seen = seen;
       const record = () => {
-        for (const bar of document.querySelectorAll("progress"))
+        for (const bar of Array.from(document.querySelectorAll("progress")))
           seen.push({ label: bar.getAttribute("aria-label"), value: bar.value, max: bar.max });
       };
       new MutationObserver(record).observe(document.body, {
