@@ -143,6 +143,8 @@ export const Issue = defineEntity({
     createdAt: createdTimestamp(),
     updatedAt: p.datetime().onCreate(() => new Date()),
     completedAt: p.datetime().nullable(),
+    /** Set while the issue is archived (openapi.yaml, `archiveIssue`): lists and project counts leave it out. */
+    archivedAt: p.datetime().nullable(),
     /**
      * Open issues that block this one, and open issues this one blocks: the `blocked` and `blocking`
      * specials. Kept by triggers on issue_relations and issues (migration `issue_blockers`); never written here.
