@@ -9,17 +9,18 @@ import {
 } from "./Migration20261121074305_project_issue_counts.js";
 
 /**
- * Archived issues (openapi.yaml, `archiveIssue`): `issues.archived_at`, set while an issue is archived. Lists
- * leave archived issues out with a condition on the row, on the indexes they already read (archived issues
- * are few); a small partial index serves the list of archived ones (`archived=true`). Project counts leave
- * archived issues out: their trigger function and its update trigger, which now fires on `archived_at` too,
- * are replaced (no issue is archived yet, so the counts stay exact).
+ * Archived issues (openapi.yaml, `archiveIssue`): `issues.archived_at`, set while an issue is archived.
+ * Lists leave them out by an anti-join with the few archived issues, probing the small partial index
+ * `issues_archived_index` (which also lists them for `archived=true`), so the covering indexes the lists
+ * read stay index-only. Project counts leave archived issues out: their trigger function and its update
+ * trigger, which now fires on `archived_at` too, are replaced (no issue is archived yet, so the counts stay
+ * exact).
  */
 export class Migration20261128180000_issue_archive extends Migration {
   override async up(): Promise<void> {
     this.addSql('alter table "issues" add column "archived_at" timestamptz null');
     this.addSql(
-      'create index "issues_archived_index" on "issues" ("workspace_id", "archived_at" desc) where archived_at is not null',
+      'create index "issues_archived_index" on "issues" ("workspace_id", "id") where "archived_at" is not null',
     );
     this.addSql(PROJECT_ISSUE_COUNTS_ON_ISSUE);
     this.addSql("drop trigger issues_project_counts_update on issues");

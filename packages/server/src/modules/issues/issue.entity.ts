@@ -116,6 +116,12 @@ export const Issue = defineEntity({
       name: "issues_blocking_updated_index",
       expression: `create index "issues_blocking_updated_index" on "issues" ("workspace_id", "updated_at") include ("team_id", "number", "id", "due_date", "state_type") where "open_blocking" > 0`,
     },
+    // The few archived issues: every list's anti-join with them probes it (`notArchivedSql` in
+    // list/filter.ts) without reading the table, and `archived=true` lists them from it.
+    {
+      name: "issues_archived_index",
+      expression: `create index "issues_archived_index" on "issues" ("workspace_id", "id") where "archived_at" is not null`,
+    },
   ],
   properties: {
     id: uuidPrimaryKey(),
