@@ -99,6 +99,9 @@ describe("archiving an issue", () => {
     // A parent's sub-issues leave an archived one out.
     await archive(api, child.identifier);
     expect((await api.GET("/issues/{identifier}", at(kept.identifier))).data!.issue.subIssues).toEqual([]);
+    expect((await api.GET("/issues/{identifier}/page-data", at(kept.identifier))).data!.subIssues).toEqual(
+      [],
+    );
     await unarchive(api, child.identifier);
     expect(
       (await api.GET("/issues/{identifier}", at(kept.identifier))).data!.issue.subIssues.map(
