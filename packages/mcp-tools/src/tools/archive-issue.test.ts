@@ -23,6 +23,10 @@ describe("archive_issue", () => {
     // Twice: the same answer, nothing else changes.
     expect((await call("archive_issue", { identifier: "ENG-6" })).data).toEqual(archived.data);
     expect((await ws.sdk.issues.get("ENG-6")).archivedAt).toBe(archived.data.archivedAt);
+    // get_issue says so, and its history names who archived it.
+    const read = await call("get_issue", { identifier: "ENG-6", history: true });
+    expect(read.text.split("\n")[1]).toMatch(/^ARCHIVED since \d{4}-\d\d-\d\d \d\d:\d\d: hidden from lists/);
+    expect(read.text).toMatch(/: archived$/m);
 
     const restored = await call("archive_issue", { identifier: "ENG-6", archived: false });
     expect(restored.text).toBe("ENG-6 is not archived: it is listed again.");
