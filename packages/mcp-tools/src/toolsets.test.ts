@@ -62,7 +62,7 @@ describe("what a deployment offers", () => {
     const more = instructions.slice(instructions.indexOf(" Not offered here:"));
     expect(more).toBe(
       " Not offered here: planning (projects, initiatives, cycles, status updates); docs (documents); " +
-        "people (invites, team membership); inbox (notifications); admin (label changes, webhooks, issue delete). If a task needs one, tell the " +
+        "people (invites, team membership); inbox (notifications); admin (labels, webhooks, issue archive, delete). If a task needs one, tell the " +
         "user: tracker-mcp --toolsets, or the X-MCP-Toolsets header over HTTP, turns it on.",
     );
     expect(Math.ceil(Buffer.byteLength(more) / 4)).toBeLessThan(80);

@@ -1,6 +1,7 @@
 import type { MemberRole } from "./roles.js";
 import { roleAllows } from "./roles.js";
 import type { ToolDefinition } from "./tool.js";
+import { archiveIssueTool } from "./tools/archive-issue.js";
 import { checkInboxTool } from "./tools/check-inbox.js";
 import { commentIssueTool } from "./tools/comment-issue.js";
 import { createCycleTool } from "./tools/create-cycle.js";
@@ -111,9 +112,9 @@ export const TOOLSETS = {
   },
   admin: {
     description:
-      "Workspace-wide and lasting changes: create, rename and merge labels; outbound webhooks and their deliveries; delete issues",
-    short: "label changes, webhooks, issue delete",
-    tools: [manageLabelsTool, listWebhooksTool, manageWebhooksTool, deleteIssueTool],
+      "Workspace-wide and lasting changes: create, rename and merge labels; outbound webhooks and their deliveries; archive, restore and delete issues",
+    short: "labels, webhooks, issue archive, delete",
+    tools: [manageLabelsTool, listWebhooksTool, manageWebhooksTool, archiveIssueTool, deleteIssueTool],
   },
 } satisfies Record<string, Toolset>;
 

@@ -198,6 +198,23 @@ describe("SDK against the server: updates answer what they changed", () => {
       isMe: false,
     });
   });
+
+  it("archives an issue out of the list, lists it with archived, and unarchives it", async () => {
+    await admin.teams.create({ name: "Archive", key: "ARC" });
+    const issue = await admin.issues.create({ team: "ARC", title: "Old news" });
+    const archived = await admin.issues.archive(issue.identifier);
+    expect(archived).toMatchObject({ identifier: issue.identifier, archivedAt: expect.stringMatching(/Z$/) });
+    expect((await admin.issues.list({ team: "ARC" })).items).toEqual([]);
+    const only = await admin.issues.list({ team: "ARC", archived: "true" });
+    expect(only.items.map((i) => i.identifier)).toEqual([issue.identifier]);
+    expect((await admin.issues.get(issue.identifier)).archivedAt).toBe(archived.archivedAt);
+    expect((await admin.issues.unarchive(issue.identifier)).archivedAt).toBeNull();
+    expect((await admin.issues.list({ team: "ARC" })).items.map((i) => i.identifier)).toEqual([
+      issue.identifier,
+    ]);
+    // @ts-expect-error: the filter takes "false", "true" or "any" only
+    await failure(admin.issues.list({ archived: "yes" }));
+  });
 });
 
 describe("SDK against the server: what every answer says", () => {

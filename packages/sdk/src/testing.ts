@@ -93,6 +93,7 @@ export function anIssue(overrides: Partial<Schemas["Issue"]> = {}): Schemas["Iss
     createdAt: "2025-01-01T00:00:00.000Z",
     updatedAt: "2025-01-02T00:00:00.000Z",
     completedAt: null,
+    archivedAt: null,
     ...overrides,
   };
 }

@@ -12,8 +12,11 @@ export interface AppContextValue {
   me: Schemas["User"] | undefined;
   teams: Team[];
   openCreate(defaults?: NewIssueDefaults): void;
-  notify(message: string, kind?: "error" | "info", link?: { to: string; label: string }): void;
+  notify(message: string, kind?: "error" | "info", link?: NoticeLink): void;
 }
+
+/** What a notice offers besides its message: a link to follow, or an action to run (Undo), which closes it. */
+export type NoticeLink = { to: string; label: string } | { label: string; run(): void };
 
 export const AppContext = createContext<AppContextValue | null>(null);
 

@@ -1,7 +1,13 @@
 import * as Dialog from "@radix-ui/react-dialog";
 import type { Schemas, Tracker } from "@tracker/sdk";
 import { type ReactNode, useCallback, useEffect, useMemo, useRef, useState } from "react";
-import { AppContext, type AppContextValue, type NewIssueDefaults, useApp } from "./app-context.js";
+import {
+  AppContext,
+  type AppContextValue,
+  type NewIssueDefaults,
+  type NoticeLink,
+  useApp,
+} from "./app-context.js";
 import { CreateIssueDialog } from "./components/create-issue.js";
 import { cachedIssueById, Palette, type PaletteMode } from "./components/palette.js";
 import { ShortcutsDialog } from "./components/shortcuts.js";
@@ -54,7 +60,7 @@ interface Notice {
   id: number;
   message: string;
   kind: "error" | "info";
-  link?: { to: string; label: string } | undefined;
+  link?: NoticeLink | undefined;
 }
 
 const LIVE_WORDS: Record<LiveStatus, string> = {
@@ -88,15 +94,12 @@ function SignedIn({ apiKey, ws, onSignOut }: { apiKey: string; ws: string; onSig
   }, [ws]);
   useEffect(() => (ready ? followEvents(tracker, setLive) : undefined), [tracker, ready]);
 
-  const notify = useCallback(
-    (message: string, kind: "error" | "info" = "info", link?: { to: string; label: string }) => {
-      const id = ++noticeId.current;
-      setNotices((all) => [...all.slice(-3), { id, message, kind, link }]);
-      // Errors stay longer, and until dismissed while more keep coming.
-      setTimeout(() => setNotices((all) => all.filter((n) => n.id !== id)), kind === "info" ? 5_000 : 12_000);
-    },
-    [],
-  );
+  const notify = useCallback((message: string, kind: "error" | "info" = "info", link?: NoticeLink) => {
+    const id = ++noticeId.current;
+    setNotices((all) => [...all.slice(-3), { id, message, kind, link }]);
+    // Errors stay longer, and until dismissed while more keep coming.
+    setTimeout(() => setNotices((all) => all.filter((n) => n.id !== id)), kind === "info" ? 5_000 : 12_000);
+  }, []);
 
   const context = useMemo<AppContextValue>(
     () => ({
@@ -235,11 +238,23 @@ function SignedIn({ apiKey, ws, onSignOut }: { apiKey: string; ws: string; onSig
             role={n.kind === "error" ? "alert" : "status"}
           >
             <span>{n.message}</span>
-            {n.link && (
-              <Link to={n.link.to} className="notice-link">
-                {n.link.label}
-              </Link>
-            )}
+            {n.link &&
+              ("to" in n.link ? (
+                <Link to={n.link.to} className="notice-link">
+                  {n.link.label}
+                </Link>
+              ) : (
+                <button
+                  type="button"
+                  className="notice-link"
+                  onClick={() => {
+                    if (n.link && "run" in n.link) n.link.run();
+                    setNotices((all) => all.filter((x) => x.id !== n.id));
+                  }}
+                >
+                  {n.link.label}
+                </button>
+              ))}
             <button
               type="button"
               className="dismiss"

@@ -132,6 +132,9 @@ const same = (a: string, b: string) => a.toLowerCase() === b.toLowerCase();
 
 /** Whether `issue` passes the filters of `query`; `undefined` when that cannot be told without the server. */
 export function matches(query: IssueQuery, issue: Issue): boolean | undefined {
+  // Archived issues are listed only when the list asks for them (the contract's `archived`).
+  const archived = query.archived ?? "false";
+  if (archived !== "any" && (issue.archivedAt !== null) !== (archived === "true")) return false;
   if (query.team && !same(query.team, issue.team.key) && query.team !== issue.team.id) return false;
   if (query.stateType?.length && !query.stateType.includes(issue.state.type)) return false;
   if (query.state && !same(query.state, issue.state.name)) return false;

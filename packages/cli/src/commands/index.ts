@@ -21,6 +21,8 @@ export const commands: Record<string, () => Promise<CommandModule>> = {
   "issues branch": () => import("./issues/branch.js"),
   "issues develop": () => import("./issues/develop.js"),
   "issues delete": () => import("./issues/delete.js"),
+  "issues archive": () => import("./issues/archive.js"),
+  "issues unarchive": () => import("./issues/unarchive.js"),
   "issues attach": () => import("./issues/attach.js"),
   "issues subscribe": () => import("./issues/subscribe.js"),
   "issues unsubscribe": () => import("./issues/unsubscribe.js"),

@@ -25,6 +25,6 @@ export const issueResource: ResourceDefinition = {
       deps.tracker.issues.get(identifier, read),
       deps.tracker.issues.pageData(identifier, read),
     ]);
-    return issueViewText(issueView(issue, page));
+    return issueViewText(issueView(issue, page), issue.archivedAt);
   },
 };

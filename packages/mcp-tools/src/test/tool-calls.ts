@@ -276,6 +276,14 @@ export const TOOL_CALLS: ToolCall[] = [
     badText: /not_found: Issue 1 of 1: No team "NOPE"[\s\S]*Team keys you can use: ENG, OPS/,
   },
   {
+    tool: "archive_issue",
+    // The issue create_issue made above, archived before delete_issue deletes it.
+    good: { identifier: "ENG-9" },
+    goodText: /^Archived ENG-9 \(since \d{4}-\d\d-\d\d \d\d:\d\d\)\.$/,
+    bad: { identifier: "ENG-999" },
+    badText: /^not_found: No issue "ENG-999"/,
+  },
+  {
     tool: "delete_issue",
     // The issue create_issue made above.
     good: { identifier: "ENG-9" },

@@ -48,6 +48,10 @@ export function eventSummary(e: Event): string {
       return `related: ${String(p.type ?? "related").replace("_", " ")} ${String(field(p.issue, "identifier") ?? "?")}`;
     case "relation_removed":
       return `unrelated: ${String(p.type ?? "related").replace("_", " ")} ${String(field(p.issue, "identifier") ?? "?")}`;
+    case "issue_archived":
+      return "archived";
+    case "issue_unarchived":
+      return "restored from the archive";
     default:
       return e.type;
   }

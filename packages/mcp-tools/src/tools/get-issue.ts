@@ -93,9 +93,18 @@ export function issueView(issue: Schemas["IssueDetail"], page: ResponseOf<"getIs
   };
 }
 
-export function issueViewText(v: IssueView): string {
+/**
+ * The issue as text. `archivedAt` (the issue's, when archived) is said in the text only: a field in the
+ * output schema would cost every session's default tools/list (schemas.test.ts).
+ */
+export function issueViewText(v: IssueView, archivedAt?: string | null): string {
   const lines = [
     issueLine(v),
+    ...(archivedAt
+      ? [
+          `ARCHIVED since ${shortTime(archivedAt)}: hidden from lists; archive_issue with archived false restores it`,
+        ]
+      : []),
     facts(
       `team ${v.team}`,
       v.project && `project "${v.project}"`,
@@ -177,13 +186,13 @@ export const getIssueTool = defineTool({
       tracker.issues.pageData(input.identifier, read),
     ]);
     const view = issueView(issue, page);
-    if (!input.history) return { text: issueViewText(view), data: { issue: view } };
+    if (!input.history) return { text: issueViewText(view, issue.archivedAt), data: { issue: view } };
     const history: { at: string; actor: string | null; type: string; summary: string }[] = [];
     for await (const e of tracker.issues.iterateHistory(input.identifier, read))
       history.push({ at: e.createdAt, actor: e.actor?.name ?? null, type: e.type, summary: eventSummary(e) });
     const lines = history.map((e) => `  ${shortTime(e.at)} ${e.actor ?? "automation"}: ${e.summary}`);
     return {
-      text: `${issueViewText(view)}\n\nHistory, oldest first:\n${lines.join("\n")}`,
+      text: `${issueViewText(view, issue.archivedAt)}\n\nHistory, oldest first:\n${lines.join("\n")}`,
       data: { issue: view, history },
     };
   },

@@ -255,6 +255,38 @@ export class IssuesApi {
   }
 
   /**
+   * Archives the issue: it leaves lists and progress but keeps its identifier, comments, attachments and
+   * history, and reads as before with `archivedAt` set. Archiving an archived issue changes nothing.
+   * List archived issues with `list({ archived: "true" })`.
+   *
+   * @example
+   * const issue = await tracker.issues.archive("ENG-123");
+   * await tracker.issues.unarchive(issue.identifier);
+   */
+  async archive(identifier: string, options?: CallOptions): Promise<ResponseOf<"archiveIssue">["issue"]> {
+    const call = this.http.raw.POST("/issues/{identifier}/archive", {
+      params: { path: { identifier } },
+      ...this.http.init(options),
+    });
+    return (await unwrap(call)).issue;
+  }
+
+  /**
+   * Restores an archived issue to lists and progress (`archivedAt` back to `null`); an issue that is not
+   * archived is left as it is.
+   *
+   * @example
+   * await tracker.issues.unarchive("ENG-123");
+   */
+  async unarchive(identifier: string, options?: CallOptions): Promise<ResponseOf<"unarchiveIssue">["issue"]> {
+    const call = this.http.raw.POST("/issues/{identifier}/unarchive", {
+      params: { path: { identifier } },
+      ...this.http.init(options),
+    });
+    return (await unwrap(call)).issue;
+  }
+
+  /**
    * Follows the issue (`true`) or stops following it: its changes reach the caller's inbox or not.
    *
    * @example

@@ -85,6 +85,8 @@ export const OPERATION_RULES: Record<OperationId, OperationRule> = {
   getIssue: { action: "issue.read" },
   updateIssue: { action: "issue.write" },
   deleteIssue: { action: "issue.delete" },
+  archiveIssue: { action: "issue.write" },
+  unarchiveIssue: { action: "issue.write" },
   getIssuePageData: { action: "issue.read" },
   getIssueHistory: { action: "issue.read" },
   createIssueLink: { action: "issue.write" },

@@ -474,6 +474,8 @@ const CASES: Record<keyof typeof OPERATION_RULES, Case> = {
   updateIssue: onIssue("PATCH", "", () => ({ title: "Changed" })),
   getIssuePageData: onIssue("GET", "/page-data"),
   getIssueHistory: onIssue("GET", "/history"),
+  archiveIssue: onIssue("POST", "/archive"),
+  unarchiveIssue: onIssue("POST", "/unarchive"),
   deleteIssue: {
     call: async (role, mode) => {
       const creator = mode === "own" ? role : otherThan(role);

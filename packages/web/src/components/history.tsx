@@ -56,6 +56,10 @@ export function describeEvent(e: Event): string {
       return `marked as ${String(p.type).replace("_", " ")} ${identifierOf(p.issue)}`;
     case "relation_removed":
       return `removed ${String(p.type).replace("_", " ")} ${identifierOf(p.issue)}`;
+    case "issue_archived":
+      return "archived the issue";
+    case "issue_unarchived":
+      return "restored the issue from the archive";
     default:
       return String(e.type).replace(/_/g, " ");
   }

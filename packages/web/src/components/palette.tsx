@@ -3,6 +3,7 @@ import type { Schemas } from "@tracker/sdk";
 import { Command } from "cmdk";
 import { useEffect, useState } from "react";
 import { useApp } from "../app-context.js";
+import { archiveIssue, restoreIssue } from "../archive.js";
 import { previewChange, saveLabels, updateIssue } from "../issue-edit.js";
 import { initiativePath, projectPath } from "../pages/project.js";
 import { navigate } from "../router.js";
@@ -215,6 +216,15 @@ export function Palette({
             copied(`${location.origin}/${ws}/issue/${issue.identifier}`),
           ),
           item("a-open", `Open ${issue.identifier}`, () => go(`/${ws}/issue/${issue.identifier}`)),
+          issue.archivedAt
+            ? item("a-restore", `Restore ${issue.identifier} from the archive`, () => {
+                onClose();
+                void restoreIssue(tracker, notify, issue.identifier);
+              })
+            : item("a-archive", `Archive ${issue.identifier}`, () => {
+                onClose();
+                void archiveIssue(tracker, notify, issue.identifier);
+              }),
         ]
       : [];
     body = (

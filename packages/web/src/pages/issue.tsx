@@ -1,6 +1,7 @@
 import { ISSUE_RELATION_TYPES, type ResponseOf, type Schemas, type Tracker } from "@tracker/sdk";
 import { type FormEvent, type ReactNode, useEffect, useRef, useState } from "react";
 import { useApp } from "../app-context.js";
+import { archiveIssue, restoreIssue } from "../archive.js";
 import { AttachmentList, insertAt, UploadProgressList, useFileDrop } from "../components/attachments.js";
 import { EditedMark } from "../components/comment-revisions.js";
 import { History } from "../components/history.js";
@@ -70,7 +71,14 @@ export function IssuePage({ identifier }: { identifier: string }) {
       </article>
     );
   }
-  return <IssueView key={page.data.issue.id} data={page.data} dueDate={detail.data?.dueDate} />;
+  return (
+    <IssueView
+      key={page.data.issue.id}
+      data={page.data}
+      dueDate={detail.data?.dueDate}
+      archivedAt={detail.data?.archivedAt}
+    />
+  );
 }
 
 function cachedIssue(identifier: string): Schemas["Issue"] | undefined {
@@ -94,7 +102,16 @@ interface Props {
   dueDate: string | null | undefined;
 }
 
-function IssueView({ data, dueDate }: { data: PageData; dueDate: string | null | undefined }) {
+function IssueView({
+  data,
+  dueDate,
+  archivedAt,
+}: {
+  data: PageData;
+  dueDate: string | null | undefined;
+  /** From the issue itself, like the due date: when it was archived, null when it is not. */
+  archivedAt: string | null | undefined;
+}) {
   const { tracker, ws, notify } = useApp();
   const { issue } = data;
   const labels = useData("labels", () => tracker.labels.list());
@@ -166,6 +183,17 @@ function IssueView({ data, dueDate }: { data: PageData; dueDate: string | null |
             )}
             <span>{issue.identifier}</span>
           </nav>
+          {archivedAt && (
+            <div className="archived-banner" role="status" aria-label="Archived">
+              <span>
+                <strong>Archived</strong> {new Date(archivedAt).toLocaleDateString()}: hidden from boards,
+                lists and progress.
+              </span>
+              <button type="button" onClick={() => void restoreIssue(tracker, notify, issue.identifier)}>
+                Restore
+              </button>
+            </div>
+          )}
           <EditableTitle title={issue.title} onSave={(title) => save({ title })} />
           <EditableDescription
             identifier={issue.identifier}
@@ -326,6 +354,18 @@ function IssueView({ data, dueDate }: { data: PageData; dueDate: string | null |
             <br />
             Updated {new Date(issue.updatedAt).toLocaleString()}
           </p>
+          {archivedAt === null && (
+            <button
+              type="button"
+              className="archive-link"
+              onClick={async () => {
+                if (await archiveIssue(tracker, notify, issue.identifier))
+                  navigate(`/${ws}/team/${issue.team.key}/board`);
+              }}
+            >
+              Archive
+            </button>
+          )}
           <DeleteIssue id={issue.id} identifier={issue.identifier} teamKey={issue.team.key} />
         </aside>
       </article>

@@ -76,6 +76,10 @@ export function describe(event: Event): string {
       const type = String(p.type ?? "related").replace(/_/g, " ");
       return event.type === "relation_added" ? `marked it ${type} ${other}` : `removed ${type} ${other}`;
     }
+    case "issue_archived":
+      return "archived it";
+    case "issue_unarchived":
+      return "restored it from the archive";
     default:
       return String(event.type).replace(/_/g, " ");
   }

@@ -113,6 +113,10 @@ export const spec = defineCommand({
       value: "DATE",
       description: "Completed or canceled before a date or ISO date-time",
     },
+    archived: {
+      type: "boolean",
+      description: "List only archived issues (`tracker issues archive`), in every state unless --state says",
+    },
     view: { type: "string", value: "NAME", description: "Run a saved view's filters (name or id)" },
     limit: {
       type: "string",
@@ -129,6 +133,7 @@ export const spec = defineCommand({
     "tracker issues list --assignee me --special overdue,blocked",
     "tracker issues list --priority urgent,high --label bug --due-before 2026-12-31",
     "tracker issues list --parent none --assignee none",
+    "tracker issues list --archived",
     'tracker issues list --view "My overdue"',
     "tracker issues list --team ENG --completed-after 2026-11-01 --completed-before 2026-12-01",
     "tracker issues list -q 'login bug' --json identifier,title,state",
@@ -206,6 +211,7 @@ export function toQuery(opts: Opts<typeof spec>): IssueQuery {
   if (opts.updatedAfter) query.updatedAfter = opts.updatedAfter;
   if (opts.completedAfter) query.completedAfter = opts.completedAfter;
   if (opts.completedBefore) query.completedBefore = opts.completedBefore;
+  if (opts.archived) query.archived = "true";
   return query;
 }
 
@@ -217,14 +223,18 @@ function parseBound(flag: string, value: string | undefined): number | undefined
   return Number(value);
 }
 
-/** Open issues unless the flags or the view choose states (or a completion window, which open ones never match). */
+/**
+ * Open issues unless the flags or the view choose states (or a completion window, which open ones never
+ * match, or archived issues, which are mostly finished ones).
+ */
 export function withDefaultState(query: IssueQuery, stateFlag: string | undefined): IssueQuery {
   const chosen =
     stateFlag !== undefined ||
     query.state !== undefined ||
     query.stateType !== undefined ||
     query.completedAfter !== undefined ||
-    query.completedBefore !== undefined;
+    query.completedBefore !== undefined ||
+    query.archived === "true";
   return chosen ? query : { ...query, stateType: STATE_WORDS.open };
 }
 

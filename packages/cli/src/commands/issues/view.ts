@@ -46,6 +46,7 @@ function printPiped(deps: Deps, issue: IssueDetail): void {
     ["attachments", issue.media.map((m) => m.title ?? m.id).join(",")],
     ["created", issue.createdAt],
     ["updated", issue.updatedAt],
+    ["archived", issue.archivedAt ?? ""],
   ]);
   deps.stdout.write("--\n");
   if (issue.description) deps.stdout.write(`${issue.description}\n`);
@@ -55,6 +56,8 @@ function printReadable(deps: Deps, issue: IssueDetail): void {
   const c = palette(deps);
   const out = (line = "") => deps.stdout.write(`${line}\n`);
   out(`${c.bold(issue.title)} ${c.cyan(issue.identifier)}`);
+  if (issue.archivedAt)
+    out(c.yellow(`Archived ${issue.archivedAt.slice(0, 10)} (tracker issues unarchive ${issue.identifier})`));
   const facts = [
     stateStyle(c, issue.state.type)(issue.state.name),
     priorityName(issue.priority) || "No priority",

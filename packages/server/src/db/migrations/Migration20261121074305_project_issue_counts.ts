@@ -2,11 +2,36 @@ import { Migration } from "@mikro-orm/migrations";
 import {
   ISSUES_PROJECT_COUNTS_DELETE_TRIGGER,
   ISSUES_PROJECT_COUNTS_INSERT_TRIGGER,
-  ISSUES_PROJECT_COUNTS_UPDATE_TRIGGER,
-  PROJECT_ISSUE_COUNTS_ON_ISSUE,
   PROJECT_ISSUE_COUNTS_ON_PROJECT,
   PROJECTS_ISSUE_COUNTS_TRIGGER,
 } from "../functions/project-issue-counts.js";
+
+/** `project_issue_counts_on_issue` as this migration made it (replaced by migration `issue_archive`). */
+export const PROJECT_ISSUE_COUNTS_ON_ISSUE = `
+      create function project_issue_counts_on_issue() returns trigger language plpgsql as $$
+      begin
+        if tg_op <> 'INSERT' and old.project_id is not null then
+          update project_issue_counts
+             set done = done - (old.state_type = 'completed')::int,
+                 total = total - (old.state_type <> 'canceled')::int,
+                 issue_count = issue_count - 1
+           where project_id = old.project_id;
+        end if;
+        if tg_op <> 'DELETE' and new.project_id is not null then
+          update project_issue_counts
+             set done = done + (new.state_type = 'completed')::int,
+                 total = total + (new.state_type <> 'canceled')::int,
+                 issue_count = issue_count + 1
+           where project_id = new.project_id;
+        end if;
+        return null;
+      end $$`;
+
+/** `issues_project_counts_update` as this migration made it (replaced by migration `issue_archive`). */
+export const ISSUES_PROJECT_COUNTS_UPDATE_TRIGGER = `
+      create trigger issues_project_counts_update after update of project_id, state_type on issues
+        for each row when (old.project_id is distinct from new.project_id or old.state_type is distinct from new.state_type)
+        execute function project_issue_counts_on_issue()`;
 
 /**
  * Per-project issue counts kept by the database itself, so project and initiative lists read one row per

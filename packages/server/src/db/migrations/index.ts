@@ -36,6 +36,7 @@ import { Migration20261128140000_notifications } from "./Migration20261128140000
 import { Migration20261128150000_integrations } from "./Migration20261128150000_integrations.js";
 import { Migration20261128160000_attachments } from "./Migration20261128160000_attachments.js";
 import { Migration20261128170000_sso } from "./Migration20261128170000_sso.js";
+import { Migration20261128180000_issue_archive } from "./Migration20261128180000_issue_archive.js";
 import { Migration20261128190000_issue_counts_index } from "./Migration20261128190000_issue_counts_index.js";
 import { Migration20261128210000_comment_revisions } from "./Migration20261128210000_comment_revisions.js";
 
@@ -123,6 +124,7 @@ export const migrationsList: MigrationObject[] = [
   { name: "Migration20261128150000_integrations", class: Migration20261128150000_integrations },
   { name: "Migration20261128160000_attachments", class: Migration20261128160000_attachments },
   { name: "Migration20261128170000_sso", class: Migration20261128170000_sso },
+  { name: "Migration20261128180000_issue_archive", class: Migration20261128180000_issue_archive },
   { name: "Migration20261128190000_issue_counts_index", class: Migration20261128190000_issue_counts_index },
   { name: "Migration20261128210000_comment_revisions", class: Migration20261128210000_comment_revisions },
 ];

@@ -67,6 +67,9 @@ export interface ActivityPayloads {
   /** The relation seen from the event's issue: `blocks` on one side is `blocked_by` on the other. */
   relation_added: { type: string; issue: IssueBriefOut };
   relation_removed: { type: string; issue: IssueBriefOut };
+  /** `POST /issues/{identifier}/archive` and `/unarchive` (issues/write/archive.query.ts): who and when say it all. */
+  issue_archived: Record<string, never>;
+  issue_unarchived: Record<string, never>;
 }
 
 export interface IssueBriefOut {

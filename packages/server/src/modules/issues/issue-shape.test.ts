@@ -36,11 +36,11 @@ describe("the Issue shape", () => {
     await srv.query(
       `insert into issues (id, workspace_id, team_id, number, title, description, priority, estimate, due_date,
                            state_id, state_type, assignee_id, creator_id, project_id, cycle_id, parent_id,
-                           created_at, updated_at)
+                           created_at, updated_at, archived_at)
        values ($1, $3, $4, 1, 'Full "quoted" \\ text', 'Body', 2, 3, '2030-01-31', $5, 'unstarted', $6, $6, $7, $8,
-               null, '2026-01-02T03:04:05.678Z', '2026-01-03T00:00:00Z'),
+               null, '2026-01-02T03:04:05.678Z', '2026-01-03T00:00:00Z', '2026-01-04T05:06:07.891Z'),
               ($2, $3, $4, 2, 'Bare', null, 0, null, null, $5, 'unstarted', null, null, null, null, $1,
-               '2026-01-01T00:00:00.5Z', '2026-01-02T00:00:00Z')`,
+               '2026-01-01T00:00:00.5Z', '2026-01-02T00:00:00Z', null)`,
       [full, bare, workspace.id, team!.id, todo!.id, user.id, projectId, cycleId],
     );
     const [l1, l2] = [randomUUID(), randomUUID()];
@@ -79,8 +79,10 @@ describe("the Issue shape", () => {
       createdAt: "2026-01-02T03:04:05.678Z",
       updatedAt: "2026-01-03T00:00:00.000Z",
       completedAt: null,
+      archivedAt: "2026-01-04T05:06:07.891Z",
     });
     expect(built[1]).toMatchObject({
+      archivedAt: null,
       description: null,
       estimate: null,
       assignee: null,
@@ -95,8 +97,8 @@ describe("the Issue shape", () => {
       const issue = issueFieldsOf(read.data!.issue);
       expect(JSON.stringify(issue)).toBe(JSON.stringify(built[n]));
     }
-    // Listed: the page's JSON text, written from ISSUE_PAGE_FIELDS and the names cache.
-    const page = await fetch(`${srv.url}/api/v1/issues?team=SER&sort=-updated`, {
+    // Listed: the page's JSON text, written from ISSUE_PAGE_FIELDS and the names cache (archived or not).
+    const page = await fetch(`${srv.url}/api/v1/issues?team=SER&sort=-updated&archived=any`, {
       headers: { authorization: `Bearer ${apiKey.token}` },
     });
     const listed = (JSON.parse(await page.text()) as { issues: unknown[] }).issues;

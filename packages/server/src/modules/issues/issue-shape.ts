@@ -69,7 +69,8 @@ export function issueColumns(labelIds?: string[] | { writtenIn: string }): SqlFr
   i.parent_id as "parentId",
   ${raw(isoSql("i.created_at"))} as "createdAt",
   ${raw(isoSql("i.updated_at"))} as "updatedAt",
-  ${raw(isoSql("i.completed_at"))} as "completedAt"`;
+  ${raw(isoSql("i.completed_at"))} as "completedAt",
+  ${raw(isoSql("i.archived_at"))} as "archivedAt"`;
 }
 
 /** {@link issueColumns} reading the issue's own labels. */
@@ -99,6 +100,7 @@ export interface IssueRow {
   createdAt: string;
   updatedAt: string;
   completedAt: string | null;
+  archivedAt: string | null;
 }
 
 /** Shapes a row of {@link ISSUE_COLUMNS} as the contract's `Issue` (absent references are `null`). */
@@ -121,5 +123,6 @@ export function issueFromRow(r: IssueRow): IssueOut {
     createdAt: r.createdAt,
     updatedAt: r.updatedAt,
     completedAt: r.completedAt,
+    archivedAt: r.archivedAt,
   };
 }

@@ -123,6 +123,12 @@ export const Issue = defineEntity({
       name: "issues_blocking_updated_index",
       expression: `create index "issues_blocking_updated_index" on "issues" ("workspace_id", "updated_at") include ("team_id", "number", "id", "due_date", "state_type") where "open_blocking" > 0`,
     },
+    // The few archived issues: every list's anti-join with them probes it (`notArchivedSql` in
+    // list/filter.ts) without reading the table, and `archived=true` lists them from it.
+    {
+      name: "issues_archived_index",
+      expression: `create index "issues_archived_index" on "issues" ("workspace_id", "id") where "archived_at" is not null`,
+    },
   ],
   properties: {
     id: uuidPrimaryKey(),
@@ -150,6 +156,8 @@ export const Issue = defineEntity({
     createdAt: createdTimestamp(),
     updatedAt: p.datetime().onCreate(() => new Date()),
     completedAt: p.datetime().nullable(),
+    /** Set while the issue is archived (openapi.yaml, `archiveIssue`): lists and project counts leave it out. */
+    archivedAt: p.datetime().nullable(),
     /**
      * Open issues that block this one, and open issues this one blocks: the `blocked` and `blocking`
      * specials. Kept by triggers on issue_relations and issues (migration `issue_blockers`); never written here.

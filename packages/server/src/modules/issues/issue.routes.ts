@@ -3,6 +3,7 @@ import { countIssues } from "./list/counts.query.js";
 import { listIssues } from "./list/list.query.js";
 import { getIssuePageData } from "./read/page-data.query.js";
 import { getIssueDetail } from "./read/read.query.js";
+import { setArchived } from "./write/archive.query.js";
 import { createIssues, placeItemRefusal } from "./write/batch.service.js";
 import { createIssue } from "./write/create.service.js";
 import { deleteIssue } from "./write/delete.query.js";
@@ -54,6 +55,16 @@ export const issueHandlers = [
     await deleteIssue(inWorkspace(s), params.identifier);
     return { status: 200, body: OK };
   }),
+
+  handle("archiveIssue", async (s, { params }) => ({
+    status: 200,
+    body: { issue: await setArchived(inWorkspace(s), params.identifier, true) },
+  })),
+
+  handle("unarchiveIssue", async (s, { params }) => ({
+    status: 200,
+    body: { issue: await setArchived(inWorkspace(s), params.identifier, false) },
+  })),
 
   handle(
     "getIssuePageData",

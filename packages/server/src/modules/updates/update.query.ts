@@ -52,7 +52,7 @@ export async function activeCycleHealth(em: EntityManager, teamId: string): Prom
                     (c.ends_at at time zone 'utc')::date as end_day,
                     count(i.id) filter (where i.state_type = 'completed')::int as done,
                     count(i.id) filter (where i.state_type <> 'canceled')::int as total
-               from cycles c left join issues i on i.cycle_id = c.id
+               from cycles c left join issues i on i.cycle_id = c.id and i.archived_at is null
               where c.id = (select id from cycles where team_id = ${teamId} and starts_at <= now() and ends_at > now()
                              order by starts_at desc limit 1)
               group by c.id) x`,

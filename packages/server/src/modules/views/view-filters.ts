@@ -71,6 +71,8 @@ const FILTER_SPECS: Record<ViewKind, Record<string, Spec>> = {
     dueBefore: { type: "date" },
     q: { type: "string" },
     special: { type: "list", values: issueSpecialFilterValues },
+    // `false`, `true` or `any`, checked where the filter compiles (issues/list/filter.ts).
+    archived: { type: "string" },
     ...(Object.fromEntries(Object.keys(ISSUE_TIME_BOUNDS).map((key) => [key, { type: "instant" }])) as Record<
       IssueTimeBound,
       Spec

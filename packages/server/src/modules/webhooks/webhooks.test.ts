@@ -137,6 +137,24 @@ describe("deliveries", () => {
     expect(receiver.at("/ops-only").map((r) => JSON.parse(r.body).data.identifier)).toEqual([ops.identifier]);
   });
 
+  it("an issue archived and restored reaches an issue endpoint as issue.updated, twice", async () => {
+    const { webhook } = await register("/archive", { events: ["issue"] });
+    const issue = await createIssue("Archived then restored");
+    const path = { params: { path: { identifier: issue.identifier } } };
+    await until(() => receiver.at("/archive").length >= 1, "the create");
+    await admin.POST("/issues/{identifier}/archive", path);
+    await admin.POST("/issues/{identifier}/unarchive", path);
+    await until(() => receiver.at("/archive").length >= 3, "the archive and the restore");
+    expect(
+      receiver.at("/archive").map((r) => [JSON.parse(r.body).type, JSON.parse(r.body).data.identifier]),
+    ).toEqual([
+      ["issue.created", issue.identifier],
+      ["issue.updated", issue.identifier],
+      ["issue.updated", issue.identifier],
+    ]);
+    await admin.DELETE("/webhooks/{id}", { params: { path: { id: webhook.id } } });
+  });
+
   it("failing ones are retried, logged with a bounded body, and the endpoint disabled after failing too long", async () => {
     receiver.answer("/failing", { status: 500, body: "x".repeat(5000) });
     receiver.answer("/redirecting", { status: 302, location: `${receiver.url}/redirected` });

@@ -139,6 +139,27 @@ export interface CompiledIssueFilter {
   check(): Promise<void>;
 }
 
+/**
+ * Not archived, as a condition on the issue whose id is `id` (of any relation with the issue's
+ * `workspace_id` beside it, `ws`): an anti-join with the few archived issues of the workspace, which
+ * `issues_archived_index` holds (migration `issue_archive`). Not `archived_at is null` on the row: the list's
+ * index scans read what they check from covering indexes, and a column those do not carry would make each
+ * index-only scan fetch every row it reads from the table.
+ */
+export const notArchivedSql = (id: string, ws: string) =>
+  `not exists (select from issues xa where xa.workspace_id = ${ws} and xa.id = ${id} and xa.archived_at is not null)`;
+
+/** The list's `archived` filter as a condition on `issues i` (none for `any`). */
+function archivedCondition(value: unknown): string | undefined {
+  if (value === undefined || value === null || value === "false" || value === false)
+    return notArchivedSql("i.id", "i.workspace_id");
+  if (value === "true" || value === true) return "i.archived_at is not null";
+  if (value === "any") return undefined;
+  throw new Invalid(`Unknown archived filter "${value}": use true, false or any.`, [
+    { path: "/query/archived", message: "must be one of: false, true, any" },
+  ]);
+}
+
 /** Spelled as the predicate of `issues_open_updated_index`, so the planner can prove the partial index applies. */
 const OPEN = `i.state_type in ${OPEN_STATE_TYPES_SQL}`;
 
@@ -472,6 +493,10 @@ export async function compileIssueFilter(
         scope.workspace.id,
         name,
       );
+
+  // Last but one: archived issues are few, so the other conditions choose the plan (`notArchivedSql`).
+  const archived = archivedCondition(filter.archived);
+  if (archived) add(archived);
 
   const q = filter.q?.trim();
   if (q) {

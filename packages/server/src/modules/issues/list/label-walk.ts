@@ -36,7 +36,7 @@ export function labelToWalk(filter: IssueFilter, compiled: CompiledIssueFilter):
  * A select of the first `need` ids (the page, what it skips, and one more) matching `compiled` in its
  * order, or of none when the walk cannot tell them: up to LABEL_WALK_ROWS of `label`'s postings in the
  * list's order, keeping those `compiled.where` matches (every named label, the workspace, the teams the
- * caller sees), until `need` are kept.
+ * caller sees, not archived: the posting's `issue_id` is the `id` it checks), until `need` are kept.
  *
  * Why that is the page: every match carries `label`, so the walk holds every match from the newest down to
  * the last posting it read, and only those. It tells the page when it holds `need` matches, or when it read
@@ -53,7 +53,7 @@ export function labelWalkSource(
     text: `select h.id from (
         with hits as materialized (
           select i.issue_id as id, i.updated_at, i.team_id, i.number
-            from (select i.issue_id, i.workspace_id, i.team_id, i.number, i.updated_at, i.label_ids
+            from (select i.issue_id, i.issue_id as id, i.workspace_id, i.team_id, i.number, i.updated_at, i.label_ids
                     from issue_label_postings i
                    where i.label_id = ?
                    order by ${compiled.orderBy}

@@ -105,7 +105,7 @@ function pageStatement(
   const page = `with page as materialized (
          select i.id, i.number, i.title, i.description, i.priority, i.estimate, i.due_date, i.team_id, i.state_id,
                 i.assignee_id, i.project_id, i.cycle_id, i.parent_id, i.created_at, i.updated_at, i.completed_at,
-                i.label_ids, p.ord
+                i.archived_at, i.label_ids, p.ord
            from ${pageRows})`;
   // The issue's id, number, references and timestamps from `t`; timestamps as JSON text, made ISO here
   // (`jsonTimeSql`).
@@ -114,7 +114,8 @@ function pageStatement(
   ) => `${t}.id, ${t}.number, ${t}.team_id as "teamId", ${t}.state_id as "stateId",
             ${t}.assignee_id as "assigneeId", ${t}.project_id as "projectId", ${t}.cycle_id as "cycleId",
             ${t}.parent_id as "parentId", ${jsonTimeSql(`${t}.created_at`)} as "createdAt",
-            ${jsonTimeSql(`${t}.updated_at`)} as "updatedAt", ${jsonTimeSql(`${t}.completed_at`)} as "completedAt"`;
+            ${jsonTimeSql(`${t}.updated_at`)} as "updatedAt", ${jsonTimeSql(`${t}.completed_at`)} as "completedAt",
+            ${jsonTimeSql(`${t}.archived_at`)} as "archivedAt"`;
   const columns = `${idColumns("page")}, page.title, page.description, page.priority, page.estimate,
             ${jsonTimeSql("page.due_date", false)} as "dueDate"`;
   return {

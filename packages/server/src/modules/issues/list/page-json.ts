@@ -29,6 +29,7 @@ export type ListRow = Pick<
   | "createdAt"
   | "updatedAt"
   | "completedAt"
+  | "archivedAt"
 > & {
   teamId: string;
   stateId: string;
@@ -53,6 +54,7 @@ export type NamedListRow = Pick<
   | "createdAt"
   | "updatedAt"
   | "completedAt"
+  | "archivedAt"
 > & {
   /** `"title":…,"description":…,"priority":…,"estimate":…,"dueDate":…` */
   own: string;
@@ -118,6 +120,7 @@ export const ISSUE_PAGE_FIELDS = {
   createdAt: { json: (r) => quoted(isoFromJson(r.createdAt)) },
   updatedAt: { json: (r) => quoted(isoFromJson(r.updatedAt)) },
   completedAt: { json: (r) => quoted(isoFromJson(r.completedAt)) },
+  archivedAt: { json: (r) => quoted(isoFromJson(r.archivedAt)) },
 } satisfies Record<keyof IssueOut, PageField>;
 
 const FIELDS = Object.entries(ISSUE_PAGE_FIELDS) as [keyof IssueOut, PageField][];
@@ -288,6 +291,7 @@ export function issuesFromRows(rows: ListRow[], refs: PageRefs | null | undefine
       createdAt: isoFromJson(r.createdAt)!,
       updatedAt: isoFromJson(r.updatedAt)!,
       completedAt: isoFromJson(r.completedAt),
+      archivedAt: isoFromJson(r.archivedAt),
     };
     out.push(issueFromRow(row));
   }

@@ -3,7 +3,7 @@ import type { SqlFragment } from "../../../db/sql-fragment.js";
 import type { WorkspaceScope } from "../../../http/handler.js";
 import { visibleTeamIdCondition } from "../../../rules/visibility.js";
 import { ISSUE_IDENTIFIER } from "../../shared/resolve.query.js";
-import { type IssueFilter, orderByOver, sortsByUpdated } from "./filter.js";
+import { type IssueFilter, notArchivedSql, orderByOver, sortsByUpdated } from "./filter.js";
 
 /**
  * Full-text search of the issue list (`q`): its condition, and the faster first sources a search in
@@ -123,6 +123,8 @@ function searchesRecentFirst(q: string, or: boolean, newestFirst: boolean): bool
  *   order (PHRASE_SCAN_ROWS with a quoted phrase), skipping those whose search bits lack a bit that every
  *   branch of the query's `or` requires (`tracker_search_masks`, migration `issue_search_branch_masks`)
  *   and rechecking the rest against their stored vector. It tells the page when it finds `need` matches.
+ *
+ * Both leave archived issues out as the list does (`notArchivedSql`), among the matches only.
  */
 export function searchFirstSource(
   scope: WorkspaceScope,
@@ -145,6 +147,7 @@ export function searchFirstSource(
           from (select i.issue_id, i.updated_at, i.team_id, i.number
                   from issue_search_recent i
                  where i.terms @@ (select rq from s) and i.workspace_id = ? and ${vis.sql}
+                   and ${notArchivedSql("i.issue_id", "i.workspace_id")}
                    and i.updated_at >= coalesce((select since from cut), '-infinity')
                  order by ${orderBy}
                  limit ?) i
@@ -179,6 +182,7 @@ export function searchFirstSource(
                 where numnode((select tq from s)) > 0
                 and ${bits}
                 and (select h.search_vector from issues h where h.id = i.id) @@ (select tq from s)
+                and ${notArchivedSql("i.id", "?::uuid")}
                 order by ${orderBy}
                 limit ?)
         select * from hits where (select count(*) from hits) >= ?
@@ -189,6 +193,7 @@ export function searchFirstSource(
       ws,
       ...vis.params,
       requiredPhrases(q).length ? PHRASE_SCAN_ROWS : SEARCH_SCAN_ROWS,
+      ws,
       need,
       need,
     ],

@@ -17,13 +17,13 @@ export type IssueDetailOut = components["schemas"]["IssueDetail"];
 
 /**
  * A JSON array of the sub-issues (of the issue whose id is the SQL expression `parentId`) the caller can
- * see, ordered by team key and number, each shaped by `json` over `si` (issue), `sit` (team), `sis` (state).
+ * see and that are not archived (openapi.yaml, `getIssue`), ordered by team key and number, each shaped by `json` over `si` (issue), `sit` (team), `sis` (state).
  */
 export function subIssuesJsonSql(scope: WorkspaceScope, parentId: string, json: string): SqlFragment {
   const vis = visibleTeamCondition(scope, "sit");
   return q`coalesce((select json_agg(${raw(json)} order by sit.key, si.number)
        from issues si join teams sit on sit.id = si.team_id join workflow_states sis on sis.id = si.state_id
-      where si.parent_id = ${raw(parentId)} and ${vis}), '[]'::json)`;
+      where si.parent_id = ${raw(parentId)} and si.archived_at is null and ${vis}), '[]'::json)`;
 }
 
 type IssueDetailRow = IssueRow &
