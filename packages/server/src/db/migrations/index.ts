@@ -39,6 +39,7 @@ import { Migration20261128170000_sso } from "./Migration20261128170000_sso.js";
 import { Migration20261128180000_issue_archive } from "./Migration20261128180000_issue_archive.js";
 import { Migration20261128190000_issue_counts_index } from "./Migration20261128190000_issue_counts_index.js";
 import { Migration20261128210000_comment_revisions } from "./Migration20261128210000_comment_revisions.js";
+import { Migration20261128220000_priority_updated_index } from "./Migration20261128220000_priority_updated_index.js";
 
 /** Applied in this order on every start. Add each new migration here (npm run migration:create). */
 export const migrationsList: MigrationObject[] = [
@@ -127,4 +128,8 @@ export const migrationsList: MigrationObject[] = [
   { name: "Migration20261128180000_issue_archive", class: Migration20261128180000_issue_archive },
   { name: "Migration20261128190000_issue_counts_index", class: Migration20261128190000_issue_counts_index },
   { name: "Migration20261128210000_comment_revisions", class: Migration20261128210000_comment_revisions },
+  {
+    name: "Migration20261128220000_priority_updated_index",
+    class: Migration20261128220000_priority_updated_index,
+  },
 ];

@@ -65,6 +65,13 @@ export const Issue = defineEntity({
       name: "issues_workspace_priority_sort_index",
       expression: `create index "issues_workspace_priority_sort_index" on "issues" ("workspace_id", (nullif("priority", 0)), "team_id", "number")`,
     },
+    // A `priority` filter in the default order ("urgent bugs": urgent with a label): the page is the first
+    // rows of a backward scan within the priority, instead of a walk of the whole workspace by `updated_at`
+    // that skips every issue of another priority (bench/README.md, PLANS.md at 1,000,000 issues).
+    {
+      name: "issues_workspace_priority_updated_index",
+      expression: `create index "issues_workspace_priority_updated_index" on "issues" ("workspace_id", (nullif("priority", 0)), "updated_at")`,
+    },
     // The `state` and `assignee` sorts, on keys the database keeps (`db/functions/issue-sort-keys.ts`).
     {
       name: "issues_workspace_state_sort_index",
