@@ -961,6 +961,45 @@ async function removeEarlierRunsIssues(client: pg.Client): Promise<number> {
   return rowCount ?? 0;
 }
 
+/**
+ * Deletes what earlier runs' every-operation recipes (bench/recipes.ts) made besides issues, by the names
+ * they give it (`Ops …`, `ops-…`, `ops …`), so a reused seed's labels, views, keys and projects are loaded as
+ * seeded (`GET /api-keys` had grown to 12 ms of server CPU a request after a few runs). Each kind on its own,
+ * a failure logged and not fatal. Rows removed.
+ */
+async function removeEarlierRunsOperations(client: pg.Client, workspaceId: string): Promise<number> {
+  const statements: [string, string][] = [
+    ["workspaces", "delete from workspaces where name like 'Ops %' and id <> $1"],
+    ["teams", "delete from teams where workspace_id = $1 and name like 'Ops %'"],
+    ["labels", "delete from labels where workspace_id = $1 and name like 'ops-%'"],
+    ["views", "delete from saved_views where workspace_id = $1 and name like 'Ops %'"],
+    ["view defaults", "delete from view_defaults where workspace_id = $1 and view_key like 'ops:%'"],
+    [
+      "documents",
+      "delete from documents where workspace_id = $1 and (title like 'Ops %' or title like 'Gone %')",
+    ],
+    ["projects", "delete from projects where workspace_id = $1 and name like 'Ops %'"],
+    ["initiatives", "delete from initiatives where workspace_id = $1 and name like 'Ops %'"],
+    ["status updates", "delete from status_updates where workspace_id = $1 and title like 'Ops %'"],
+    ["API keys", "delete from api_keys where workspace_id = $1 and name like 'ops %'"],
+    ["invites", "delete from invites where workspace_id = $1 and email like 'ops-%@bench.test'"],
+    [
+      "webhooks",
+      "delete from webhook_endpoints where workspace_id = $1 and url like 'http://127.0.0.1:%/hook/%'",
+    ],
+    ["users", "delete from users where email like 'ops-%@bench.test'"],
+  ];
+  let removed = 0;
+  for (const [kind, text] of statements) {
+    try {
+      removed += (await client.query(text, text.includes("$1") ? [workspaceId] : [])).rowCount ?? 0;
+    } catch (err) {
+      log(`could not remove earlier runs' ${kind}: ${(err as Error).message}`);
+    }
+  }
+  return removed;
+}
+
 /** Seeds one size into `databaseUrl` (or reuses its completed seed), explains the list shapes, then loads the built server on it. */
 async function runSize(databaseUrl: string, issues: number, last: boolean): Promise<SizeRun> {
   const reused = args.reuse ? await completedSeed(databaseUrl) : undefined;
@@ -980,6 +1019,8 @@ async function runSize(databaseUrl: string, issues: number, last: boolean): Prom
     try {
       const removed = await removeEarlierRunsIssues(client);
       if (removed) log(`removed ${removed.toLocaleString("en-US")} issues earlier runs' write cases added`);
+      const made = await removeEarlierRunsOperations(client, seeded.workspaceId);
+      if (made) log(`removed ${made.toLocaleString("en-US")} rows earlier runs' operations made`);
       await restoreSearchRecent(client, seeded.workspaceId);
       await client.query("vacuum (analyze)");
     } finally {
