@@ -1,6 +1,6 @@
 /**
- * CPU time spent by each party of a bench case, read from /proc: the server process, every PostgreSQL
- * process, and the bench process itself (the load generator). Per request, this says where the two cores went.
+ * CPU time spent by each party of a bench case, read from /proc: the server process, the PostgreSQL
+ * processes of the bench's cluster, and the bench process itself (the load generator). Per request, this says where the two cores went.
  */
 import { readdirSync, readFileSync } from "node:fs";
 
@@ -18,6 +18,36 @@ function processCpuMs(pid: number): number {
   }
 }
 
+function parentPid(pid: number): number {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
+    return Number(stat.slice(stat.lastIndexOf(")") + 2).split(" ")[1]);
+  } catch {
+    return 0;
+  }
+}
+
+/** Whether `pid` is a descendant of this process (the embedded cluster it started), by its parents. */
+const ours = new Map<number, boolean>();
+function descendsFromBench(pid: number): boolean {
+  let known = ours.get(pid);
+  if (known === undefined) {
+    known = false;
+    for (let p = parentPid(pid), hops = 0; p > 1 && hops < 8; p = parentPid(p), hops++)
+      if (p === process.pid) {
+        known = true;
+        break;
+      }
+    ours.set(pid, known);
+  }
+  return known;
+}
+
+/**
+ * The PostgreSQL processes of the bench's own embedded cluster (descendants of this process), so that
+ * another cluster on the machine (someone's test run) is not counted; every PostgreSQL process when none
+ * descends from the bench (a `DATABASE_URL`).
+ */
 function postgresPids(): number[] {
   const pids: number[] = [];
   for (const entry of readdirSync("/proc")) {
@@ -28,7 +58,8 @@ function postgresPids(): number[] {
       // exited meanwhile
     }
   }
-  return pids;
+  const own = pids.filter(descendsFromBench);
+  return own.length ? own : pids;
 }
 
 export interface CpuSnapshot {

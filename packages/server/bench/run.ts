@@ -9,7 +9,7 @@
  */
 import { type ChildProcess, spawn } from "node:child_process";
 import { randomUUID } from "node:crypto";
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import http from "node:http";
 import net from "node:net";
 import os from "node:os";
@@ -30,7 +30,17 @@ import {
   runEventsCase,
 } from "./events.js";
 import { explainListShapes, type PlanReport, plansMarkdown } from "./explain.js";
+import {
+  type ContractOperation,
+  contractOperations,
+  type OperationRecipe,
+  type OperationResult,
+  operationsMarkdown,
+  requestPath,
+  runOperations,
+} from "./operations.js";
 import { explainPlanning, type PlanningSeeded, projectListPaths, seedPlanningBench } from "./projects.js";
+import { localEndpoints, NOT_LOADED, operationRecipes } from "./recipes.js";
 import { DEFAULT_SIZES, FILL_SEARCH_RECENT, type Seeded, seedBench } from "./seed.js";
 
 const here = path.dirname(fileURLToPath(import.meta.url));
@@ -39,6 +49,11 @@ const outDir = path.join(packageRoot, "bench");
 // TRACKER_BENCH_SERVER_JS: another build of the server to load (an A/B of two builds on one machine).
 const mainJs = process.env.TRACKER_BENCH_SERVER_JS ?? path.join(packageRoot, "dist", "main.js");
 const floorJs = path.join(here, "floor.js");
+/** The contract the operations are read from: the checkout's, else the one the build ships. */
+const contractPath = [
+  path.resolve(packageRoot, "../../openapi.yaml"),
+  path.join(packageRoot, "dist", "openapi.yaml"),
+].find((p) => existsSync(p))!;
 
 const { values: args } = parseArgs({
   options: {
@@ -80,8 +95,9 @@ const TARGETS = { readP99Ms: 50, readRps: 1000, createRps: 500, rssMb: 300, floo
 
 interface CaseSpec {
   name: string;
-  kind: "read" | "create";
-  method: "GET" | "POST";
+  /** A write other than a create is reported without a target. */
+  kind: "read" | "create" | "write";
+  method: string;
   /** A new path (and body, and headers) per request, rotating over the seeded data. */
   next: () => { path: string; body?: string; headers?: Record<string, string> };
   /** The key to send, when the case runs in another workspace than the issue cases'. */
@@ -102,7 +118,7 @@ interface CaseSpec {
 
 interface CaseResult {
   name: string;
-  kind: "read" | "create";
+  kind: "read" | "create" | "write";
   method: string;
   example: string;
   status: "ran" | "not_built" | "failed";
@@ -313,6 +329,58 @@ function cases(seeded: Seeded): CaseSpec[] {
       }),
     },
   ];
+}
+
+/**
+ * The operations people call all day (issue 38), as full cases of the bench's duration and connections, from
+ * the same recipes as the every-operation run (bench/recipes.ts). None has a floor: the floor serves the
+ * issue lists and reads and the project and initiative lists only (bench/floor.ts).
+ */
+const EVERYDAY: [operationId: string, kind: "read" | "write"][] = [
+  ["updateIssue", "write"],
+  ["createComment", "write"],
+  ["createIssueRelation", "write"],
+  ["moveIssues", "write"],
+  ["getIssueHistory", "read"],
+  ["listComments", "read"],
+  ["getProject", "read"],
+  ["getProjectPageData", "read"],
+  ["updateProject", "write"],
+  ["listCycles", "read"],
+  ["updateCycle", "write"],
+  ["listLabels", "read"],
+  ["updateLabel", "write"],
+  ["listViews", "read"],
+  ["getDigest", "read"],
+];
+
+function everydayCases(
+  recipes: Record<string, OperationRecipe>,
+  operations: ContractOperation[],
+): CaseSpec[] {
+  return EVERYDAY.flatMap(([id, kind]) => {
+    const op = operations.find((o) => o.operationId === id);
+    const recipe = recipes[id];
+    if (!op || !recipe) return [];
+    const request = () => {
+      const r = recipe.next();
+      return {
+        path: requestPath(op, r),
+        ...(r.body !== undefined ? { body: JSON.stringify(r.body) } : {}),
+        ...(r.headers ? { headers: r.headers } : {}),
+      };
+    };
+    return [
+      {
+        name: `${kind === "read" ? "read" : "write"}: ${op.method} ${op.template} (${id})`,
+        kind,
+        method: op.method,
+        floor: false as const,
+        ...(recipe.prepare ? { prepare: async () => recipe.prepare!() } : {}),
+        next: request,
+      },
+    ];
+  });
 }
 
 /** Issues a batch case sends per request: the most `POST /issues/batch` takes. */
@@ -557,7 +625,7 @@ function caseResult(spec: CaseSpec, probed: CaseResult, legs: Leg[]): CaseResult
           },
           { name: "req/s", target: `> ${TARGETS.readRps}`, value: rps, met: rps > TARGETS.readRps },
         ]
-      : spec.issuesPerRequest
+      : spec.issuesPerRequest || spec.kind === "write"
         ? [] // an import case: reported (issues a second), not held to the single-create target
         : [{ name: "req/s", target: `> ${TARGETS.createRps}`, value: rps, met: rps > TARGETS.createRps }];
   const ok = !c.failure;
@@ -733,6 +801,7 @@ function markdown(report: Report): string {
     "",
   );
   if (report.events) lines.push(...eventsMarkdown(report.events));
+  if (report.operations) lines.push(...operationsMarkdown(report.operations, report.issues));
   return lines.join("\n");
 }
 
@@ -755,6 +824,9 @@ interface Report {
   targets: typeof TARGETS;
   /** The live event stream case (bench/events.ts), run last with its own RSS measurement. */
   events?: EventsCaseResult;
+  /** Every operation of the contract, at the biggest size (bench/operations.ts). */
+  operations?: OperationResult[];
+  issues: number;
   /** Every size run (one, or 100,000 and the size asked for), for the side-by-side table. */
   sizes: { issues: number; seedSeconds: number; cases: CaseResult[]; peakRssMb: number }[];
 }
@@ -769,16 +841,22 @@ interface SizeRun {
   cases: CaseResult[];
   peakRssMb: number;
   events?: EventsCaseResult;
+  /** Every operation of the contract, once (bench/operations.ts). */
+  operations?: OperationResult[];
 }
 
 let server: ChildProcess | undefined;
 let floor: ChildProcess | undefined;
+/** The server's data folder (its attachments), removed with it. */
+let attachmentsDir: string | undefined;
 
 async function stopServer(): Promise<void> {
   const children = [server, floor];
   server = undefined;
   floor = undefined;
   await Promise.all(children.map(stopChild));
+  if (attachmentsDir) rmSync(attachmentsDir, { recursive: true, force: true });
+  attachmentsDir = undefined;
 }
 
 async function stopChild(child: ChildProcess | undefined): Promise<void> {
@@ -883,6 +961,45 @@ async function removeEarlierRunsIssues(client: pg.Client): Promise<number> {
   return rowCount ?? 0;
 }
 
+/**
+ * Deletes what earlier runs' every-operation recipes (bench/recipes.ts) made besides issues, by the names
+ * they give it (`Ops …`, `ops-…`, `ops …`), so a reused seed's labels, views, keys and projects are loaded as
+ * seeded (`GET /api-keys` had grown to 12 ms of server CPU a request after a few runs). Each kind on its own,
+ * a failure logged and not fatal. Rows removed.
+ */
+async function removeEarlierRunsOperations(client: pg.Client, workspaceId: string): Promise<number> {
+  const statements: [string, string][] = [
+    ["workspaces", "delete from workspaces where name like 'Ops %' and id <> $1"],
+    ["teams", "delete from teams where workspace_id = $1 and name like 'Ops %'"],
+    ["labels", "delete from labels where workspace_id = $1 and name like 'ops-%'"],
+    ["views", "delete from saved_views where workspace_id = $1 and name like 'Ops %'"],
+    ["view defaults", "delete from view_defaults where workspace_id = $1 and view_key like 'ops:%'"],
+    [
+      "documents",
+      "delete from documents where workspace_id = $1 and (title like 'Ops %' or title like 'Gone %')",
+    ],
+    ["projects", "delete from projects where workspace_id = $1 and name like 'Ops %'"],
+    ["initiatives", "delete from initiatives where workspace_id = $1 and name like 'Ops %'"],
+    ["status updates", "delete from status_updates where workspace_id = $1 and title like 'Ops %'"],
+    ["API keys", "delete from api_keys where workspace_id = $1 and name like 'ops %'"],
+    ["invites", "delete from invites where workspace_id = $1 and email like 'ops-%@bench.test'"],
+    [
+      "webhooks",
+      "delete from webhook_endpoints where workspace_id = $1 and url like 'http://127.0.0.1:%/hook/%'",
+    ],
+    ["users", "delete from users where email like 'ops-%@bench.test'"],
+  ];
+  let removed = 0;
+  for (const [kind, text] of statements) {
+    try {
+      removed += (await client.query(text, text.includes("$1") ? [workspaceId] : [])).rowCount ?? 0;
+    } catch (err) {
+      log(`could not remove earlier runs' ${kind}: ${(err as Error).message}`);
+    }
+  }
+  return removed;
+}
+
 /** Seeds one size into `databaseUrl` (or reuses its completed seed), explains the list shapes, then loads the built server on it. */
 async function runSize(databaseUrl: string, issues: number, last: boolean): Promise<SizeRun> {
   const reused = args.reuse ? await completedSeed(databaseUrl) : undefined;
@@ -902,6 +1019,8 @@ async function runSize(databaseUrl: string, issues: number, last: boolean): Prom
     try {
       const removed = await removeEarlierRunsIssues(client);
       if (removed) log(`removed ${removed.toLocaleString("en-US")} issues earlier runs' write cases added`);
+      const made = await removeEarlierRunsOperations(client, seeded.workspaceId);
+      if (made) log(`removed ${made.toLocaleString("en-US")} rows earlier runs' operations made`);
       await restoreSearchRecent(client, seeded.workspaceId);
       await client.query("vacuum (analyze)");
     } finally {
@@ -962,6 +1081,7 @@ async function runSize(databaseUrl: string, issues: number, last: boolean): Prom
   ];
   // One socket per event stream: the server gets the hard open-files limit as its soft one (a shell
   // builtin; Node cannot raise its own), so `--streams 10000` is not cut short by a soft limit of 1,024.
+  attachmentsDir = mkdtempSync(path.join(os.tmpdir(), "tracker-bench-files-"));
   server = spawn(
     "/bin/sh",
     ["-c", 'ulimit -n "$(ulimit -Hn)" 2>/dev/null; exec "$@"', "sh", process.execPath, ...nodeArgs, mainJs],
@@ -973,6 +1093,10 @@ async function runSize(databaseUrl: string, issues: number, last: boolean): Prom
         DATABASE_URL: databaseUrl,
         PORT: String(port),
         TRACKER_RATE_LIMIT_PER_MINUTE: "0",
+        // The operations' webhooks go to a receiver in the bench process, on the loopback.
+        TRACKER_WEBHOOKS_ALLOW_PRIVATE: "1",
+        // Where the operations' attachments are stored: not the checkout's `.tracker`.
+        TRACKER_DATA_DIR: attachmentsDir,
       },
       stdio: ["ignore", "inherit", "inherit"],
     },
@@ -995,7 +1119,12 @@ async function runSize(databaseUrl: string, issues: number, last: boolean): Prom
     if (m) run.peakRssMb = Math.max(run.peakRssMb, m.peak, m.current);
   }, 250);
 
-  for (const spec of [...cases(seeded), ...(planning ? planningCases(planning) : [])]) {
+  const local = await localEndpoints();
+  const ops = operationRecipes({ base, token: seeded.adminToken, seeded }, local.url);
+  const contract = contractOperations(contractPath);
+  const everyday = everydayCases(ops.recipes, contract.operations);
+  if (everyday.some((c) => selected(c.name)) || selected("operation: ")) await ops.setup();
+  for (const spec of [...cases(seeded), ...everyday, ...(planning ? planningCases(planning) : [])]) {
     if (!selected(spec.name)) continue;
     log(`case: ${spec.name}`);
     const r =
@@ -1014,6 +1143,19 @@ async function runSize(databaseUrl: string, issues: number, last: boolean): Prom
         : `  ${r.status}: ${r.note}`,
     );
   }
+  if (last && selected("operation: ")) {
+    log("case: every operation of the contract");
+    run.operations = await runOperations({
+      base,
+      token: seeded.adminToken,
+      pid,
+      contractPath,
+      recipes: ops.recipes,
+      notLoaded: NOT_LOADED,
+      selected,
+    });
+  }
+  await local.close();
   clearInterval(sampler);
   // Let requests still in flight when the last case stopped finish before the server is stopped.
   await new Promise((r) => setTimeout(r, 1000));
@@ -1125,6 +1267,8 @@ async function main() {
       },
       targets: TARGETS,
       events: biggest.events,
+      operations: biggest.operations,
+      issues: biggest.issues,
       sizes: runs.map((r) => ({
         issues: r.issues,
         seedSeconds: r.seeded.seconds,
