@@ -8,7 +8,7 @@ import { Migration } from "@mikro-orm/migrations";
 export class Migration20261128190000_issue_counts_index extends Migration {
   override async up(): Promise<void> {
     this.addSql(
-      'create index "issues_team_counts_index" on "issues" ("workspace_id", "team_id", "state_id") include ("state_type", "assignee_id", "priority", "project_id", "cycle_id")',
+      'create index "issues_team_counts_index" on "issues" ("workspace_id", "team_id", "state_id") include ("state_type", "assignee_id", "priority", "project_id", "cycle_id") where "archived_at" is null',
     );
   }
 }

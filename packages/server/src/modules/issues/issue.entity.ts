@@ -116,9 +116,11 @@ export const Issue = defineEntity({
     // `countIssues` (list/counts.query.ts): a team's issues, or the workspace's, counted by state, state type,
     // assignee, priority, project or cycle from the index alone (an index-only scan instead of a heap fetch
     // per issue counted: a board's column totals read ~50 issues per index page instead of one per page).
+    // Only issues not archived, which is what a count counts unless asked otherwise: the condition is then
+    // the index's own (`archivedOnRow` of the filter compiler), not an anti-join needing each issue's id.
     {
       name: "issues_team_counts_index",
-      expression: `create index "issues_team_counts_index" on "issues" ("workspace_id", "team_id", "state_id") include ("state_type", "assignee_id", "priority", "project_id", "cycle_id")`,
+      expression: `create index "issues_team_counts_index" on "issues" ("workspace_id", "team_id", "state_id") include ("state_type", "assignee_id", "priority", "project_id", "cycle_id") where "archived_at" is null`,
     },
     // The few blocked (blocking) issues newest first: `blocked` and `blocking`, alone or with another
     // special, are an index-only scan of them.

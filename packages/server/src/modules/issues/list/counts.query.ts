@@ -47,7 +47,7 @@ export async function issueCountQuery(scope: WorkspaceScope, query: IssueCountQu
     throw new Invalid(`Unknown groupBy "${groupBy}".`, [
       { path: "/query/groupBy", message: `must be one of: ${Object.keys(GROUP_KEY_SQL).join(", ")}` },
     ]);
-  const compiled = await compileIssueFilter(scope, filter, { names });
+  const compiled = await compileIssueFilter(scope, filter, { names, archivedOnRow: true });
   // Labels: each set of label ids once with its issues, then one group per label of the sets.
   const groups =
     groupBy === "label"

@@ -150,9 +150,9 @@ export const notArchivedSql = (id: string, ws: string) =>
   `not exists (select from issues xa where xa.workspace_id = ${ws} and xa.id = ${id} and xa.archived_at is not null)`;
 
 /** The list's `archived` filter as a condition on `issues i` (none for `any`). */
-function archivedCondition(value: unknown): string | undefined {
+function archivedCondition(value: unknown, onRow = false): string | undefined {
   if (value === undefined || value === null || value === "false" || value === false)
-    return notArchivedSql("i.id", "i.workspace_id");
+    return onRow ? "i.archived_at is null" : notArchivedSql("i.id", "i.workspace_id");
   if (value === "true" || value === true) return "i.archived_at is not null";
   if (value === "any") return undefined;
   throw new Invalid(`Unknown archived filter "${value}": use true, false or any.`, [
@@ -294,6 +294,12 @@ export async function compileIssueFilter(
      * statistics). The result's `namesVersion` is then theirs.
      */
     names?: WorkspaceNames;
+    /**
+     * "Not archived" as `archived_at is null` on the row rather than the anti-join of `notArchivedSql`:
+     * for a count, whose covering index (`issues_team_counts_index`) holds only the issues not archived,
+     * so the condition is the index's own predicate and the count stays an index-only scan.
+     */
+    archivedOnRow?: boolean;
   } = {},
 ): Promise<CompiledIssueFilter> {
   const where: string[] = ["i.workspace_id = ?"];
@@ -422,6 +428,9 @@ export async function compileIssueFilter(
     const none = priorities.includes("none");
     if (numbers.length && none)
       add("(nullif(i.priority, 0) = any(?::int[]) or nullif(i.priority, 0) is null)", numbers);
+    // One priority as a plain comparison: with it the planner reads the priority's newest issues from
+    // `issues_workspace_priority_updated_index` under the default sort (an `= any` keeps it from that order).
+    else if (numbers.length === 1) add("nullif(i.priority, 0) = ?::int", numbers[0]);
     else if (numbers.length) add("nullif(i.priority, 0) = any(?::int[])", numbers);
     else add("nullif(i.priority, 0) is null");
   }
@@ -495,7 +504,7 @@ export async function compileIssueFilter(
       );
 
   // Last but one: archived issues are few, so the other conditions choose the plan (`notArchivedSql`).
-  const archived = archivedCondition(filter.archived);
+  const archived = archivedCondition(filter.archived, options.archivedOnRow);
   if (archived) add(archived);
 
   const q = filter.q?.trim();
