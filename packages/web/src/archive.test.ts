@@ -65,6 +65,24 @@ describe("archive", () => {
     await expect.poll(() => page.getByText("ENG-1 restored").count()).toBe(1);
   });
 
+  test("the list's filter 'Archived only' finds archived issues again, and opens one", async () => {
+    await tracker.issues.create({ team: "ENG", title: "Archived and looked for" });
+    const [made] = (await tracker.issues.list({ team: "ENG", q: "Archived and looked for" })).items;
+    await tracker.issues.archive(made!.identifier);
+    await page.goto(session.at("/team/ENG/list"));
+    const rows = page.locator("tr.issue-row td.col-title");
+    await expect.poll(() => rows.count()).toBeGreaterThan(0);
+    expect(await rows.allTextContents()).not.toContain("Archived and looked for");
+    await page.getByRole("button", { name: "Add a filter" }).click();
+    await page.getByRole("option", { name: "Archived only" }).click();
+    await expect.poll(() => new URL(page.url()).searchParams.get("archived")).toBe("true");
+    await expect.poll(() => rows.allTextContents()).toContain("Archived and looked for");
+    const archived = (await tracker.issues.list({ team: "ENG", archived: "true" })).items;
+    expect(await rows.count()).toBe(archived.length);
+    await page.getByRole("link", { name: "Archived and looked for" }).click();
+    await page.getByRole("status", { name: "Archived" }).waitFor();
+  });
+
   test("an archived issue opened by its URL shows the banner, and Restore puts it back", async () => {
     await tracker.issues.archive("ENG-3");
     await page.goto(session.at("/issue/ENG-3"));

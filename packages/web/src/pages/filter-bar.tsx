@@ -62,6 +62,10 @@ export function FilterBar({ filters, teamKey }: { filters: IssueQuery; teamKey: 
     ["estimateMax", filters.estimateMax !== undefined ? `Estimate ≤ ${filters.estimateMax}` : undefined],
     ["dueAfter", filters.dueAfter && `Due from ${filters.dueAfter}`],
     ["dueBefore", filters.dueBefore && `Due before ${filters.dueBefore}`],
+    [
+      "archived",
+      filters.archived === "true" ? "Archived only" : filters.archived === "any" ? "Archived too" : undefined,
+    ],
   ];
   const cycleName = (v: IssueQuery["cycle"]) =>
     v === "current" ? "Current" : (cycles.data?.find((c) => c.number === v)?.name ?? `Cycle ${String(v)}`);
@@ -130,6 +134,9 @@ export function FilterBar({ filters, teamKey }: { filters: IssueQuery; teamKey: 
     { value: "parent:none", label: "Top-level only", change: { parent: "none" } },
     { value: "parent:any", label: "Has a parent", change: { parent: "any" } },
     { value: "label:none", label: "No labels", change: { label: ["none"] } },
+    // Archived issues leave every list (openapi.yaml, `archiveIssue`); here they can be found again.
+    { value: "archived:true", label: "Archived only", change: { archived: "true" } },
+    { value: "archived:any", label: "Archived too", change: { archived: "any" } },
     ...(users.data ?? []).map((u) => ({
       value: `assignee:${u.id}`,
       label: `Assignee: ${u.name}`,
