@@ -25,6 +25,7 @@ describe("the list-filter vocabulary", () => {
       "updatedAfter",
       "completedAfter",
       "completedBefore",
+      "archived",
     ]);
     expect(LIST_FILTERS.projects).toEqual(["initiative", "status", "lead", "team", "health", "special"]);
     expect(LIST_FILTERS.initiatives).toEqual(["status", "lead", "health", "special"]);

@@ -38,7 +38,13 @@ import { PasswordReset } from "./modules/sessions/password-reset.entity.js";
 import { Session } from "./modules/sessions/session.entity.js";
 import { SignInFailure } from "./modules/sessions/sign-in-failure.entity.js";
 import { SsoLogin, SsoSettings } from "./modules/sso/sso.entity.js";
-import { Team, TeamMember, WorkflowRule, WorkflowState } from "./modules/teams/team.entity.js";
+import {
+  Team,
+  TeamMember,
+  TeamStateCount,
+  WorkflowRule,
+  WorkflowState,
+} from "./modules/teams/team.entity.js";
 import { StatusUpdate, StatusUpdateIssue } from "./modules/updates/status-update.entity.js";
 import { User } from "./modules/users/user.entity.js";
 import { SavedView, ViewDefault } from "./modules/views/view.entity.js";
@@ -56,6 +62,7 @@ export const entities: EntitySchema[] = [
   Team,
   WorkflowState,
   TeamMember,
+  TeamStateCount,
   WorkflowRule,
   Label,
   Initiative,

@@ -62,3 +62,19 @@ export function driftedLabelIds(srv: TestServer) {
 export function driftedProjectTeamIds(srv: TestServer) {
   return driftedIdArrays(srv, "projects", "team_ids", "project_teams", "project_id", "team_id");
 }
+
+/**
+ * Teams' stored per-state counts (`team_state_counts`, kept by triggers; a board's columns read them) that
+ * differ from a fresh count of the issues not archived. Empty when every write path kept them exact.
+ */
+export function driftedTeamStateCounts(srv: TestServer) {
+  return srv.query(
+    `select coalesce(f.team_id, c.team_id) as team_id, coalesce(f.state_id, c.state_id) as state_id,
+            c.n as stored, f.n as fresh
+       from (select team_id, state_id, count(*)::int as n from issues where archived_at is null
+              group by team_id, state_id) f
+       full join (select * from team_state_counts where n <> 0) c
+         on c.team_id = f.team_id and c.state_id = f.state_id
+      where c.n is distinct from f.n`,
+  );
+}

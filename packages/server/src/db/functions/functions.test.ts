@@ -10,6 +10,7 @@ import * as searchVector from "./issue-search-vector.js";
 import * as sortKeys from "./issue-sort-keys.js";
 import * as projectIssueCounts from "./project-issue-counts.js";
 import * as projectTeamIds from "./project-team-ids.js";
+import * as teamStateCounts from "./team-state-counts.js";
 import * as namesVersion from "./workspace-names-version.js";
 
 const statements = [
@@ -22,6 +23,7 @@ const statements = [
   sortKeys,
   projectIssueCounts,
   projectTeamIds,
+  teamStateCounts,
   namesVersion,
 ].flatMap((file) =>
   Object.values(file)

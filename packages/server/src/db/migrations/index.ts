@@ -40,6 +40,7 @@ import { Migration20261128180000_issue_archive } from "./Migration20261128180000
 import { Migration20261128190000_issue_counts_index } from "./Migration20261128190000_issue_counts_index.js";
 import { Migration20261128210000_comment_revisions } from "./Migration20261128210000_comment_revisions.js";
 import { Migration20261128220000_priority_updated_index } from "./Migration20261128220000_priority_updated_index.js";
+import { Migration20261128230000_team_state_counts } from "./Migration20261128230000_team_state_counts.js";
 
 /** Applied in this order on every start. Add each new migration here (npm run migration:create). */
 export const migrationsList: MigrationObject[] = [
@@ -132,4 +133,5 @@ export const migrationsList: MigrationObject[] = [
     name: "Migration20261128220000_priority_updated_index",
     class: Migration20261128220000_priority_updated_index,
   },
+  { name: "Migration20261128230000_team_state_counts", class: Migration20261128230000_team_state_counts },
 ];

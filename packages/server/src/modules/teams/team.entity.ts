@@ -53,6 +53,22 @@ export const WorkflowState = defineEntity({
 });
 export type IWorkflowState = InferEntity<typeof WorkflowState>;
 
+/**
+ * How many issues not archived each team has in each of its states, kept by triggers on issues
+ * (`db/functions/team-state-counts.ts`); a board's unfiltered columns read them (`countIssues`). Plain ids,
+ * no foreign keys: the triggers also run while a team's issues are deleted with it, and a row of a team or
+ * state that is gone is never read.
+ */
+export const TeamStateCount = defineEntity({
+  name: "TeamStateCount",
+  tableName: "team_state_counts",
+  properties: {
+    teamId: p.uuid().primary(),
+    stateId: p.uuid().primary(),
+    n: p.integer().default(0),
+  },
+});
+
 export const TeamMember = defineEntity({
   name: "TeamMember",
   tableName: "team_members",

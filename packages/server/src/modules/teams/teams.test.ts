@@ -2,7 +2,7 @@ import { randomUUID } from "node:crypto";
 import type { EntityManager } from "@mikro-orm/postgresql";
 import { afterEach, describe, expect, it } from "vitest";
 import type { WorkspaceScope } from "../../http/handler.js";
-import { driftedProjectTeamIds } from "../../test/derived-counts.js";
+import { driftedProjectTeamIds, driftedTeamStateCounts } from "../../test/derived-counts.js";
 import { type ApiClient, useTestServer } from "../../test/harness.js";
 import { whileHolding } from "../../test/hold.js";
 import { resolveIssue } from "../shared/resolve.query.js";
@@ -11,6 +11,7 @@ const srv = useTestServer();
 // Deleting a team and changing a project's teams keep each project's team_ids equal to project_teams.
 afterEach(async () => {
   expect(await driftedProjectTeamIds(srv)).toEqual([]);
+  expect(await driftedTeamStateCounts(srv)).toEqual([]);
 });
 
 /** A workspace with its admin's client. */

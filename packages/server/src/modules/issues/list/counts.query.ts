@@ -48,6 +48,8 @@ export async function issueCountQuery(scope: WorkspaceScope, query: IssueCountQu
       { path: "/query/groupBy", message: `must be one of: ${Object.keys(GROUP_KEY_SQL).join(", ")}` },
     ]);
   const compiled = await compileIssueFilter(scope, filter, { names, archivedOnRow: true });
+  const board = boardCounts(filter, groupBy, compiled.teamSql);
+  if (board) return { statement: board.statement(scope), compiled, prepare: "generic" as const };
   // Labels: each set of label ids once with its issues, then one group per label of the sets.
   const groups =
     groupBy === "label"
@@ -69,6 +71,38 @@ export async function issueCountQuery(scope: WorkspaceScope, query: IssueCountQu
     params: [...compiled.params, scope.workspace.id],
   };
   return { statement, compiled, prepare: genericPlanWhenOnly(query, COUNT_PLAN_FREE_KEYS) };
+}
+
+/**
+ * A team's unfiltered counts by state or state type (a board's columns) from the counts the database keeps
+ * per team and state (`team_state_counts`, `db/functions/team-state-counts.ts`): a few rows instead of
+ * every issue of the team. The team is resolved with the caller's visibility as the filter resolves it
+ * (`teamSql`), so a team the caller cannot see counts nothing, as with the general statement.
+ */
+function boardCounts(
+  filter: IssueFilter,
+  groupBy: IssueCountGrouping,
+  team: { sql: string; params: unknown[] } | undefined,
+): { statement: (scope: WorkspaceScope) => SqlFragment } | undefined {
+  if (!team || (groupBy !== "state" && groupBy !== "stateType")) return undefined;
+  const keys = Object.entries(filter).filter(([, v]) => v !== undefined && v !== null && v !== "");
+  if (keys.length !== 1 || keys[0]![0] !== "team") return undefined;
+  const key = groupBy === "state" ? "c.state_id" : "s.type";
+  return {
+    statement: (scope) => ({
+      sql: `with g as (
+              select ${key} as k, sum(c.n)::int as n
+                from team_state_counts c join workflow_states s on s.id = c.state_id
+               where c.team_id = ${team.sql} and c.n > 0
+               group by 1)
+            select (select coalesce(sum(g.n), 0)::int from g) as total,
+                   coalesce((select json_agg(json_build_object('key', g.k, 'count', g.n) order by g.n desc, g.k)
+                               from g), '[]'::json) as groups,
+                   (select w.names_version::text from workspaces w where w.id = ?) as "namesVersion",
+                   ${AUTH_EPOCH_SQL} as "authEpoch"`,
+      params: [...team.params, scope.workspace.id],
+    }),
+  };
 }
 
 interface CountRow extends IssueCounts {

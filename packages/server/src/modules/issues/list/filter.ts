@@ -137,6 +137,8 @@ export interface CompiledIssueFilter {
    * then, so call it when a query came back empty (or always, if you need the refusal up front).
    */
   check(): Promise<void>;
+  /** The filter's team as a subquery of its id, resolved with the caller's visibility, when it names one. */
+  teamSql?: { sql: string; params: unknown[] };
 }
 
 /**
@@ -323,12 +325,14 @@ export async function compileIssueFilter(
   // resolvers (for their 404/400) only when the page comes back empty: a reference that names nothing
   // can only give an empty page.
   const checks: (() => Promise<unknown>)[] = [];
+  let teamSql: { sql: string; params: unknown[] } | undefined;
   if (filter.team != null) {
     const ref = String(filter.team);
     const vis = visibleTeamCondition(scope, "ft");
     const team = `(select ft.id from teams ft where ft.workspace_id = ? and ${isUuid(ref) ? "ft.id = ?" : "ft.key = ?"}
                     and ${vis.sql})`;
     const teamParams = [scope.workspace.id, ref, ...vis.params];
+    teamSql = { sql: team, params: teamParams };
     add(`i.team_id = ${team}`, ...teamParams);
     let stateRef: string | undefined;
     let cycleRef: number | "current" | undefined;
@@ -542,6 +546,7 @@ export async function compileIssueFilter(
     params,
     namesVersion,
     labelIds: labelIdSet,
+    ...(teamSql ? { teamSql } : {}),
     ...issueOrderBy(filter.sort ?? DEFAULT_ISSUE_SORT),
     check: async () => {
       for (const run of checks) await run();

@@ -3,7 +3,7 @@ import os from "node:os";
 import path from "node:path";
 import { EventSource } from "eventsource";
 import { afterAll, describe, expect, it } from "vitest";
-import { driftedProjectCounts } from "../../../test/derived-counts.js";
+import { driftedProjectCounts, driftedTeamStateCounts } from "../../../test/derived-counts.js";
 import { type ApiClient, useTestServer } from "../../../test/harness.js";
 
 const dataDir = mkdtempSync(path.join(os.tmpdir(), "tracker-archive-"));
@@ -73,6 +73,7 @@ describe("archiving an issue", () => {
     // The project's progress leaves it out, and the stored counts agree with a fresh count.
     expect(await orbit(api)).toMatchObject({ done: 0, total: 1, percent: 0 });
     expect(await driftedProjectCounts(srv)).toEqual([]);
+    expect(await driftedTeamStateCounts(srv)).toEqual([]);
 
     // Asked for: only archived, or both.
     expect(await listed(api, { archived: "true" })).toEqual([doomed.identifier]);
@@ -120,6 +121,7 @@ describe("archiving an issue", () => {
     expect(await listed(api, { archived: "true" })).toEqual([]);
     expect(await orbit(api)).toMatchObject({ done: 1, total: 2 });
     expect(await driftedProjectCounts(srv)).toEqual([]);
+    expect(await driftedTeamStateCounts(srv)).toEqual([]);
     // Unarchiving an issue that is not archived changes nothing.
     const twice = await unarchive(api, doomed.identifier);
     expect(twice.data!.issue).toEqual(back.data!.issue);

@@ -1,5 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { driftedLabelIds, driftedProjectCounts } from "../../../test/derived-counts.js";
+import {
+  driftedLabelIds,
+  driftedProjectCounts,
+  driftedTeamStateCounts,
+} from "../../../test/derived-counts.js";
 import { startTestServer, type TestServer } from "../../../test/harness.js";
 import { brokenInvariants } from "../../../test/invariants.js";
 import { addCycle, addProject } from "../issue-fixtures.js";
@@ -336,6 +340,7 @@ describe("POST /issues/batch (real server)", () => {
     expect(await brokenInvariants(srv)).toEqual({});
     expect(await driftedLabelIds(srv)).toEqual([]);
     expect(await driftedProjectCounts(srv)).toEqual([]);
+    expect(await driftedTeamStateCounts(srv)).toEqual([]);
   });
 
   it("numbers interleaved teams in request order per team, with labels and events for every item", async () => {

@@ -1,5 +1,10 @@
 import { describe, expect, it } from "vitest";
-import { driftedBlockers, driftedLabelIds, driftedProjectCounts } from "../../../test/derived-counts.js";
+import {
+  driftedBlockers,
+  driftedLabelIds,
+  driftedProjectCounts,
+  driftedTeamStateCounts,
+} from "../../../test/derived-counts.js";
 import { useTestServer } from "../../../test/harness.js";
 import { whileHolding } from "../../../test/hold.js";
 
@@ -44,6 +49,7 @@ describe("concurrent writes to related issues", () => {
     expect(statuses.filter((s) => s !== 200)).toEqual([]);
     expect(await driftedBlockers(srv)).toEqual([]);
     expect(await driftedProjectCounts(srv)).toEqual([]);
+    expect(await driftedTeamStateCounts(srv)).toEqual([]);
     expect(await driftedLabelIds(srv)).toEqual([]);
   });
 

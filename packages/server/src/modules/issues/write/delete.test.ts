@@ -1,4 +1,5 @@
-import { describe, expect, it } from "vitest";
+import { afterEach, describe, expect, it } from "vitest";
+import { driftedTeamStateCounts } from "../../../test/derived-counts.js";
 import { useTestServer } from "../../../test/harness.js";
 
 const srv = useTestServer();
@@ -83,4 +84,9 @@ describe("deleteIssue", () => {
     expect((await del(admin, issue.identifier)).response.status).toBe(200);
     expect((await del(admin, issue.identifier)).response.status).toBe(404);
   });
+});
+
+// Whatever was deleted, the teams' per-state counts (a board's columns read them) match their issues.
+afterEach(async () => {
+  expect(await driftedTeamStateCounts(srv)).toEqual([]);
 });

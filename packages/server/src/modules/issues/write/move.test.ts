@@ -1,6 +1,6 @@
 import type { components } from "@tracker/sdk/schema";
 import { afterEach, describe, expect, it } from "vitest";
-import { driftedLabelIds } from "../../../test/derived-counts.js";
+import { driftedLabelIds, driftedTeamStateCounts } from "../../../test/derived-counts.js";
 import { type ApiClient, useTestServer } from "../../../test/harness.js";
 import { addCycle, addProject, addTeam, joinTeam } from "../issue-fixtures.js";
 
@@ -240,7 +240,9 @@ describe("moveIssues", () => {
   });
 });
 
-// Whatever these tests wrote, the label ids kept on issues (list pages read them) match their labels.
+// Whatever these tests wrote, the label ids kept on issues (list pages read them) match their labels, and
+// the teams' per-state counts (a board's columns read them) match their issues.
 afterEach(async () => {
   expect(await driftedLabelIds(srv)).toEqual([]);
+  expect(await driftedTeamStateCounts(srv)).toEqual([]);
 });
