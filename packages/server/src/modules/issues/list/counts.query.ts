@@ -74,7 +74,8 @@ export async function issueCountQuery(scope: WorkspaceScope, query: IssueCountQu
 }
 
 /**
- * A team's unfiltered counts by state or state type (a board's columns) from the counts the database keeps
+ * A team's counts by state or state type (a board's columns, of every issue or of some state types) from the
+ * counts the database keeps
  * per team and state (`team_state_counts`, `db/functions/team-state-counts.ts`): a few rows instead of
  * every issue of the team. The team is resolved with the caller's visibility as the filter resolves it
  * (`teamSql`), so a team the caller cannot see counts nothing, as with the general statement.
@@ -86,21 +87,24 @@ function boardCounts(
 ): { statement: (scope: WorkspaceScope) => SqlFragment } | undefined {
   if (!team || (groupBy !== "state" && groupBy !== "stateType")) return undefined;
   const keys = Object.entries(filter).filter(([, v]) => v !== undefined && v !== null && v !== "");
-  if (keys.length !== 1 || keys[0]![0] !== "team") return undefined;
+  // The team alone, or with state types (a board of open issues): both are properties of the state.
+  if (!keys.every(([k]) => k === "team" || k === "stateType")) return undefined;
+  // The compiler has checked the state types' names already.
+  const types = asList(filter.stateType);
   const key = groupBy === "state" ? "c.state_id" : "s.type";
   return {
     statement: (scope) => ({
       sql: `with g as (
               select ${key} as k, sum(c.n)::int as n
                 from team_state_counts c join workflow_states s on s.id = c.state_id
-               where c.team_id = ${team.sql} and c.n > 0
+               where c.team_id = ${team.sql} and c.n > 0 ${types.length ? "and s.type = any(?::text[])" : ""}
                group by 1)
             select (select coalesce(sum(g.n), 0)::int from g) as total,
                    coalesce((select json_agg(json_build_object('key', g.k, 'count', g.n) order by g.n desc, g.k)
                                from g), '[]'::json) as groups,
                    (select w.names_version::text from workspaces w where w.id = ?) as "namesVersion",
                    ${AUTH_EPOCH_SQL} as "authEpoch"`,
-      params: [...team.params, scope.workspace.id],
+      params: [...team.params, ...(types.length ? [types] : []), scope.workspace.id],
     }),
   };
 }

@@ -111,6 +111,36 @@ describe("countIssues", () => {
     expect(byKey(got.groups)).toEqual(tally(all, key));
   });
 
+  it("counts a board's columns, of every issue or the open ones, as the list has them after moves and archives", async () => {
+    const open = ["backlog", "unstarted", "started"] as const;
+    const agree = async () => {
+      for (const query of [{ team: "ENG" }, { team: "ENG", stateType: [...open] }]) {
+        const all = await listAll(api, query);
+        const byState = await counts(api, query);
+        expect(byState.total).toBe(all.length);
+        expect(byKey(byState.groups)).toEqual(tally(all, (i) => [i.state.id]));
+        const byType = await counts(api, { ...query, groupBy: "stateType" });
+        expect(byKey(byType.groups)).toEqual(tally(all, (i) => [i.state.type]));
+      }
+    };
+    await agree();
+    const [first, second] = await listAll(api, { team: "ENG", stateType: ["backlog"] });
+    await api.PATCH("/issues/{identifier}", {
+      params: { path: { identifier: first!.identifier } },
+      body: { state: "Done" },
+    });
+    await api.POST("/issues/{identifier}/archive", { params: { path: { identifier: second!.identifier } } });
+    await agree();
+    await api.POST("/issues/{identifier}/unarchive", {
+      params: { path: { identifier: second!.identifier } },
+    });
+    await api.PATCH("/issues/{identifier}", {
+      params: { path: { identifier: first!.identifier } },
+      body: { state: "Backlog" },
+    });
+    await agree();
+  });
+
   it("counts an issue with two labels in both label groups, and one without any under null", async () => {
     const all = await listAll(api, { team: "ENG" });
     const got = await counts(api, { team: "ENG", groupBy: "label" });
