@@ -49,7 +49,7 @@ export async function issueCountQuery(scope: WorkspaceScope, query: IssueCountQu
     ]);
   const compiled = await compileIssueFilter(scope, filter, { names, archivedOnRow: true });
   const board = boardCounts(filter, groupBy, compiled.teamSql);
-  if (board) return { statement: board.statement(scope), compiled, prepare: "generic" as const };
+  if (board) return { statement: countsAnswer(scope, board), compiled, prepare: "generic" as const };
   // Labels: each set of label ids once with its issues, then one group per label of the sets.
   const groups =
     groupBy === "label"
@@ -57,34 +57,28 @@ export async function issueCountQuery(scope: WorkspaceScope, query: IssueCountQu
            from g cross join lateral unnest(case when cardinality(g.k) = 0 then array[null::uuid] else g.k end) l(k)
           group by l.k`
       : "select g.k, g.n from g";
-  const statement: SqlFragment = {
-    sql: `with g as (
-            select ${key} as k, count(*)::int as n
-              from issues i
-             where ${compiled.where}
-             group by 1)
-          select (select coalesce(sum(g.n), 0)::int from g) as total,
-                 coalesce((select json_agg(json_build_object('key', x.k, 'count', x.n) order by x.n desc, x.k)
-                             from (${groups}) x), '[]'::json) as groups,
-                 (select w.names_version::text from workspaces w where w.id = ?) as "namesVersion",
-                 ${AUTH_EPOCH_SQL} as "authEpoch"`,
-    params: [...compiled.params, scope.workspace.id],
-  };
+  const statement = countsAnswer(
+    scope,
+    {
+      sql: `select ${key} as k, count(*)::int as n from issues i where ${compiled.where} group by 1`,
+      params: compiled.params,
+    },
+    groups,
+  );
   return { statement, compiled, prepare: genericPlanWhenOnly(query, COUNT_PLAN_FREE_KEYS) };
 }
 
 /**
- * A team's counts by state or state type (a board's columns, of every issue or of some state types) from the
- * counts the database keeps
- * per team and state (`team_state_counts`, `db/functions/team-state-counts.ts`): a few rows instead of
- * every issue of the team. The team is resolved with the caller's visibility as the filter resolves it
+ * A team's counts by state or state type (a board's columns, of every issue or of some state types) as
+ * `(k, n)` rows from the counts the database keeps per team and state (`team_state_counts`,
+ * `db/functions/team-state-counts.ts`): a few rows instead of every issue of the team. The team is resolved with the caller's visibility as the filter resolves it
  * (`teamSql`), so a team the caller cannot see counts nothing, as with the general statement.
  */
 function boardCounts(
   filter: IssueFilter,
   groupBy: IssueCountGrouping,
   team: { sql: string; params: unknown[] } | undefined,
-): { statement: (scope: WorkspaceScope) => SqlFragment } | undefined {
+): SqlFragment | undefined {
   if (!team || (groupBy !== "state" && groupBy !== "stateType")) return undefined;
   const keys = Object.entries(filter).filter(([, v]) => v !== undefined && v !== null && v !== "");
   // The team alone, or with state types (a board of open issues): both are properties of the state.
@@ -93,19 +87,31 @@ function boardCounts(
   const types = asList(filter.stateType);
   const key = groupBy === "state" ? "c.state_id" : "s.type";
   return {
-    statement: (scope) => ({
-      sql: `with g as (
-              select ${key} as k, sum(c.n)::int as n
-                from team_state_counts c join workflow_states s on s.id = c.state_id
-               where c.team_id = ${team.sql} and c.n > 0 ${types.length ? "and s.type = any(?::text[])" : ""}
-               group by 1)
-            select (select coalesce(sum(g.n), 0)::int from g) as total,
-                   coalesce((select json_agg(json_build_object('key', g.k, 'count', g.n) order by g.n desc, g.k)
-                               from g), '[]'::json) as groups,
-                   (select w.names_version::text from workspaces w where w.id = ?) as "namesVersion",
-                   ${AUTH_EPOCH_SQL} as "authEpoch"`,
-      params: [...team.params, ...(types.length ? [types] : []), scope.workspace.id],
-    }),
+    sql: `select ${key} as k, sum(c.n)::int as n
+            from team_state_counts c join workflow_states s on s.id = c.state_id
+           where c.team_id = ${team.sql} and c.n > 0 ${types.length ? "and s.type = any(?::text[])" : ""}
+           group by 1`,
+    params: [...team.params, ...(types.length ? [types] : [])],
+  };
+}
+
+/**
+ * The contract's `IssueCounts` (with what the caller checks: the names version and the auth epoch) from
+ * `grouped`, a statement of `(k, n)` rows; `groups` reads them from `g` (labels unnest theirs first).
+ */
+function countsAnswer(
+  scope: WorkspaceScope,
+  grouped: SqlFragment,
+  groups = "select g.k, g.n from g",
+): SqlFragment {
+  return {
+    sql: `with g as (${grouped.sql})
+          select (select coalesce(sum(g.n), 0)::int from g) as total,
+                 coalesce((select json_agg(json_build_object('key', x.k, 'count', x.n) order by x.n desc, x.k)
+                             from (${groups}) x), '[]'::json) as groups,
+                 (select w.names_version::text from workspaces w where w.id = ?) as "namesVersion",
+                 ${AUTH_EPOCH_SQL} as "authEpoch"`,
+    params: [...grouped.params, scope.workspace.id],
   };
 }
 
