@@ -59,17 +59,17 @@ const countOf = (state: string) => column(state).locator(".column-count").textCo
 describe("board columns count every issue, not the loaded ones", () => {
   test("a column holding more issues than its first page shows its true total at once", async () => {
     await page.goto(session.at("/team/ENG/board"));
-    await expect.poll(() => countOf("Todo")).toBe("230");
+    await expect.poll(() => countOf("Todo"), { timeout: 10_000 }).toBe("230");
     await expect
-      .poll(() => column("Todo").locator(".column-foot").textContent())
+      .poll(() => column("Todo").locator(".column-foot").textContent(), { timeout: 10_000 })
       .toMatch(/^200 of 230 loaded/);
     expect(await column("Todo").locator(".card").count()).toBeLessThan(60);
-    await expect.poll(() => countOf("In Progress")).toBe("192");
+    await expect.poll(() => countOf("In Progress"), { timeout: 10_000 }).toBe("192");
     expect(await countOf("Done")).toBe("60");
     expect(await countOf("In Review")).toBe("0");
     // With a filter, the totals are the filtered ones.
     await page.goto(session.at("/team/ENG/board?label=bug"));
-    await expect.poll(() => countOf("In Progress")).toBe("96");
+    await expect.poll(() => countOf("In Progress"), { timeout: 10_000 }).toBe("96");
     expect(await countOf("Todo")).toBe("0");
   });
 
