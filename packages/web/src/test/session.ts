@@ -20,7 +20,7 @@ export interface BoardSession {
 
 export async function openBoardSession(workspaceName: string): Promise<BoardSession> {
   // What a page shows is polled for: generously, since the machine running the tests may be busy.
-  vi.setConfig({ testTimeout: 60_000, expect: { poll: { timeout: 15_000, interval: 50 } } });
+  vi.setConfig({ expect: { poll: { timeout: 15_000, interval: 50 } } });
   ensureWebBuild();
   const server = await startTestServer();
   const boot = await server.bootstrap({
@@ -48,13 +48,21 @@ export async function openBoardSession(workspaceName: string): Promise<BoardSess
   };
 }
 
-/** Signs in as automation does: the key typed into the sign-in page, which opens the first team's board. */
-export async function signIn(session: BoardSession, page: Page = session.page): Promise<void> {
+/**
+ * Signs in as automation does: the key typed into the sign-in page, then waits for the page it lands on
+ * (the first team's board, for the session's own key). The pages of one browser share its storage, so
+ * signing in on one signs them all in as that key.
+ */
+export async function signIn(
+  session: BoardSession,
+  page: Page = session.page,
+  { token = session.token, landing = "/team/ENG/board" }: { token?: string; landing?: string } = {},
+): Promise<void> {
   await page.goto(session.server.url);
   await page.getByText("Use an API key").click();
-  await page.getByLabel("API key").fill(session.token);
+  await page.getByLabel("API key").fill(token);
   await page.getByRole("button", { name: "Sign in with the key" }).click();
-  await page.waitForURL(session.at("/team/ENG/board"));
+  await page.waitForURL(session.at(landing));
 }
 
 /** Records the API requests a page sends from now on, as `METHOD /path?query`. */
