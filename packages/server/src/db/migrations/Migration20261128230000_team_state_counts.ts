@@ -1,7 +1,6 @@
 import { Migration } from "@mikro-orm/migrations";
 import {
   ISSUES_TEAM_STATE_COUNTS_DELETE_TRIGGER,
-  ISSUES_TEAM_STATE_COUNTS_INSERT_TRIGGER,
   ISSUES_TEAM_STATE_COUNTS_UPDATE_TRIGGER,
   TEAM_STATE_COUNTS_ON_ISSUE,
 } from "../functions/team-state-counts.js";
@@ -16,7 +15,10 @@ export class Migration20261128230000_team_state_counts extends Migration {
       'create table "team_state_counts" ("team_id" uuid not null, "state_id" uuid not null, "n" int not null default 0, constraint "team_state_counts_pkey" primary key ("team_id", "state_id"))',
     );
     this.addSql(TEAM_STATE_COUNTS_ON_ISSUE);
-    this.addSql(ISSUES_TEAM_STATE_COUNTS_INSERT_TRIGGER);
+    // Per row at first; per statement since migration `team_state_counts_per_statement`.
+    this.addSql(`create trigger issues_team_state_counts_insert after insert on issues
+        for each row when (new.archived_at is null)
+        execute function team_state_counts_on_issue()`);
     this.addSql(ISSUES_TEAM_STATE_COUNTS_UPDATE_TRIGGER);
     this.addSql(ISSUES_TEAM_STATE_COUNTS_DELETE_TRIGGER);
     this.addSql(

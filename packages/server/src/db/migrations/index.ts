@@ -41,6 +41,7 @@ import { Migration20261128190000_issue_counts_index } from "./Migration202611281
 import { Migration20261128210000_comment_revisions } from "./Migration20261128210000_comment_revisions.js";
 import { Migration20261128220000_priority_updated_index } from "./Migration20261128220000_priority_updated_index.js";
 import { Migration20261128230000_team_state_counts } from "./Migration20261128230000_team_state_counts.js";
+import { Migration20261129000000_team_state_counts_per_statement } from "./Migration20261129000000_team_state_counts_per_statement.js";
 
 /** Applied in this order on every start. Add each new migration here (npm run migration:create). */
 export const migrationsList: MigrationObject[] = [
@@ -134,4 +135,8 @@ export const migrationsList: MigrationObject[] = [
     class: Migration20261128220000_priority_updated_index,
   },
   { name: "Migration20261128230000_team_state_counts", class: Migration20261128230000_team_state_counts },
+  {
+    name: "Migration20261129000000_team_state_counts_per_statement",
+    class: Migration20261129000000_team_state_counts_per_statement,
+  },
 ];
