@@ -26,6 +26,7 @@ export function listShapes(seeded: Seeded): { name: string; filter: IssueFilter 
   const shapes: { name: string; filter: IssueFilter }[] = [
     { name: "workspace, default sort (-updated)", filter: {} },
     { name: "team, -priority (bench case)", filter: { team, sort: "-priority" } },
+    { name: "team + special overdue (bench case)", filter: { team, special: ["overdue"] } },
     { name: "special overdue,blocked (bench case)", filter: { special: ["overdue", "blocked"] } },
     { name: "q (bench case)", filter: { q: "crash report" } },
     // The bench case's other searches, in its rotation.
