@@ -137,6 +137,8 @@ export function operationRecipes(
     users: [] as string[],
     workspaceName: "",
     comments: [] as { identifier: string; id: string }[],
+    /** Issues archived and restored by their own recipes. */
+    archivable: [] as string[],
     initiatives: [] as string[],
     documents: [] as string[],
     views: [] as string[],
@@ -234,6 +236,7 @@ export function operationRecipes(
     listWorkflows: { next: () => ({ params: { key: team() } }) },
     listInvites: { next: () => ({}) },
     listIssues: { next: () => ({ query: `team=${team()}` }) },
+    countIssues: { next: () => ({ query: `team=${team()}&groupBy=assignee` }) },
     getIssue: { next: () => ({ params: { identifier: ident() } }) },
     getIssuePageData: { next: () => ({ params: { identifier: ident() } }) },
     getIssueHistory: { next: () => ({ params: { identifier: ident() } }) },
@@ -294,6 +297,21 @@ export function operationRecipes(
       };
     })(),
     subscribeIssue: { next: () => ({ params: { identifier: freshIdent() } }) },
+    getIssueSubscription: { next: () => ({ params: { identifier: freshIdent() } }) },
+    // Archive and unarchive take issues of their own (an archived issue leaves the lists the other recipes
+    // read); each answers 200 again for an issue already so, as the contract says.
+    archiveIssue: {
+      prepare: async () => {
+        s.archivable = (await freshIssues(100, teamA)).map((x) => x.identifier);
+      },
+      next: () => ({ params: { identifier: s.archivable[next() % s.archivable.length]! } }),
+    },
+    unarchiveIssue: {
+      prepare: async () => {
+        if (!s.archivable.length) s.archivable = (await freshIssues(100, teamA)).map((x) => x.identifier);
+      },
+      next: () => ({ params: { identifier: s.archivable[next() % s.archivable.length]! } }),
+    },
     unsubscribeIssue: { next: () => ({ params: { identifier: freshIdent() } }) },
     createIssueLink: {
       next: () => ({
@@ -334,6 +352,18 @@ export function operationRecipes(
       next: () => {
         const c = s.comments[next() % s.comments.length]!;
         return { params: { identifier: c.identifier, commentId: c.id }, body: { body: `Edited ${n}.` } };
+      },
+    },
+    listCommentRevisions: {
+      // Comments with one edit each, so each has a revision to list.
+      prepare: async () => {
+        if (!s.comments.length) await r.updateComment!.prepare!();
+        for (const c of s.comments)
+          await api("PATCH", `/issues/${c.identifier}/comments/${c.id}`, { body: "Edited once." });
+      },
+      next: () => {
+        const c = s.comments[next() % s.comments.length]!;
+        return { params: { identifier: c.identifier, commentId: c.id } };
       },
     },
     uploadAttachment: {
