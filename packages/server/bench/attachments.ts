@@ -6,11 +6,12 @@
  * Options: `--rounds 20 --big-rounds 4 --parallel 10`.
  */
 
-import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { mkdtempSync, rmSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { performance } from "node:perf_hooks";
 import { startBuiltServer } from "./built-server.js";
+import { residentMb } from "./memory.js";
 
 const args = process.argv.slice(2);
 const opt = (name: string, fallback: number) => {
@@ -27,10 +28,8 @@ function percentile(sorted: number[], p: number): number {
   return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)]!;
 }
 
-function rssMb(pid: number): number {
-  const kb = /^VmRSS:\s+(\d+) kB/m.exec(readFileSync(`/proc/${pid}/status`, "utf8"))?.[1];
-  return Number(kb) / 1024;
-}
+/** The server's RSS now, MB. */
+const rssMb = (pid: number) => residentMb(pid)?.current ?? Number.NaN;
 
 /** Bytes that do not compress and sniff as nothing: what a screenshot or an archive costs the server. */
 function fileOf(bytes: number): Buffer {

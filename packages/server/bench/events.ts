@@ -18,6 +18,7 @@ import { q } from "../src/db/sql-fragment.js";
 import { recordChanges } from "../src/events/record-change.query.js";
 import { cpuSnapshot, cpuSpent } from "./cpu.js";
 import { BUCKETS, type ClientWorkerData, type FromClient, type ToClient } from "./events-client.js";
+import { residentMb } from "./memory.js";
 
 export const EVENTS_CASE = "events: open streams, commit-to-delivery delay";
 /** The issue's targets: p99 under 100 ms, and the server's RSS under 250 MB (its bound at 1M issues). */
@@ -105,14 +106,8 @@ class Histogram {
   }
 }
 
-function rssMb(pid: number): number | undefined {
-  try {
-    const kb = /^VmRSS:\s+(\d+) kB/m.exec(readFileSync(`/proc/${pid}/status`, "utf8"))?.[1];
-    return kb ? Number(kb) / 1024 : undefined;
-  } catch {
-    return undefined;
-  }
-}
+/** The server's RSS now, MB. */
+const rssNowMb = (pid: number) => residentMb(pid)?.current;
 
 /** The soft "Max open files" of a process, or undefined when unlimited or unreadable. */
 export function openFilesLimit(pid: number | "self" = "self"): number | undefined {
@@ -222,7 +217,7 @@ export async function runEventsCase(options: EventsCaseOptions): Promise<EventsC
   let clients: ClientThread[] = [];
   try {
     await sleep(1_000);
-    result.rssIdleMb = Math.round(rssMb(options.pid) ?? 0);
+    result.rssIdleMb = Math.round(rssNowMb(options.pid) ?? 0);
     clients = startClients(Number(base.port), options.token, streamsWanted, threads);
     const connectedNow = () => clients.reduce((n, c) => n + c.connected, 0);
     // Each thread opens its share in waves and reports after each; stop waiting once nothing moves for 10 s.
@@ -239,12 +234,12 @@ export async function runEventsCase(options: EventsCaseOptions): Promise<EventsC
     result.connected = connected;
     if (connected < streamsWanted) notes.push(`only ${connected} of ${streamsWanted} streams opened`);
     await sleep(1_000);
-    result.rssBeforeMb = Math.round(rssMb(options.pid) ?? 0);
+    result.rssBeforeMb = Math.round(rssNowMb(options.pid) ?? 0);
     if (connected > 0)
-      result.perStreamKb = Math.round((((rssMb(options.pid) ?? 0) - result.rssIdleMb) * 1024) / connected);
+      result.perStreamKb = Math.round((((rssNowMb(options.pid) ?? 0) - result.rssIdleMb) * 1024) / connected);
     let rssPeak = 0;
     sampler = setInterval(() => {
-      rssPeak = Math.max(rssPeak, rssMb(options.pid) ?? 0);
+      rssPeak = Math.max(rssPeak, rssNowMb(options.pid) ?? 0);
     }, 250);
 
     // Real writes: touch an issue (or the workspace) and record the change, as the modules do.

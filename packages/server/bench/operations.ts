@@ -10,6 +10,7 @@ import { readFileSync } from "node:fs";
 import autocannon from "autocannon";
 import { parse } from "yaml";
 import { type CpuShare, cpuSnapshot, cpuSpent } from "./cpu.js";
+import type { MemoryTrail } from "./memory.js";
 
 /** Seconds each operation is loaded for, and the connections it is loaded with. */
 export const OPERATION_SECONDS = 1;
@@ -134,6 +135,8 @@ export async function runOperations(opts: {
   recipes: Record<string, OperationRecipe>;
   notLoaded: Record<string, string>;
   selected: (name: string) => boolean;
+  /** Read after each operation's leg, to say which one raised the server's memory. */
+  memory?: MemoryTrail;
 }): Promise<OperationResult[]> {
   const { operations, outgoing } = contractOperations(opts.contractPath);
   const byId = new Map(operations.map((op) => [op.operationId, op]));
@@ -178,6 +181,7 @@ export async function runOperations(opts: {
       results.push({ ...base, status: "failed", note: String((err as Error).message ?? err).slice(0, 300) });
       log(`  ${op.operationId}: failed: ${(err as Error).message}`);
     }
+    opts.memory?.mark(name);
   }
   for (const id of outgoing)
     results.push({

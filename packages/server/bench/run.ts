@@ -9,7 +9,7 @@
  */
 import { type ChildProcess, spawn } from "node:child_process";
 import { randomUUID } from "node:crypto";
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import http from "node:http";
 import net from "node:net";
 import os from "node:os";
@@ -30,6 +30,7 @@ import {
   runEventsCase,
 } from "./events.js";
 import { explainListShapes, type PlanReport, plansMarkdown } from "./explain.js";
+import { type MemoryStep, MemoryTrail, memoryMarkdown, residentMb } from "./memory.js";
 import {
   type ContractOperation,
   contractOperations,
@@ -448,18 +449,6 @@ async function waitForHealth(base: string, child: ChildProcess): Promise<void> {
   throw new Error("server not healthy within 60 s");
 }
 
-/** Peak resident memory of a process (VmHWM), falling back to the current VmRSS; MB. */
-function rssMb(pid: number): { peak: number; current: number } | undefined {
-  try {
-    const status = readFileSync(`/proc/${pid}/status`, "utf8");
-    const kb = (field: string) =>
-      Number(new RegExp(`^${field}:\\s+(\\d+) kB`, "m").exec(status)?.[1] ?? Number.NaN);
-    return { peak: kb("VmHWM") / 1024, current: kb("VmRSS") / 1024 };
-  } catch {
-    return undefined;
-  }
-}
-
 /** One timed load of a case on one process: what autocannon and /proc saw in it. */
 interface Leg {
   seconds: number;
@@ -806,8 +795,9 @@ function markdown(report: Report): string {
     "server's own handlers and statements without the framework around them (bench/floor.ts, README.md).",
     "The load generator shares the two cores with the server and PostgreSQL, so the numbers are a floor.",
     "Query plans of every list shape: PLANS.md; index notes: README.md.",
-    "",
   );
+  if (report.memory) lines.push(...memoryMarkdown(report.memory, TARGETS.rssMb));
+  lines.push("");
   if (report.events) lines.push(...eventsMarkdown(report.events));
   if (report.operations) lines.push(...operationsMarkdown(report.operations, report.issues));
   return lines.join("\n");
@@ -829,6 +819,8 @@ interface Report {
   seed: { counts: Record<string, number>; seconds: number };
   cases: CaseResult[];
   rss: { peakMb: number; targetMb: number; met: boolean };
+  /** The server's memory after each case and operation at the biggest size (bench/memory.ts). */
+  memory?: MemoryStep[];
   targets: typeof TARGETS;
   /** The live event stream case (bench/events.ts), run last with its own RSS measurement. */
   events?: EventsCaseResult;
@@ -848,6 +840,8 @@ interface SizeRun {
   plans: PlanReport[];
   cases: CaseResult[];
   peakRssMb: number;
+  /** The server's memory after each case and operation (bench/memory.ts). */
+  memory?: MemoryStep[];
   events?: EventsCaseResult;
   /** Every operation of the contract, once (bench/operations.ts). */
   operations?: OperationResult[];
@@ -1122,8 +1116,10 @@ async function runSize(databaseUrl: string, issues: number, last: boolean): Prom
   await waitForHealth(floorBase, floor);
   log(`floor pid ${floor.pid} listening on ${floorBase}`);
   const pid = server.pid!;
+  const memory = new MemoryTrail(pid);
+  memory.mark("server started");
   const sampler = setInterval(() => {
-    const m = rssMb(pid);
+    const m = residentMb(pid);
     if (m) run.peakRssMb = Math.max(run.peakRssMb, m.peak, m.current);
   }, 250);
 
@@ -1140,6 +1136,7 @@ async function runSize(databaseUrl: string, issues: number, last: boolean): Prom
         ? await runReadWithFloor(base, floorBase, seeded.adminToken, pid, floor.pid!, spec)
         : await runCase(base, seeded.adminToken, pid, spec);
     run.cases.push(r);
+    memory.mark(`case: ${spec.name}`);
     log(
       r.status === "ran"
         ? `  ${r.requestsPerSec} req/s, p50 ${r.p50Ms} ms, p99 ${r.p99Ms} ms; CPU ms/request server ${r.cpu?.serverMs}, ` +
@@ -1161,13 +1158,14 @@ async function runSize(databaseUrl: string, issues: number, last: boolean): Prom
       recipes: ops.recipes,
       notLoaded: NOT_LOADED,
       selected,
+      memory,
     });
   }
   await local.close();
   clearInterval(sampler);
   // Let requests still in flight when the last case stopped finish before the server is stopped.
   await new Promise((r) => setTimeout(r, 1000));
-  const lastRss = rssMb(pid);
+  const lastRss = residentMb(pid);
   if (lastRss) run.peakRssMb = Math.max(run.peakRssMb, lastRss.peak);
 
   if (last && (!onlyParts || onlyParts.some((part) => EVENTS_CASE.includes(part)))) {
@@ -1184,7 +1182,9 @@ async function runSize(databaseUrl: string, issues: number, last: boolean): Prom
       clientThreads: args["client-threads"] ? Number(args["client-threads"]) : undefined,
     });
     log(`  ${eventsSummary(run.events)}`);
+    memory.mark(`case: ${EVENTS_CASE}`);
   }
+  run.memory = memory.steps;
   await stopServer();
   return run;
 }
@@ -1273,6 +1273,7 @@ async function main() {
         targetMb: TARGETS.rssMb,
         met: biggest.peakRssMb < TARGETS.rssMb,
       },
+      memory: biggest.memory,
       targets: TARGETS,
       events: biggest.events,
       operations: biggest.operations,
