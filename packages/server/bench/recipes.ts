@@ -152,6 +152,11 @@ export function operationRecipes(
     cycleTeams: [] as string[],
   };
   const freshIdent = () => s.fresh[next() % s.fresh.length]!;
+  const archivable = async (fresh: boolean) => {
+    if (fresh || !s.archivable.length)
+      s.archivable = (await freshIssues(100, teamA)).map((x) => x.identifier);
+  };
+  const archivedNext = () => ({ params: { identifier: s.archivable[next() % s.archivable.length]! } });
   const byTeam = (key: string) => s.states.get(key) ?? [];
 
   const invite = async (email: string) => {
@@ -300,18 +305,9 @@ export function operationRecipes(
     getIssueSubscription: { next: () => ({ params: { identifier: freshIdent() } }) },
     // Archive and unarchive take issues of their own (an archived issue leaves the lists the other recipes
     // read); each answers 200 again for an issue already so, as the contract says.
-    archiveIssue: {
-      prepare: async () => {
-        s.archivable = (await freshIssues(100, teamA)).map((x) => x.identifier);
-      },
-      next: () => ({ params: { identifier: s.archivable[next() % s.archivable.length]! } }),
-    },
-    unarchiveIssue: {
-      prepare: async () => {
-        if (!s.archivable.length) s.archivable = (await freshIssues(100, teamA)).map((x) => x.identifier);
-      },
-      next: () => ({ params: { identifier: s.archivable[next() % s.archivable.length]! } }),
-    },
+    // Archive takes 100 fresh issues; unarchive restores the same ones (or fresh ones when run alone).
+    archiveIssue: { prepare: () => archivable(true), next: archivedNext },
+    unarchiveIssue: { prepare: () => archivable(false), next: archivedNext },
     unsubscribeIssue: { next: () => ({ params: { identifier: freshIdent() } }) },
     createIssueLink: {
       next: () => ({
