@@ -1,9 +1,9 @@
 import { mkdirSync, mkdtempSync, readdirSync, rmSync, utimesSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { EventSource } from "eventsource";
 import { afterAll, describe, expect, it } from "vitest";
 import type { Config } from "../../config.js";
+import { Stream } from "../../test/event-stream.js";
 import { useTestServer } from "../../test/harness.js";
 import { abortedUpload, chunkedUpload, png } from "./attachment-fixtures.js";
 import { DiskStore } from "./attachment-store.js";
@@ -302,32 +302,13 @@ describe("attachments on disk", () => {
 
   it("announces added and removed files on the event stream", async () => {
     const { token, issue } = await setup();
-    const events: { entity: string; action: string; id: string; identifier?: string }[] = [];
-    const es = new EventSource(`${base()}/events`, {
-      fetch: (input, init) =>
-        fetch(input, {
-          ...init,
-          headers: { ...(init?.headers as Record<string, string>), Authorization: `Bearer ${token}` },
-        }),
-    });
-    let connected = false;
-    es.addEventListener("connected", () => {
-      connected = true;
-    });
-    es.addEventListener("changed", (e) => events.push(JSON.parse(e.data)));
-    const until = async (check: () => boolean, what: string) => {
-      const deadline = Date.now() + 10_000;
-      while (!check()) {
-        if (Date.now() > deadline)
-          throw new Error(`timed out waiting for ${what}: ${JSON.stringify(events)}`);
-        await new Promise((r) => setTimeout(r, 20));
-      }
-    };
+    const live = new Stream(srv.url, token);
+    const files = () => live.changeBodies().filter((e) => e.entity === "attachment");
     try {
-      await until(() => connected, "the stream");
+      await live.opened();
       const up = await upload(token, issue.identifier, "trace", "trace.txt");
-      await until(() => events.some((e) => e.entity === "attachment"), "attachment created");
-      expect(events.find((e) => e.entity === "attachment")).toMatchObject({
+      await live.until(() => files().length > 0, "attachment created", 10_000);
+      expect(files()[0]).toMatchObject({
         action: "created",
         id: up.media.id,
         identifier: issue.identifier,
@@ -338,12 +319,9 @@ describe("attachments on disk", () => {
           headers: { Authorization: `Bearer ${token}` },
         }),
       );
-      await until(
-        () => events.some((e) => e.entity === "attachment" && e.action === "deleted"),
-        "attachment deleted",
-      );
+      await live.until(() => files().some((e) => e.action === "deleted"), "attachment deleted", 10_000);
     } finally {
-      es.close();
+      live.close();
     }
   });
 

@@ -1,5 +1,5 @@
-import { EventSource } from "eventsource";
 import { describe, expect, it } from "vitest";
+import { Stream } from "../../test/event-stream.js";
 import { type ApiClient, useTestServer } from "../../test/harness.js";
 import { addTeam } from "../issues/issue-fixtures.js";
 
@@ -125,35 +125,22 @@ describe("notifications", () => {
   it("reach the recipient's event stream live, and no one else's", async () => {
     const { me, bob } = await setup();
     const issue = (await bob.api.POST("/issues", { body: { team: "ENG", title: "Streamed" } })).data!.issue;
-    const received = (token: string) => {
-      const events: { entity: string; id: string; identifier?: string }[] = [];
-      const es = new EventSource(`${srv.url}/api/v1/events`, {
-        fetch: (input, init) =>
-          fetch(input, {
-            ...init,
-            headers: { ...(init?.headers as object), Authorization: `Bearer ${token}` },
-          }),
-      });
-      es.addEventListener("changed", (e) => events.push(JSON.parse(e.data)));
-      const open = new Promise<void>((resolve) => es.addEventListener("connected", () => resolve()));
-      return { events, es, open };
-    };
-    const bobs = received(bob.token);
-    const admin = received(me.token);
-    await Promise.all([bobs.open, admin.open]);
+    const bobs = new Stream(srv.url, bob.token);
+    const admin = new Stream(srv.url, me.token);
+    await Promise.all([bobs.opened(), admin.opened()]);
     try {
       await me.api.PATCH("/issues/{identifier}", {
         params: { path: { identifier: issue.identifier } },
         body: { priority: 1 },
       });
       await expect
-        .poll(() => bobs.events.filter((e) => e.entity === "notification"))
+        .poll(() => bobs.changeBodies().filter((e) => e.entity === "notification"))
         .toEqual([expect.objectContaining({ id: bob.userId, identifier: issue.identifier })]);
-      await expect.poll(() => admin.events.some((e) => e.entity === "issue")).toBe(true);
-      expect(admin.events.filter((e) => e.entity === "notification")).toEqual([]);
+      await expect.poll(() => admin.changeBodies().some((e) => e.entity === "issue")).toBe(true);
+      expect(admin.changeBodies().filter((e) => e.entity === "notification")).toEqual([]);
     } finally {
-      bobs.es.close();
-      admin.es.close();
+      bobs.close();
+      admin.close();
     }
   });
 });

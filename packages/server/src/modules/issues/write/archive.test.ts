@@ -1,9 +1,9 @@
 import { mkdtempSync, rmSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { EventSource } from "eventsource";
 import { afterAll, describe, expect, it } from "vitest";
 import { driftedProjectCounts, driftedTeamStateCounts } from "../../../test/derived-counts.js";
+import { Stream } from "../../../test/event-stream.js";
 import { type ApiClient, useTestServer } from "../../../test/harness.js";
 
 const dataDir = mkdtempSync(path.join(os.tmpdir(), "tracker-archive-"));
@@ -186,25 +186,17 @@ describe("archiving an issue", () => {
 
   it("announces the change on the live stream as the issue updated", async () => {
     const { token, api, doomed } = await setup();
-    const events: { entity: string; action: string; identifier?: string }[] = [];
-    const es = new EventSource(`${srv.url}/api/v1/events`, {
-      fetch: (input, init) =>
-        fetch(input, {
-          ...init,
-          headers: { ...(init?.headers as object), Authorization: `Bearer ${token}` },
-        }),
-    });
-    es.addEventListener("changed", (e) => events.push(JSON.parse(e.data)));
-    await new Promise<void>((resolve) => es.addEventListener("connected", () => resolve()));
+    const live = new Stream(srv.url, token);
+    await live.opened();
     try {
       await archive(api, doomed.identifier);
       await expect
-        .poll(() => events.filter((e) => e.entity === "issue"))
+        .poll(() => live.changeBodies().filter((e) => e.entity === "issue"))
         .toEqual([expect.objectContaining({ action: "updated", identifier: doomed.identifier })]);
       await unarchive(api, doomed.identifier);
-      await expect.poll(() => events.filter((e) => e.entity === "issue").length).toBe(2);
+      await expect.poll(() => live.changeBodies().filter((e) => e.entity === "issue").length).toBe(2);
     } finally {
-      es.close();
+      live.close();
     }
   });
 });
