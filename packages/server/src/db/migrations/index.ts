@@ -42,6 +42,7 @@ import { Migration20261128210000_comment_revisions } from "./Migration2026112821
 import { Migration20261128220000_priority_updated_index } from "./Migration20261128220000_priority_updated_index.js";
 import { Migration20261128230000_team_state_counts } from "./Migration20261128230000_team_state_counts.js";
 import { Migration20261129000000_team_state_counts_per_statement } from "./Migration20261129000000_team_state_counts_per_statement.js";
+import { Migration20261129010000_team_open_updated_index } from "./Migration20261129010000_team_open_updated_index.js";
 
 /** Applied in this order on every start. Add each new migration here (npm run migration:create). */
 export const migrationsList: MigrationObject[] = [
@@ -138,5 +139,9 @@ export const migrationsList: MigrationObject[] = [
   {
     name: "Migration20261129000000_team_state_counts_per_statement",
     class: Migration20261129000000_team_state_counts_per_statement,
+  },
+  {
+    name: "Migration20261129010000_team_open_updated_index",
+    class: Migration20261129010000_team_open_updated_index,
   },
 ];

@@ -107,6 +107,14 @@ export const Issue = defineEntity({
       name: "issues_open_updated_index",
       expression: `create index "issues_open_updated_index" on "issues" ("workspace_id", "updated_at", "due_date") include ("team_id", "number", "id") where "state_type" in ${OPEN_STATE_TYPES_SQL}`,
     },
+    // The same for one team: its open issues newest first, the due date a key column, so one team's
+    // `overdue` (and open `stateType`) list reads that team's entries only. On the workspace's index above it
+    // read every team's and dropped the others': 918 entries for a page of 51 at 1,000,000 issues, 4-5 ms
+    // once fresh open issues without a due date sat at its newest end (bench/README.md).
+    {
+      name: "issues_team_open_updated_index",
+      expression: `create index "issues_team_open_updated_index" on "issues" ("team_id", "updated_at", "due_date") include ("workspace_id", "number", "id") where "state_type" in ${OPEN_STATE_TYPES_SQL}`,
+    },
     // `completedAfter` / `completedBefore`: the finished issues by completion time, with what the default
     // sort's top-N reads. Without it, a window of old completions was an ordered scan of the whole workspace.
     {
