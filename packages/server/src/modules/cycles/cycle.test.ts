@@ -88,10 +88,12 @@ describe("createCycle", () => {
     expect(ops.cycle.number).toBe(1);
     expect(Date.parse(ops.cycle.endsAt) - Date.parse(ops.cycle.startsAt)).toBe(7 * DAY);
 
+    // One clock reading for both dates: two could straddle a millisecond.
+    const now = Date.now();
     const explicit = await createCycle(api, {
       team: "OPS",
-      startsAt: new Date(Date.now() + 30 * DAY).toISOString(),
-      endsAt: new Date(Date.now() + 33 * DAY).toISOString(),
+      startsAt: new Date(now + 30 * DAY).toISOString(),
+      endsAt: new Date(now + 33 * DAY).toISOString(),
     });
     expect(explicit.cycle.number).toBe(2);
     expect(Date.parse(explicit.cycle.endsAt) - Date.parse(explicit.cycle.startsAt)).toBe(3 * DAY);
