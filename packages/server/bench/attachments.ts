@@ -11,7 +11,7 @@ import os from "node:os";
 import path from "node:path";
 import { performance } from "node:perf_hooks";
 import { startBuiltServer } from "./built-server.js";
-import { residentMb } from "./memory.js";
+import { rssNowMb } from "./memory.js";
 
 const args = process.argv.slice(2);
 const opt = (name: string, fallback: number) => {
@@ -27,9 +27,6 @@ function percentile(sorted: number[], p: number): number {
   if (!sorted.length) return Number.NaN;
   return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)]!;
 }
-
-/** The server's RSS now, MB. */
-const rssMb = (pid: number) => residentMb(pid)?.current ?? Number.NaN;
 
 /** Bytes that do not compress and sniff as nothing: what a screenshot or an archive costs the server. */
 function fileOf(bytes: number): Buffer {
@@ -97,10 +94,10 @@ async function main(): Promise<void> {
 
     // Ten 25 MB uploads at once: the server's memory, sampled while they stream.
     const big = fileOf(25 * MB);
-    const before = rssMb(server.pid);
+    const before = rssNowMb(server.pid) ?? Number.NaN;
     let peak = before;
     const sampler = setInterval(() => {
-      peak = Math.max(peak, rssMb(server.pid));
+      peak = Math.max(peak, rssNowMb(server.pid) ?? Number.NaN);
     }, 20);
     const started = performance.now();
     await Promise.all(Array.from({ length: PARALLEL }, (_, i) => upload(big, `parallel-${i}.bin`)));

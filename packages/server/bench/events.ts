@@ -18,7 +18,7 @@ import { q } from "../src/db/sql-fragment.js";
 import { recordChanges } from "../src/events/record-change.query.js";
 import { cpuSnapshot, cpuSpent } from "./cpu.js";
 import { BUCKETS, type ClientWorkerData, type FromClient, type ToClient } from "./events-client.js";
-import { residentMb } from "./memory.js";
+import { rssNowMb } from "./memory.js";
 
 export const EVENTS_CASE = "events: open streams, commit-to-delivery delay";
 /** The issue's targets: p99 under 100 ms, and the server's RSS under 250 MB (its bound at 1M issues). */
@@ -105,9 +105,6 @@ class Histogram {
     return this.max;
   }
 }
-
-/** The server's RSS now, MB. */
-const rssNowMb = (pid: number) => residentMb(pid)?.current;
 
 /** The soft "Max open files" of a process, or undefined when unlimited or unreadable. */
 export function openFilesLimit(pid: number | "self" = "self"): number | undefined {

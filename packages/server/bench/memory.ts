@@ -19,6 +19,9 @@ export function residentMb(pid: number): { current: number; peak: number } | und
   }
 }
 
+/** A process's resident memory now, MB; `undefined` when it is gone. */
+export const rssNowMb = (pid: number): number | undefined => residentMb(pid)?.current;
+
 /** The server's memory after one step of the run (a case, an operation's leg). */
 export interface MemoryStep {
   after: string;

@@ -1118,10 +1118,6 @@ async function runSize(databaseUrl: string, issues: number, last: boolean): Prom
   const pid = server.pid!;
   const memory = new MemoryTrail(pid);
   memory.mark("server started");
-  const sampler = setInterval(() => {
-    const m = residentMb(pid);
-    if (m) run.peakRssMb = Math.max(run.peakRssMb, m.peak, m.current);
-  }, 250);
 
   const local = await localEndpoints();
   const ops = operationRecipes({ base, token: seeded.adminToken, seeded }, local.url);
@@ -1162,11 +1158,10 @@ async function runSize(databaseUrl: string, issues: number, last: boolean): Prom
     });
   }
   await local.close();
-  clearInterval(sampler);
   // Let requests still in flight when the last case stopped finish before the server is stopped.
   await new Promise((r) => setTimeout(r, 1000));
-  const lastRss = residentMb(pid);
-  if (lastRss) run.peakRssMb = Math.max(run.peakRssMb, lastRss.peak);
+  // The high-water mark (VmHWM) holds the peak of everything before it: no sampling needed.
+  run.peakRssMb = residentMb(pid)?.peak ?? 0;
 
   if (last && (!onlyParts || onlyParts.some((part) => EVENTS_CASE.includes(part)))) {
     log(`case: ${EVENTS_CASE}`);
