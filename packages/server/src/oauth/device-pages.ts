@@ -22,12 +22,39 @@ ${body}
 </body></html>`;
 }
 
+/** Whether the request asks for a page (a browser's `Accept`) rather than JSON (anything else, `*\/*`). */
+export function prefersPage(ctx: { accepts(...types: string[]): string | false }): boolean {
+  return ctx.accepts("json", "html") === "html";
+}
+
+/**
+ * The code's page; also what the provider answers when a post of it fails (`err`). A post that found no
+ * session of the provider's (no cookie, or an expired one) is refused before anything is read; its
+ * answer must not save the fresh form secret the provider made meanwhile, since that session was never
+ * stored (the provider would fail saving it, and answer 500), so the person is sent to a fresh page.
+ */
 export async function userCodeInputSource(
   ctx: KoaContextWithOIDC,
   form: string,
-  _out?: unknown,
+  out?: { error: string; error_description?: string },
   err?: { userCode?: string; name?: string },
 ): Promise<void> {
+  const session = ctx.oidc.session as
+    | (typeof ctx.oidc.session & { exp?: number; touched?: boolean })
+    | undefined;
+  const unsaved = err !== undefined && session !== undefined && typeof session.exp !== "number";
+  if (unsaved) session.touched = false;
+  if (err && out && ctx.status >= 400 && !prefersPage(ctx)) {
+    ctx.body = { error: out.error, error_description: out.error_description };
+    return;
+  }
+  if (unsaved) {
+    ctx.body = page(
+      "Connect a device",
+      `<p>This page has expired. <a href="${html(ctx.oidc.urlFor("code_verification"))}">Open it again</a> and enter the code your device shows.</p>`,
+    );
+    return;
+  }
   const message = err
     ? err.userCode || err.name === "NoCodeError"
       ? "That code is not right, or has expired. Try again."

@@ -8,8 +8,30 @@ import type { OAuthServer } from "./server.js";
 const OPEN_PER_MINUTE = 30;
 const OPEN_BURST = 20;
 
-/** The provider's endpoints, by their first path segment (`/oauth/token/revocation`, `/oauth/auth/:uid`, ...). */
-const PROVIDER_PATH = /^\/(auth|token|reg|device|jwks|request|\.well-known)(\/|$)/;
+/**
+ * The provider's endpoints under `/oauth`, with the methods each answers (HEAD with GET, OPTIONS for CORS
+ * preflights): anything else is no endpoint, and gets the server's own 404 problem rather than the
+ * provider's plain-text one.
+ */
+const PROVIDER_ROUTES: [RegExp, readonly string[]][] = [
+  [/^\/auth(\/[\w-]+)?$/, ["GET"]],
+  [/^\/token(\/(introspection|revocation))?$/, ["POST"]],
+  [/^\/reg$/, ["POST"]],
+  [/^\/reg\/[^/]+$/, ["GET"]],
+  [/^\/device\/auth$/, ["POST"]],
+  [/^\/device$/, ["GET", "POST"]],
+  [/^\/device\/[\w-]+$/, ["GET"]],
+  [/^\/jwks$/, ["GET"]],
+  [/^\/request$/, ["POST"]],
+  [/^\/\.well-known\/(openid-configuration|oauth-authorization-server)$/, ["GET"]],
+];
+
+/** Whether the provider answers this method at this path (inside `/oauth`, without the query). */
+function providerAnswers(method: string, path: string): boolean {
+  const route = PROVIDER_ROUTES.find(([pattern]) => pattern.test(path));
+  if (!route) return false;
+  return method === "OPTIONS" || route[1].includes(method === "HEAD" ? "GET" : method);
+}
 
 /**
  * `oidc-provider` mounted in the server's Koa app: everything under `/oauth` (but the consent screen's own
@@ -27,7 +49,10 @@ export function mountOAuth(oauth: OAuthServer): Middleware {
     if (path === "/.well-known/oauth-authorization-server" || path === "/.well-known/openid-configuration")
       inner = "/.well-known/openid-configuration";
     else if (path.startsWith(`${OAUTH_PREFIX}/interaction/`)) return next();
-    else if (path.startsWith(`${OAUTH_PREFIX}/`) && PROVIDER_PATH.test(path.slice(OAUTH_PREFIX.length)))
+    else if (
+      path.startsWith(`${OAUTH_PREFIX}/`) &&
+      providerAnswers(ctx.method, path.slice(OAUTH_PREFIX.length))
+    )
       inner = ctx.url.slice(OAUTH_PREFIX.length);
     // Anything else under /oauth is no endpoint: the server's own 404 problem, as for any unknown path.
     if (inner === undefined) return next();

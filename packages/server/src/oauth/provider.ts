@@ -2,7 +2,7 @@ import { generateKeyPairSync, randomBytes } from "node:crypto";
 import type { MikroORM } from "@mikro-orm/postgresql";
 import Provider, { type Configuration, errors } from "oidc-provider";
 import { pgAdapter } from "./adapter.js";
-import { successSource, userCodeConfirmSource, userCodeInputSource } from "./device-pages.js";
+import { prefersPage, successSource, userCodeConfirmSource, userCodeInputSource } from "./device-pages.js";
 import { sharedSecret } from "./store.query.js";
 
 /**
@@ -89,8 +89,13 @@ export async function createProvider(orm: MikroORM, options: OAuthOptions): Prom
     // Every client allowed the refresh_token grant gets one; `offline_access` is not asked for.
     issueRefreshToken: async (_ctx, client) => client.grantTypeAllowed("refresh_token"),
     rotateRefreshToken: true,
-    // An error shown in the browser (never redirected to an unverified redirect URI): plain text, escaped.
+    // An error not redirected to the client (never to an unverified redirect URI): plain text for a
+    // browser that asks for a page, the OAuth error body (RFC 6749 section 5.2) for anything else.
     renderError: async (ctx, out) => {
+      if (!prefersPage(ctx)) {
+        ctx.body = { error: out.error, error_description: out.error_description };
+        return;
+      }
       ctx.type = "text/plain; charset=utf-8";
       ctx.body = `The authorization request was refused: ${out.error}${out.error_description ? ` (${out.error_description})` : ""}.\n`;
     },
