@@ -1,9 +1,13 @@
 import { describe, expect, it } from "vitest";
+import { isPublicAddress } from "../../net/outbound-guard.js";
 import { type ApiClient, useTestServer } from "../../test/harness.js";
 import { TestReceiver } from "./test-receiver.js";
-import { isPublicAddress, send } from "./webhook-target.js";
+import { send } from "./webhook-target.js";
 
-/** Safe by default: without TRACKER_WEBHOOKS_ALLOW_PRIVATE, no private, loopback or link-local target. */
+/**
+ * Safe by default: without TRACKER_OUTBOUND_ALLOW_PRIVATE (or TRACKER_WEBHOOKS_ALLOW_PRIVATE), no private,
+ * loopback or link-local target. Which addresses are public is `net/outbound-guard.test.ts`'s table.
+ */
 const srv = useTestServer();
 
 describe("webhook targets", () => {
@@ -16,6 +20,16 @@ describe("webhook targets", () => {
       "http://169.254.169.254/latest/meta-data",
       "http://[::1]/hook",
       "http://[::ffff:127.0.0.1]/hook",
+      // IPv4-compatible IPv6: the IPv4 address inside is what is reached
+      "http://[::a9fe:a9fe]/",
+      "http://[::169.254.169.254]/latest/meta-data",
+      "http://[::127.0.0.1]/hook",
+      "http://[::10.0.0.1]/hook",
+      "http://[64:ff9b::7f00:1]/hook",
+      "http://[2002:7f00:1::1]/hook",
+      "http://0x7f000001/hook",
+      "http://[::]/hook",
+      "http://0.0.0.0/hook",
       "http://[fd00::1]/hook",
       "http://localhost:3000/hook",
       "ftp://example.com/hook",
@@ -47,6 +61,14 @@ describe("webhook targets", () => {
         allowPrivate: false,
       });
       expect(literal.error).toMatch(/^refused/);
+      const compatible = await send(`http://[::127.0.0.1]:${port}/x`, {}, "{}", {
+        timeoutMs: 1000,
+        allowPrivate: false,
+      });
+      // One message for every refusal and failure: what is at the address is not told.
+      expect(new Set([refused.error, literal.error, compatible.error])).toEqual(
+        new Set(["refused: could not be reached, or is not a public address"]),
+      );
       expect(receiver.received).toEqual([]);
       const allowed = await send(`http://localhost:${port}/x`, {}, "{}", {
         timeoutMs: 1000,
@@ -73,6 +95,9 @@ describe("webhook targets", () => {
       "fe80::1",
       "fc00::1",
       "::ffff:10.0.0.1",
+      "::a9fe:a9fe",
+      "::127.0.0.1",
+      "::10.0.0.1",
       "224.0.0.1",
     ])
       expect([a, isPublicAddress(a)]).toEqual([a, false]);

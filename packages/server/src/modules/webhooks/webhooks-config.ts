@@ -1,6 +1,11 @@
+import { outboundAllowsPrivate } from "../../net/outbound-guard.js";
+
 /** Tuning of outbound webhooks, read from the environment (README, "Integrations"). */
 export interface WebhooksConfig {
-  /** `TRACKER_WEBHOOKS_ALLOW_PRIVATE=1`: private, loopback and link-local targets are allowed. */
+  /**
+   * Private, loopback and link-local targets are allowed: `TRACKER_OUTBOUND_ALLOW_PRIVATE=1` (every
+   * outbound request, `net/outbound-guard.ts`), or `TRACKER_WEBHOOKS_ALLOW_PRIVATE=1` (webhooks alone).
+   */
   allowPrivate: boolean;
   /** One attempt's time limit (`TRACKER_WEBHOOKS_TIMEOUT_MS`, 10 s). */
   timeoutMs: number;
@@ -37,7 +42,10 @@ export function loadWebhooksConfig(env: NodeJS.ProcessEnv = process.env): Webhoo
   if (retryMs.length === 0 || retryMs.some((n) => !Number.isFinite(n) || n < 0))
     throw new Error(`TRACKER_WEBHOOKS_RETRY_MS must be comma-separated milliseconds, got "${retry}"`);
   return {
-    allowPrivate: env.TRACKER_WEBHOOKS_ALLOW_PRIVATE === "1" || env.TRACKER_WEBHOOKS_ALLOW_PRIVATE === "true",
+    allowPrivate:
+      outboundAllowsPrivate(env) ||
+      env.TRACKER_WEBHOOKS_ALLOW_PRIVATE === "1" ||
+      env.TRACKER_WEBHOOKS_ALLOW_PRIVATE === "true",
     timeoutMs: number(env, "TRACKER_WEBHOOKS_TIMEOUT_MS", 10_000),
     retryMs,
     giveUpMs: number(env, "TRACKER_WEBHOOKS_GIVE_UP_MS", 24 * 3600_000),
