@@ -1095,8 +1095,9 @@ async function runSize(databaseUrl: string, issues: number, last: boolean): Prom
         DATABASE_URL: databaseUrl,
         PORT: String(port),
         TRACKER_RATE_LIMIT_PER_MINUTE: "0",
-        // The operations' webhooks go to a receiver in the bench process, on the loopback.
-        TRACKER_WEBHOOKS_ALLOW_PRIVATE: "1",
+        // The operations' webhooks go to a receiver in the bench process, and single sign-on to a
+        // provider there, on the loopback.
+        TRACKER_OUTBOUND_ALLOW_PRIVATE: "1",
         // Where the operations' attachments are stored: not the checkout's `.tracker`.
         TRACKER_DATA_DIR: attachmentsDir,
       },

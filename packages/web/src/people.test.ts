@@ -1,8 +1,11 @@
 import { createTracker } from "@tracker/sdk";
 import { startTestIdp } from "@tracker/server/testing";
 import type { Page } from "playwright-core";
-import { afterAll, beforeAll, describe, expect, test } from "vitest";
+import { afterAll, beforeAll, describe, expect, test, vi } from "vitest";
 import { type BoardSession, openBoardSession } from "./test/session.js";
+
+// The OpenID provider below runs on this machine, which the server reaches only when told to.
+vi.stubEnv("TRACKER_OUTBOUND_ALLOW_PRIVATE", "1");
 
 // A person invited by an admin joins with a password, signs in with it, works on the board with the
 // session cookie (no API key in the browser), and signs out, in a real Chromium against a real server.

@@ -23,9 +23,11 @@ import { tableRows } from "./table.js";
  */
 
 // Outbound webhooks are registered and listed here, never sent: no dispatcher (whose attempts would change
-// the database between two fingerprints), and a loopback URL, which only this setting allows.
+// the database between two fingerprints), and a loopback URL, which only this setting allows; the same
+// for the OpenID provider below (net/outbound-guard.ts).
 vi.stubEnv("TRACKER_WEBHOOKS", "0");
 vi.stubEnv("TRACKER_WEBHOOKS_ALLOW_PRIVATE", "1");
+vi.stubEnv("TRACKER_OUTBOUND_ALLOW_PRIVATE", "1");
 afterAll(() => {
   vi.unstubAllEnvs();
 });

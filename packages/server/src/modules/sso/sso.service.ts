@@ -2,6 +2,7 @@ import type { EntityManager } from "@mikro-orm/postgresql";
 import * as oidc from "openid-client";
 import type { RequestBody, WorkspaceScope } from "../../http/handler.js";
 import { fieldPath, Invalid } from "../../http/problem.js";
+import { isOutboundUnreachable, outboundFetch, UNREACHABLE } from "../../net/outbound-guard.js";
 import { secretBox } from "../codehost/secret-box.js";
 import { Session } from "../sessions/session.entity.js";
 import { type ISsoSettings, SsoLogin, SsoSettings } from "./sso.entity.js";
@@ -38,6 +39,12 @@ export async function putSettings(scope: WorkspaceScope, body: RequestBody<"putS
   const issuer = checkIssuer(body.issuer);
   // The provider answers before anything is saved: a typo in the issuer is found now, not at sign-in.
   await discover({ issuer, clientId: body.clientId, clientSecret: secret }).catch((err: unknown) => {
+    // Refused, or not reached: one answer, the same for a closed port, an open one, a private address and
+    // a name that does not resolve, so these settings cannot be used to map the server's network.
+    if (isOutboundUnreachable(err))
+      throw new Invalid(`The issuer ${UNREACHABLE}.`, [
+        { path: fieldPath("body", "issuer"), message: UNREACHABLE },
+      ]);
     throw new Invalid(`The provider at ${issuer} could not be used: ${reasonOf(err)}`, [
       { path: fieldPath("body", "issuer"), message: "has no usable OpenID Connect discovery document" },
     ]);
@@ -93,6 +100,7 @@ function checkIssuer(input: string): string {
 }
 
 export function reasonOf(err: unknown): string {
+  if (isOutboundUnreachable(err)) return UNREACHABLE;
   const e = err as { message?: string; cause?: { message?: string } };
   const message = e?.message ?? String(err);
   return e?.cause?.message ? `${message} (${e.cause.message})` : message;
@@ -104,12 +112,19 @@ interface ProviderSettings {
   clientSecret: string;
 }
 
-/** The provider's metadata and the client, from its discovery document (openid-client checks the issuer). */
+/**
+ * The provider's metadata and the client, from its discovery document (openid-client checks the issuer).
+ * Every request to the provider, this one and the sign-in's later ones (token, userinfo, keys: the
+ * configuration keeps the `customFetch`), goes through the outbound guard (`net/outbound-guard.ts`), so
+ * a provider on this machine or on a private network is reached only where
+ * `TRACKER_OUTBOUND_ALLOW_PRIVATE=1` allows it.
+ */
 function discover(settings: ProviderSettings): Promise<oidc.Configuration> {
   const url = new URL(settings.issuer);
   return oidc.discovery(url, settings.clientId, settings.clientSecret, undefined, {
     // Plain http only for a provider on this machine: `checkIssuer` refused any other.
     ...(url.protocol === "http:" ? { execute: [oidc.allowInsecureRequests] } : {}),
+    [oidc.customFetch]: outboundFetch(),
     timeout: 10,
   });
 }

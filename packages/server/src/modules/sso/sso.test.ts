@@ -1,5 +1,7 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import net from "node:net";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { cookieBrowser } from "../../test/browser-visit.js";
+import { freePort } from "../../test/free-port.js";
 import { useTestServer } from "../../test/harness.js";
 import { signInAtIdp, startTestIdp, type TestIdp } from "../../test/oidc-idp.js";
 
@@ -7,6 +9,11 @@ import { signInAtIdp, startTestIdp, type TestIdp } from "../../test/oidc-idp.js"
  * Single sign-on end to end (openapi.yaml, "Single sign-on"): a real OpenID provider started here, the
  * browser's redirects followed by hand with its cookies kept, the session then used on the API.
  */
+// The provider runs on this machine, which the server reaches only when told to (net/outbound-guard.ts).
+vi.stubEnv("TRACKER_OUTBOUND_ALLOW_PRIVATE", "1");
+afterAll(() => {
+  vi.unstubAllEnvs();
+});
 const srv = useTestServer();
 let idp: TestIdp;
 
@@ -104,6 +111,67 @@ describe("single sign-on settings", () => {
     expect((await api("GET", "/sso", memberKey)).body.code).toBe("admin_required");
   });
 
+  it("reach no provider on this machine or a private network without the opt-in, and tell nothing of what is there", async () => {
+    const { apiKey, workspace } = await srv.bootstrap();
+    const closed = await freePort();
+    // An open port that speaks no HTTP: it closes every connection at once.
+    const raw = net.createServer((socket) => socket.destroy());
+    await new Promise<void>((resolve) => raw.listen(0, "127.0.0.1", resolve));
+    const rawPort = (raw.address() as net.AddressInfo).port;
+    const answer = async (issuer: string) => {
+      const res = await api("PUT", "/sso", apiKey.token, { issuer, clientId: "x", clientSecret: "y" });
+      return { status: res.status, code: res.body.code, detail: res.body.detail, errors: res.body.errors };
+    };
+    try {
+      vi.stubEnv("TRACKER_OUTBOUND_ALLOW_PRIVATE", "");
+      const refused = {
+        // A real provider, yet on this machine: refused before any request.
+        provider: await answer(idp.issuer),
+        closedPort: await answer(`http://127.0.0.1:${closed}`),
+        openPort: await answer(`http://127.0.0.1:${rawPort}`),
+        openPortTls: await answer(`https://127.0.0.1:${rawPort}`),
+        localhost: await answer(`http://localhost:${rawPort}`),
+        metadata: await answer("https://169.254.169.254"),
+        compatible: await answer("https://[::a9fe:a9fe]"),
+        private: await answer("https://10.0.0.1"),
+        unresolved: await answer("https://nowhere.invalid"),
+      };
+      vi.stubEnv("TRACKER_OUTBOUND_ALLOW_PRIVATE", "1");
+      // Allowed to try: a closed port, an open one and a TLS handshake refused all read the same.
+      const failed = {
+        closedPort: await answer(`http://127.0.0.1:${closed}`),
+        openPort: await answer(`http://127.0.0.1:${rawPort}`),
+        openPortTls: await answer(`https://127.0.0.1:${rawPort}`),
+        unresolved: await answer("https://nowhere.invalid"),
+      };
+      const answers = [...Object.values(refused), ...Object.values(failed)];
+      expect(answers[0]).toMatchObject({ status: 400, code: "invalid_request" });
+      for (const [name, a] of [...Object.entries(refused), ...Object.entries(failed)])
+        expect({ name, ...a }).toEqual({ name, ...answers[0] });
+      const text = JSON.stringify(answers[0]);
+      for (const leak of [
+        "ECONNREFUSED",
+        "ECONNRESET",
+        "ENOTFOUND",
+        "EAI_AGAIN",
+        "node:",
+        "node_modules",
+        ".js",
+        "closed",
+        "socket",
+        String(rawPort),
+        String(closed),
+      ])
+        expect([leak, text.includes(leak)]).toEqual([leak, false]);
+      expect(await srv.query("select 1 from sso_settings where workspace_id = $1", [workspace.id])).toEqual(
+        [],
+      );
+    } finally {
+      vi.stubEnv("TRACKER_OUTBOUND_ALLOW_PRIVATE", "1");
+      await new Promise((resolve) => raw.close(resolve));
+    }
+  });
+
   it("a workspace without them has no sign-in address", async () => {
     const { workspace } = await srv.bootstrap();
     const res = await cookieBrowser(srv.url)(`/auth/sso/${workspace.slug}`);
@@ -164,6 +232,22 @@ describe("signing in through the provider", () => {
     const stolen = await elsewhere(back);
     expect(stolen.headers.get("location")).toBe("/?sso_error=sso_expired");
     expect((await whoAmI(elsewhere)).status).toBe(401);
+  });
+
+  it("makes the token request through the same guard as discovery", async () => {
+    const { slug } = await workspaceWithSso();
+    const browser = cookieBrowser(srv.url);
+    const start = await browser(`/auth/sso/${slug}`);
+    const callback = await signInAtIdp(browser, start.headers.get("location")!, "newcomer");
+    // Discovered with the opt-in; without it now, the provider on this machine is no longer reached.
+    vi.stubEnv("TRACKER_OUTBOUND_ALLOW_PRIVATE", "");
+    try {
+      const landed = await browser(callback);
+      expect(landed.headers.get("location")).toBe("/?sso_error=sso_failed");
+    } finally {
+      vi.stubEnv("TRACKER_OUTBOUND_ALLOW_PRIVATE", "1");
+    }
+    expect((await whoAmI(browser)).status).toBe(401);
   });
 
   it("a return address on another site is not followed", async () => {
