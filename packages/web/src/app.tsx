@@ -23,7 +23,7 @@ import { InitiativesPage } from "./pages/initiatives.js";
 import { IssuePage } from "./pages/issue.js";
 import { InitiativePage, ProjectPage } from "./pages/project.js";
 import { ProjectsPage } from "./pages/projects.js";
-import { SettingsPage } from "./pages/settings.js";
+import { isSettingsTab, SettingsPage } from "./pages/settings.js";
 import { InvitePage, ResetPasswordPage, SignInPage, WorkspacePicker } from "./pages/sign-in.js";
 import { ViewsPage } from "./pages/views.js";
 import { Link, navigate, useLocation } from "./router.js";
@@ -324,7 +324,10 @@ function Routes() {
   if (section === "document" && id) return <DocumentPage key={id} id={id} />;
   if (section === "views") return <ViewsPage />;
   if (section === "inbox") return <InboxPage />;
-  if (section === "settings") return <SettingsPage />;
+  if (section === "settings") {
+    if (!isSettingsTab(id)) return <Redirect to={`/${ws}/settings/workspace`} />;
+    return <SettingsPage tab={id} />;
+  }
   if (section === "my") {
     const tab = (id ?? "assigned") as MyIssuesTab;
     if (!(tab in MY_ISSUES)) return <Redirect to={`/${ws}/my/assigned`} />;
@@ -380,7 +383,7 @@ function Sidebar({ teams, ws, drawer = false }: { teams: Schemas["Team"][]; ws: 
         {item(`/${ws}/initiatives`, "Initiatives")}
         {item(`/${ws}/documents`, "Documents")}
         {item(`/${ws}/views`, "Views")}
-        {item(`/${ws}/settings`, "Settings")}
+        {item(`/${ws}/settings`, "Settings", undefined, `/${ws}/settings`)}
       </ul>
       {teams.map((team) => (
         <section key={team.id} aria-label={team.name}>

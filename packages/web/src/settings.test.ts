@@ -52,6 +52,7 @@ describe("settings: webhooks", () => {
       .getByRole("navigation", { name: "Workspace" })
       .getByRole("link", { name: "Settings", exact: true })
       .click();
+    await page.getByRole("navigation", { name: "Settings" }).getByRole("link", { name: "Webhooks" }).click();
     await page.getByLabel("Endpoint URL").fill(hookUrl);
     await page.getByLabel("Events").fill("issue.created");
     await page.getByRole("button", { name: "Add webhook" }).click();
@@ -130,7 +131,7 @@ describe("the code host", () => {
 
 // Last: the member signs in on a second page of the same browser, whose storage the admin's page shares.
 describe("settings as a member", () => {
-  test("a member is told the page is the admins'", async () => {
+  test("a member is not offered the webhooks, and is told by the server they are the admins'", async () => {
     const member = await session.server.addMember(session.token, "member");
     const other = await session.browser.context.newPage();
     await other.goto(session.server.url);
@@ -139,6 +140,14 @@ describe("settings as a member", () => {
     // In no team, the member lands on the workspace's home rather than a board.
     await signIn(session, other, { token: member.token, landing: "" });
     await other.goto(session.at("/settings"));
+    const nav = other.getByRole("navigation", { name: "Settings" });
+    // The role is known once the workspace's screen says the member may not change it.
+    await expect
+      .poll(() => other.getByText(/Only workspace admins may change the workspace/).count())
+      .toBe(1);
+    expect(await nav.getByRole("link", { name: "API keys" }).count()).toBe(1);
+    expect(await nav.getByRole("link", { name: "Webhooks" }).count()).toBe(0);
+    await other.goto(session.at("/settings/webhooks"));
     await expect.poll(() => other.getByText(/Only workspace admins may see webhooks/).count()).toBe(1);
     expect(await other.getByLabel("Endpoint URL").count()).toBe(0);
     await other.close();

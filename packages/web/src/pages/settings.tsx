@@ -1,18 +1,134 @@
 import type { Schemas } from "@tracker/sdk";
-import { type FormEvent, useState } from "react";
+import { type FormEvent, useEffect, useId, useRef, useState } from "react";
 import { useApp } from "../app-context.js";
+import { useSubmit } from "../components/use-submit.js";
 import { ErrorNote } from "../components/widgets.js";
+import { Link, useTitle } from "../router.js";
 import { describeError } from "../session.js";
 import { store, useData } from "../store.js";
+import { ApiKeysSettings } from "./settings-keys.js";
+import { PeopleSettings } from "./settings-people.js";
+import { TeamsSettings } from "./settings-teams.js";
 
 type Webhook = Schemas["Webhook"];
 
+/** The settings' screens, in the sub-navigation's order; `admin` ones are not offered to others. */
+const TABS = [
+  { tab: "workspace", label: "Workspace", admin: false },
+  { tab: "teams", label: "Teams", admin: false },
+  { tab: "people", label: "People", admin: true },
+  { tab: "api-keys", label: "API keys", admin: false },
+  { tab: "webhooks", label: "Webhooks", admin: true },
+] as const;
+export type SettingsTab = (typeof TABS)[number]["tab"];
+
+export function isSettingsTab(tab: string | undefined): tab is SettingsTab {
+  return TABS.some((t) => t.tab === tab);
+}
+
 /**
- * The workspace's settings an admin keeps: its outbound webhooks (contract, "Webhooks"): register an
- * endpoint (its signing secret shown once), read each one's deliveries and why they failed, send one again,
- * remove an endpoint. Others are told the page is the admins'.
+ * Settings: a sub-navigation and the screen chosen in it (`/<ws>/settings/<tab>`). The screens of what only
+ * admins may do (People, Webhooks) are offered to admins only; the server refuses the rest of the people
+ * anyway, and a screen opened by its address shows what the server says.
  */
-export function SettingsPage() {
+export function SettingsPage({ tab }: { tab: SettingsTab }) {
+  const { ws, me } = useApp();
+  const current = TABS.find((t) => t.tab === tab)!;
+  useTitle(`${current.label} settings`);
+  const heading = useRef<HTMLHeadingElement>(null);
+  const lastTab = useRef(tab);
+  // A screen chosen in the sub-navigation takes the focus at its heading, as a new page would.
+  useEffect(() => {
+    if (lastTab.current === tab) return;
+    lastTab.current = tab;
+    heading.current?.focus();
+  });
+  const shown = TABS.filter((t) => !t.admin || me?.role === "admin");
+  return (
+    <div className="page settings-page">
+      <h1>Settings</h1>
+      <div className="settings-layout">
+        <nav className="settings-nav" aria-label="Settings">
+          <ul>
+            {shown.map((t) => (
+              <li key={t.tab}>
+                <Link to={`/${ws}/settings/${t.tab}`} aria-current={t.tab === tab ? "page" : undefined}>
+                  {t.label}
+                </Link>
+              </li>
+            ))}
+          </ul>
+        </nav>
+        <section className="settings-content" aria-labelledby="settings-heading">
+          <h2 id="settings-heading" ref={heading} tabIndex={-1}>
+            {current.label}
+          </h2>
+          {tab === "workspace" && <WorkspaceSettings />}
+          {tab === "teams" && <TeamsSettings />}
+          {tab === "people" && <PeopleSettings />}
+          {tab === "api-keys" && <ApiKeysSettings />}
+          {tab === "webhooks" && <WebhooksSettings />}
+        </section>
+      </div>
+    </div>
+  );
+}
+
+/** Settings, Workspace: its name (contract, `updateWorkspace`, admins only) and its address. */
+function WorkspaceSettings() {
+  const { tracker, ws, me } = useApp();
+  const id = useId();
+  const workspaces = useData("workspaces", () => tracker.workspaces.list());
+  const workspace = workspaces.data?.find((w) => w.slug === ws);
+  const [name, setName] = useState<string | null>(null);
+  const shownName = name ?? workspace?.name ?? "";
+  const { submit, busy, error } = useSubmit(async () => {
+    await tracker.workspaces.update({ name: shownName.trim() });
+    setName(null);
+    store.invalidate(["workspaces"]);
+  });
+  const admin = me?.role === "admin";
+  return (
+    <>
+      <ErrorNote error={workspaces.error} />
+      {workspace && (
+        <form onSubmit={submit} className="stack settings-form" aria-label="Workspace">
+          <label htmlFor={`${id}-name`}>Workspace name</label>
+          <input
+            id={`${id}-name`}
+            value={shownName}
+            maxLength={100}
+            readOnly={!admin}
+            aria-describedby={`${id}-hint`}
+            onChange={(e) => setName(e.target.value)}
+            required
+          />
+          <p id={`${id}-hint`} className="hint">
+            Its address: <code>/{workspace.slug}</code>
+            {me && !admin ? ". Only workspace admins may change the workspace." : ""}
+          </p>
+          {admin && (
+            <button
+              type="submit"
+              className="primary"
+              disabled={busy || !shownName.trim() || shownName.trim() === workspace.name}
+            >
+              Save
+            </button>
+          )}
+          <ErrorNote error={error} />
+        </form>
+      )}
+    </>
+  );
+}
+
+/**
+ * The workspace's outbound webhooks an admin keeps (contract, "Webhooks"): register an endpoint (its
+ * signing secret shown once), read each one's deliveries and why they failed, send one again, remove an
+ * endpoint. Others are told, by the server, that this is the admins'.
+ */
+function WebhooksSettings() {
   const { tracker } = useApp();
   const hooks = useData("webhooks", () => tracker.webhooks.list());
   const [url, setUrl] = useState("");
@@ -42,60 +158,56 @@ export function SettingsPage() {
   };
 
   return (
-    <div className="page settings-page">
-      <h1>Settings</h1>
-      <section aria-labelledby="webhooks-heading">
-        <h2 id="webhooks-heading">Webhooks</h2>
-        <p className="muted">
-          Tracker sends the workspace's changes to these addresses as they happen, signed as Standard Webhooks
-          say (verify them with the SDK's <code>verifyWebhook</code>), and retries for a day.
-        </p>
-        <ErrorNote error={hooks.error} />
-        {hooks.data && (
-          <>
-            <form onSubmit={add} className="stack" aria-label="Add a webhook">
-              <label htmlFor="webhook-url">Endpoint URL</label>
-              <input
-                id="webhook-url"
-                type="url"
-                placeholder="https://ci.example.com/tracker"
-                value={url}
-                onChange={(e) => setUrl(e.target.value)}
-                required
-              />
-              <label htmlFor="webhook-events">Events</label>
-              <input
-                id="webhook-events"
-                value={events}
-                onChange={(e) => setEvents(e.target.value)}
-                aria-describedby="webhook-events-hint"
-              />
-              <p id="webhook-events-hint" className="hint">
-                Comma-separated: <code>*</code> for every change, an entity (<code>issue</code>) or one action
-                (<code>issue.created</code>).
-              </p>
-              <button type="submit" className="primary" disabled={busy || !url.trim()}>
-                Add webhook
-              </button>
-              <ErrorNote error={error} />
-            </form>
-            {created && (
-              <p role="status" className="notice-secret">
-                Signing secret of {created.url}, shown this once: <code>{created.secret}</code>
-              </p>
-            )}
-            {hooks.data.length === 0 ? (
-              <p className="empty">No webhooks yet.</p>
-            ) : (
-              <ul className="plain" aria-label="Webhooks">
-                {hooks.data.map((hook) => (
-                  <WebhookItem key={hook.id} hook={hook} />
-                ))}
-              </ul>
-            )}
-          </>
-        )}
-      </section>
+    <div>
+      <p className="muted">
+        Tracker sends the workspace's changes to these addresses as they happen, signed as Standard Webhooks
+        say (verify them with the SDK's <code>verifyWebhook</code>), and retries for a day.
+      </p>
+      <ErrorNote error={hooks.error} />
+      {hooks.data && (
+        <>
+          <form onSubmit={add} className="stack" aria-label="Add a webhook">
+            <label htmlFor="webhook-url">Endpoint URL</label>
+            <input
+              id="webhook-url"
+              type="url"
+              placeholder="https://ci.example.com/tracker"
+              value={url}
+              onChange={(e) => setUrl(e.target.value)}
+              required
+            />
+            <label htmlFor="webhook-events">Events</label>
+            <input
+              id="webhook-events"
+              value={events}
+              onChange={(e) => setEvents(e.target.value)}
+              aria-describedby="webhook-events-hint"
+            />
+            <p id="webhook-events-hint" className="hint">
+              Comma-separated: <code>*</code> for every change, an entity (<code>issue</code>) or one action (
+              <code>issue.created</code>).
+            </p>
+            <button type="submit" className="primary" disabled={busy || !url.trim()}>
+              Add webhook
+            </button>
+            <ErrorNote error={error} />
+          </form>
+          {created && (
+            <p role="status" className="notice-secret">
+              Signing secret of {created.url}, shown this once: <code>{created.secret}</code>
+            </p>
+          )}
+          {hooks.data.length === 0 ? (
+            <p className="empty">No webhooks yet.</p>
+          ) : (
+            <ul className="plain" aria-label="Webhooks">
+              {hooks.data.map((hook) => (
+                <WebhookItem key={hook.id} hook={hook} />
+              ))}
+            </ul>
+          )}
+        </>
+      )}
     </div>
   );
 }
