@@ -18,6 +18,7 @@ import { BoardPage, MY_ISSUES, type MyIssuesTab } from "./pages/board.js";
 import { ConsentPage } from "./pages/consent.js";
 import { CyclePage } from "./pages/cycle.js";
 import { DocumentPage, DocumentsPage, NewDocumentPage } from "./pages/documents.js";
+import { FirstRunPage, WelcomeInvitePage } from "./pages/first-run.js";
 import { InboxPage, UnreadBadge } from "./pages/inbox.js";
 import { InitiativesPage } from "./pages/initiatives.js";
 import { IssuePage } from "./pages/issue.js";
@@ -328,6 +329,7 @@ function Routes() {
     if (!isSettingsTab(id)) return <Redirect to={`/${ws}/settings/workspace`} />;
     return <SettingsPage tab={id} />;
   }
+  if (section === "welcome" && id) return <WelcomeInvitePage teamKey={id} />;
   if (section === "my") {
     const tab = (id ?? "assigned") as MyIssuesTab;
     if (!(tab in MY_ISSUES)) return <Redirect to={`/${ws}/my/assigned`} />;
@@ -336,7 +338,7 @@ function Routes() {
   if (!section) {
     const first = teams[0];
     if (first) return <Redirect to={`/${ws}/team/${first.key}/board`} />;
-    return <p className="empty">No teams yet.</p>;
+    return <FirstRunPage />;
   }
   return (
     <div>
