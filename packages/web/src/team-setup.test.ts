@@ -20,6 +20,7 @@ let admin: Chromium;
 let guest: Chromium | undefined;
 let page: Page;
 let inviteUrl = "";
+let adminToken = "";
 const at = (path: string) => `${server.url}/${ws}${path}`;
 
 /**
@@ -63,6 +64,7 @@ beforeAll(async () => {
     name: "Ada Lovelace",
   });
   ws = boot.workspace.slug;
+  adminToken = boot.apiKey.token;
   tracker = createTracker({ baseUrl: server.url, apiKey: boot.apiKey.token, workspace: ws });
   // The admin's password, as `--password-stdin` sets it: here through a reset link the admin makes.
   const reset = await tracker.members.resetPassword(boot.user.id);
@@ -220,6 +222,19 @@ describe("a team sets itself up", () => {
     // Still the admin, and the choice shows it again.
     expect(await ada.getByLabel("Role of Ada Lovelace").inputValue()).toBe("admin");
     expect((await tracker.users.list()).find((u) => u.isMe)?.role).toBe("admin");
+  });
+
+  test("the admin removes a member from the workspace", async () => {
+    const leaving = await server.addMember(adminToken, "member", "leaving@acme.test");
+    await page.goto(at("/settings/people"));
+    const members = page.getByRole("list", { name: "Members" });
+    await expect.poll(() => members.getByRole("listitem").count()).toBe(3);
+    // Nobody removes themself here.
+    expect(await page.getByRole("button", { name: "Remove Ada Lovelace" }).count()).toBe(0);
+    page.once("dialog", (dialog) => void dialog.accept());
+    await page.getByRole("button", { name: "Remove leaving" }).click();
+    await expect.poll(() => members.getByRole("listitem").count()).toBe(2);
+    expect((await tracker.users.list()).map((u) => u.id)).not.toContain(leaving.userId);
   });
 
   test("the admin renames a team and turns its estimates on from Settings, Teams", async () => {
