@@ -48,6 +48,12 @@ export interface TrackerOptions extends RequestHooks {
   /** Time limit of each attempt in ms, unless a call sets its own; 0 turns it off. Default 30 000. */
   timeoutMs?: number | undefined;
   /**
+   * Headers sent with every request, the upload that reports its progress by `XMLHttpRequest` included
+   * (which goes past `fetch`): a page signed in with the session cookie sends its `X-Requested-With`
+   * here (the contract's "Sessions").
+   */
+  headers?: Record<string, string> | undefined;
+  /**
    * Sent as `User-Agent`. Default `tracker-sdk/<version> node/<version>`; none in a browser, which sends
    * its own (the API's CORS rules do not allow the header, so a page setting it would be refused).
    */
@@ -149,6 +155,7 @@ export function createTracker(options: TrackerOptions = {}): Tracker {
   const raw = createClient<paths>({
     baseUrl,
     headers: {
+      ...options.headers,
       ...(userAgent ? { "User-Agent": userAgent } : {}),
       ...(apiKey ? { Authorization: `Bearer ${apiKey}` } : {}),
       ...(workspace ? { "X-Service-Workspace": workspace } : {}),

@@ -1,7 +1,14 @@
 import { png } from "@tracker/server/testing";
 import type { Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
-import { type BoardSession, openBoardSession, signIn } from "./test/session.js";
+import { launchChromium } from "./test/browser.js";
+import {
+  addPasswordUser,
+  type BoardSession,
+  openBoardSession,
+  signIn,
+  signInWithPassword,
+} from "./test/session.js";
 
 // Pasting and dropping images into an issue's comment and description, in a real Chromium against a
 // real server: the file is uploaded, its Markdown inserted, and the image shows once saved.
@@ -26,9 +33,10 @@ async function sendImage(
   name: string,
   width: number,
   height: number,
+  on: Page = page,
 ) {
-  await page.locator(selector).focus();
-  await page.evaluate(
+  await on.locator(selector).focus();
+  await on.evaluate(
     ({ selector, kind, name, b64 }) => {
       const bytes = Uint8Array.from(atob(b64), (c) => c.charCodeAt(0));
       const data = new DataTransfer();
@@ -45,8 +53,8 @@ async function sendImage(
 }
 
 /** The natural size of the loaded image whose alt text is `alt` inside `scope`: 0×0 until it has loaded. */
-const imageSize = (scope: string, alt: string) =>
-  page.evaluate(
+const imageSize = (scope: string, alt: string, on: Page = page) =>
+  on.evaluate(
     ({ scope, alt }) => {
       const img = Array.from(document.querySelectorAll<HTMLImageElement>(`${scope} img`)).find(
         (i) => i.alt === alt,
@@ -152,5 +160,40 @@ describe("attachments on the issue page", () => {
     expect((await fetch(new URL(stale, session.server.url))).status).toBe(404);
     await page.goto(session.at("/issue/ENG-1"));
     await expect.poll(() => imageSize(".comments", "old chart")).toBe("48x30");
+  });
+});
+
+describe("attachments from a person signed in with a password", () => {
+  test("pasting into a comment and dropping into the description upload with the session cookie", async () => {
+    const ada = await addPasswordUser(session, "Ada Byron");
+    await session.tracker.issues.create({ team: "ENG", title: "The legend overlaps" });
+    // A browser of their own, signed in by the cookie alone: uploads go by XMLHttpRequest (for their
+    // progress), past the SDK's fetch, and must still carry the session's CSRF header.
+    const browser = await launchChromium();
+    try {
+      const own = await browser.context.newPage();
+      await signInWithPassword(session, own, ada);
+      await own.goto(session.at("/issue/ENG-2"));
+      await own.locator("#new-comment").fill("Pasted:");
+      await sendImage("#new-comment", "paste", "legend.png", 40, 24, own);
+      await expect
+        .poll(() => own.locator("#new-comment").inputValue())
+        .toMatch(/^Pasted:\n!\[legend\.png\]\(\/api\/v1\/attachments\/[^)]+\)\n$/);
+      await own.getByRole("button", { name: "Comment", exact: true }).click();
+      await expect.poll(() => imageSize(".comments", "legend.png", own)).toBe("40x24");
+
+      await own.getByRole("button", { name: "Edit description" }).click();
+      await sendImage("#description-input", "drop", "axis.png", 16, 36, own);
+      await expect.poll(() => own.locator("#description-input").inputValue()).toMatch(/^!\[axis\.png\]\(/);
+      await own.getByRole("button", { name: "Save description" }).click();
+      await expect.poll(() => imageSize(".description", "axis.png", own)).toBe("16x36");
+      const media = await session.tracker.issues.attachments("ENG-2");
+      expect(media.map((m) => [m.title, m.metadata.width, m.metadata.height])).toEqual([
+        ["legend.png", 40, 24],
+        ["axis.png", 16, 36],
+      ]);
+    } finally {
+      await browser.close();
+    }
   });
 });

@@ -1,14 +1,20 @@
 import { createHash, randomBytes } from "node:crypto";
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
+import { startTestIdp } from "@tracker/server/testing";
 import type { Page } from "playwright-core";
-import { afterAll, beforeAll, describe, expect, test } from "vitest";
+import { afterAll, beforeAll, describe, expect, test, vi } from "vitest";
 import { seriousViolations } from "./test/axe.js";
-import { type BoardSession, openBoardSession } from "./test/session.js";
+import { launchChromium } from "./test/browser.js";
+import { addPasswordUser, type BoardSession, openBoardSession, signInWithPassword } from "./test/session.js";
 
 // The OAuth consent page (`/consent/:uid`) in a real Chromium against a real server: an app registers,
-// sends the browser to authorize, the person signs in with their key on the page, sees the app, the
-// access and the workspace, and allows or denies; the app gets a code and a token that works.
+// sends the browser to authorize, the person signs in (their key on the page, or the session of a
+// password or single sign-on), sees the app, the access and the workspace, and allows or denies; the app
+// gets a code and a token that works, as that person.
+
+// The test's OpenID provider listens on this machine.
+vi.stubEnv("TRACKER_OUTBOUND_ALLOW_PRIVATE", "1");
 let REDIRECT = "";
 let session: BoardSession;
 let page: Page;
@@ -25,6 +31,7 @@ beforeAll(async () => {
 afterAll(async () => {
   appServer?.close();
   await session?.close();
+  vi.unstubAllEnvs();
 });
 
 async function authorizeUrl(scope: string) {
@@ -59,6 +66,46 @@ async function authorizeUrl(scope: string) {
   return { url: url.href, client_id, verifier, tokenEndpoint: meta.token_endpoint };
 }
 
+type App = Awaited<ReturnType<typeof authorizeUrl>>;
+
+/** The app's code for its tokens (PKCE), as the app's server would. */
+async function redeem(app: App, code: string): Promise<{ access_token: string; scope: string }> {
+  const token = await fetch(app.tokenEndpoint, {
+    method: "POST",
+    headers: { "content-type": "application/x-www-form-urlencoded" },
+    body: new URLSearchParams({
+      grant_type: "authorization_code",
+      code,
+      redirect_uri: REDIRECT,
+      client_id: app.client_id,
+      code_verifier: app.verifier,
+    }).toString(),
+  });
+  expect(token.status).toBe(200);
+  return (await token.json()) as { access_token: string; scope: string };
+}
+
+/** The person the token acts for, by name, and whether a write with it lands. */
+async function actsAs(accessToken: string, title: string): Promise<string> {
+  const headers = { authorization: `Bearer ${accessToken}`, "content-type": "application/json" };
+  const res = await fetch(`${session.server.url}/api/v1/issues`, {
+    method: "POST",
+    headers,
+    body: JSON.stringify({ team: "ENG", title }),
+  });
+  expect(res.status).toBe(201);
+  const who = await fetch(`${session.server.url}/api/v1/auth/session`, { headers });
+  return ((await who.json()) as { user: { name: string } }).user.name;
+}
+
+/** On the consent page, signed in: allows for the workspace chosen, and returns the app's code. */
+async function allow(on: Page): Promise<string> {
+  await expect.poll(() => on.getByLabel("Workspace it may reach").inputValue()).toBe(session.ws);
+  await on.getByRole("button", { name: "Allow" }).click();
+  await on.waitForURL((url) => url.href.startsWith(REDIRECT));
+  return new URL(on.url()).searchParams.get("code")!;
+}
+
 describe("the OAuth consent page", () => {
   test("names the app, the access and the workspace; allowing gives the app a working token", async () => {
     const app = await authorizeUrl("write");
@@ -70,8 +117,9 @@ describe("the OAuth consent page", () => {
     await expect
       .poll(() => page.getByRole("list", { name: "Access asked for" }).textContent())
       .toContain("write");
-    await page.getByLabel("Sign in with your API key to answer").fill(session.token);
-    await page.getByRole("button", { name: "Sign in" }).click();
+    await page.getByText("Use an API key").click();
+    await page.getByLabel("API key").fill(session.token);
+    await page.getByRole("button", { name: "Sign in with the key" }).click();
     await expect.poll(() => page.getByLabel("Workspace it may reach").inputValue()).toBe(session.ws);
     // Accessible as the board's other screens are (WCAG 2.1 A/AA, axe-core).
     expect(await seriousViolations(page)).toEqual([]);
@@ -81,18 +129,7 @@ describe("the OAuth consent page", () => {
     expect(back.searchParams.get("state")).toBe("xyz");
     const code = back.searchParams.get("code")!;
 
-    const token = await fetch(app.tokenEndpoint, {
-      method: "POST",
-      headers: { "content-type": "application/x-www-form-urlencoded" },
-      body: new URLSearchParams({
-        grant_type: "authorization_code",
-        code,
-        redirect_uri: REDIRECT,
-        client_id: app.client_id,
-        code_verifier: app.verifier,
-      }).toString(),
-    });
-    const { access_token, scope } = (await token.json()) as { access_token: string; scope: string };
+    const { access_token, scope } = await redeem(app, code);
     expect(scope).toBe("write");
     const res = await fetch(`${session.server.url}/api/v1/issues`, {
       method: "POST",
@@ -112,5 +149,73 @@ describe("the OAuth consent page", () => {
     await page.getByRole("button", { name: "Deny" }).click();
     await page.waitForURL((url) => url.href.startsWith(REDIRECT));
     expect(new URL(page.url()).searchParams.get("error")).toBe("access_denied");
+  });
+
+  test("a person signed in with a password approves with their session", async () => {
+    const grace = await addPasswordUser(session, "Grace Hopper");
+    // A browser of their own: signed in on the board by the cookie, no key anywhere.
+    const browser = await launchChromium();
+    try {
+      const own = await browser.context.newPage();
+      await signInWithPassword(session, own, grace);
+      const app = await authorizeUrl("write");
+      await own.goto(app.url);
+      await expect
+        .poll(() => own.getByRole("heading", { level: 1 }).textContent())
+        .toBe("Allow Deploy Helper to use Tracker as you?");
+      const code = await allow(own);
+      const { access_token, scope } = await redeem(app, code);
+      expect(scope).toBe("write");
+      expect(await actsAs(access_token, "Filed for Grace")).toBe("Grace Hopper");
+
+      // Signed out, the page signs them in with the password itself, then asks.
+      await own.context().clearCookies();
+      await own.evaluate(() => localStorage.clear());
+      const again = await authorizeUrl("read");
+      await own.goto(again.url);
+      await own.getByLabel("Email").fill(grace.email);
+      await own.getByLabel("Password", { exact: true }).fill(grace.password);
+      await own.getByRole("button", { name: "Sign in", exact: true }).click();
+      const second = await redeem(again, await allow(own));
+      expect(second.scope).toBe("read");
+    } finally {
+      await browser.close();
+    }
+  });
+
+  test("a person who signs in through the workspace's OpenID provider approves with that session", async () => {
+    const idp = await startTestIdp({
+      redirectUris: [`${session.server.url}/auth/sso/callback`],
+      accounts: { linus: { email: "linus@acme.test", email_verified: true, name: "Linus Torvalds" } },
+    });
+    const browser = await launchChromium();
+    try {
+      const put = await session.tracker.raw.PUT("/sso", {
+        body: {
+          issuer: idp.issuer,
+          clientId: idp.clientId,
+          clientSecret: idp.clientSecret,
+          allowedDomains: ["acme.test"],
+        },
+      });
+      expect(put.response.status).toBe(200);
+      const own = await browser.context.newPage();
+      const app = await authorizeUrl("write");
+      // Not signed in anywhere: single sign-on from the consent page, and back to it.
+      await own.goto(app.url);
+      await own.getByLabel("Workspace", { exact: true }).fill(session.ws);
+      await own.getByRole("button", { name: "Continue with single sign-on" }).click();
+      await own.waitForURL((url) => url.href.startsWith(`${idp.issuer}/interaction/`));
+      await own.locator('input[name="login"]').fill("linus");
+      await own.locator('input[name="password"]').fill("anything");
+      await own.getByRole("button", { name: "Sign-in" }).click();
+      await own.getByRole("button", { name: "Continue" }).click();
+      await own.waitForURL(/\/consent\/[\w-]+$/);
+      const { access_token } = await redeem(app, await allow(own));
+      expect(await actsAs(access_token, "Filed for Linus")).toBe("Linus Torvalds");
+    } finally {
+      await browser.close();
+      await idp.close();
+    }
   });
 });

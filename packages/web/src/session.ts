@@ -43,11 +43,23 @@ export async function signOut(options: { everywhere?: boolean } = {}): Promise<v
   localStorage.removeItem(WORKSPACE_STORAGE);
 }
 
-/** Writes made with the session cookie carry this header: the server's CSRF check (contract, "Sessions"). */
-const sessionFetch = (request: Request) => {
-  request.headers.set("X-Requested-With", "tracker-web");
+/**
+ * Writes made with the session cookie carry this header: the server's CSRF check (contract, "Sessions").
+ * Given to the SDK as a header of every request rather than added by its fetch, so that an upload that
+ * reports its progress (by `XMLHttpRequest`, past the fetch) carries it too.
+ */
+const SESSION_HEADERS = { "X-Requested-With": "tracker-web" };
+
+/**
+ * A same-origin call outside the SDK's operations (the OAuth consent endpoints), signed in as the board's
+ * client is: the key as a bearer, or the session cookie with its CSRF header.
+ */
+export function signedFetch(apiKey: string, url: string, init: RequestInit = {}): Promise<Response> {
+  const request = new Request(url, init);
+  const headers = apiKey === SESSION ? SESSION_HEADERS : { authorization: `Bearer ${apiKey}` };
+  for (const [name, value] of Object.entries(headers)) request.headers.set(name, value);
   return watchedFetch(request);
-};
+}
 
 /**
  * A client for this page's own origin: the board is served by the server it talks to, so no CORS is
@@ -58,8 +70,8 @@ export function trackerFor(apiKey: string, workspace?: string): Tracker {
   // Two retries, not four: an edit shown at once is rolled back within seconds when the server is away.
   return createTracker({
     baseUrl: window.location.origin,
-    ...(session ? {} : { apiKey }),
-    fetch: session ? sessionFetch : watchedFetch,
+    ...(session ? { headers: SESSION_HEADERS } : { apiKey }),
+    fetch: watchedFetch,
     maxRetries: 2,
     ...(workspace ? { workspace } : {}),
   });

@@ -15,8 +15,9 @@ import type { OAuthServer } from "./server.js";
  */
 
 /**
- * Who the person at the browser is. Until people have sessions, the API key they entered on the page (or
- * the board remembers) says it, as the board's key sign-in does; a session replaces this one function.
+ * Who the person at the browser is: as for any call of the board's, the session cookie they signed in
+ * with (a password or single sign-on; a write, so with `X-Requested-With`: `http/session.ts`), or the API
+ * key they entered on the page (or the board remembers) as a bearer.
  */
 export async function personOf(ctx: Context, orm: MikroORM): Promise<Caller> {
   const credential = credentialOf(ctx);
@@ -90,14 +91,14 @@ export function consentRoutes(oauth: OAuthServer, orm: MikroORM): Middleware {
     if (!workspace)
       throw new Forbidden(
         "workspace_forbidden",
-        `You are not a member of a workspace "${named}" that this key reaches.`,
+        `You are not a member of a workspace "${named}" that you reach as you signed in.`,
       );
     // The page cannot grant more than the person, as they signed in here, may do.
     const widest = requested.reduce((a, s) => Math.max(a, ACCESS_LEVELS.indexOf(s)), 0);
     if (widest > ACCESS_LEVELS.indexOf(person.access))
       throw new Forbidden(
         "insufficient_access",
-        `The app asks for ${ACCESS_LEVELS[widest]} access; the key you approved with has ${person.access} access.`,
+        `The app asks for ${ACCESS_LEVELS[widest]} access; as you signed in, you have ${person.access} access.`,
       );
     const accountId = accountOf(person.userId, workspace.id);
     const grant = new provider.Grant({ accountId, clientId: params.client_id });

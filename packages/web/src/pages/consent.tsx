@@ -1,8 +1,9 @@
-import type { Schemas } from "@tracker/sdk";
-import { type FormEvent, useEffect, useState } from "react";
+import { type Schemas, TrackerError } from "@tracker/sdk";
+import { useEffect, useState } from "react";
 import { ErrorNote } from "../components/widgets.js";
 import { useTitle } from "../router.js";
-import { storedKey, storedWorkspace, storeKey, trackerFor } from "../session.js";
+import { signedFetch, storedKey, storedWorkspace, trackerFor } from "../session.js";
+import { SignInPage } from "./sign-in.js";
 
 /** What the server says of an authorization request (`GET /oauth/interaction/:uid/details`). */
 interface Details {
@@ -26,13 +27,13 @@ async function failure(res: Response): Promise<Error> {
 /**
  * `/consent/:uid`: an app asks to act for the person (the OAuth consent screen). Names the app, the
  * access it asks for and the one workspace it will reach, which the person chooses. The person is who
- * the board's API key says (or the key typed here), until people sign in with sessions.
+ * the board is signed in as: their session (password or single sign-on), or an API key; signed out, the
+ * page signs them in first, as the sign-in page does, and single sign-on comes back here.
  */
 export function ConsentPage({ uid }: { uid: string }) {
   const base = `/oauth/interaction/${encodeURIComponent(uid)}`;
   const [details, setDetails] = useState<Details | null>(null);
   const [apiKey, setApiKey] = useState<string | null>(storedKey);
-  const [typedKey, setTypedKey] = useState("");
   const [workspaces, setWorkspaces] = useState<Schemas["Workspace"][] | null>(null);
   const [chosen, setChosen] = useState("");
   const [error, setError] = useState<unknown>(null);
@@ -52,36 +53,31 @@ export function ConsentPage({ uid }: { uid: string }) {
     if (!apiKey) return;
     trackerFor(apiKey)
       .workspaces.list()
-      .then((list) => {
-        setWorkspaces(list);
-        setChosen((list.find((w) => w.slug === storedWorkspace()) ?? list[0])?.slug ?? "");
-      }, setError);
+      .then(
+        (list) => {
+          setWorkspaces(list);
+          setChosen((list.find((w) => w.slug === storedWorkspace()) ?? list[0])?.slug ?? "");
+        },
+        (err: unknown) => {
+          // Signed out meanwhile (the session ended, the key was deleted): sign in again here.
+          if (err instanceof TrackerError && err.status === 401) setApiKey(null);
+          else setError(err);
+        },
+      );
   }, [apiKey]);
-
-  const signIn = async (event: FormEvent) => {
-    event.preventDefault();
-    setError(null);
-    try {
-      await trackerFor(typedKey.trim()).workspaces.list();
-      storeKey(typedKey.trim());
-      setApiKey(typedKey.trim());
-    } catch (err) {
-      setError(err);
-    }
-  };
 
   const answer = async (action: "confirm" | "deny") => {
     setBusy(true);
     setError(null);
     try {
-      const res = await fetch(`${base}/${action}`, {
+      const init = {
         method: "POST",
-        headers: {
-          "content-type": "application/json",
-          ...(apiKey ? { authorization: `Bearer ${apiKey}` } : {}),
-        },
+        headers: { "content-type": "application/json" },
         body: JSON.stringify(action === "confirm" ? { workspace: chosen } : {}),
-      });
+      };
+      const res = apiKey
+        ? await signedFetch(apiKey, `${base}/${action}`, init)
+        : await fetch(`${base}/${action}`, init);
       if (!res.ok) throw await failure(res);
       window.location.assign(((await res.json()) as { redirectTo: string }).redirectTo);
     } catch (err) {
@@ -115,21 +111,10 @@ export function ConsentPage({ uid }: { uid: string }) {
         ))}
       </ul>
       {!apiKey ? (
-        <form onSubmit={signIn} className="stack">
-          <label htmlFor="consent-key">Sign in with your API key to answer</label>
-          <input
-            id="consent-key"
-            type="password"
-            autoComplete="current-password"
-            placeholder="trk_…"
-            value={typedKey}
-            onChange={(e) => setTypedKey(e.target.value)}
-            required
-          />
-          <button type="submit" disabled={!typedKey.trim()}>
-            Sign in
-          </button>
-        </form>
+        <SignInPage
+          onSignedIn={setApiKey}
+          within={{ heading: "Sign in to answer", returnTo: `/consent/${encodeURIComponent(uid)}` }}
+        />
       ) : (
         <div className="stack">
           <label htmlFor="consent-workspace">Workspace it may reach</label>

@@ -6,9 +6,16 @@ import { SESSION, signOut, storedWorkspace, storeKey, trackerFor } from "../sess
 
 /**
  * Sign in with email and password (a session cookie the server sets), or, for automation and development,
- * with an API key, checked against the API before it is kept.
+ * with an API key, checked against the API before it is kept. `within`: a part of another page (the OAuth
+ * consent page) under its own heading, single sign-on coming back to `returnTo`.
  */
-export function SignInPage({ onSignedIn }: { onSignedIn(key: string): void }) {
+export function SignInPage({
+  onSignedIn,
+  within,
+}: {
+  onSignedIn(key: string): void;
+  within?: { heading: string; returnTo: string } | undefined;
+}) {
   const [email, setEmail] = useState("");
   const [password, setPassword] = useState("");
   const [key, setKey] = useState("");
@@ -64,13 +71,19 @@ export function SignInPage({ onSignedIn }: { onSignedIn(key: string): void }) {
     event.preventDefault();
     const slug = workspace.trim().toLowerCase();
     window.location.assign(
-      `/auth/sso/${encodeURIComponent(slug)}?returnTo=${encodeURIComponent(`/${slug}`)}`,
+      `/auth/sso/${encodeURIComponent(slug)}?returnTo=${encodeURIComponent(within?.returnTo ?? `/${slug}`)}`,
     );
   };
 
+  const Outer = within ? "section" : "main";
+  const Sub = within ? "h3" : "h2";
   return (
-    <main className="centered">
-      <h1>Sign in to Tracker</h1>
+    <Outer className={within ? "stack" : "centered"} aria-labelledby="sign-in-heading">
+      {within ? (
+        <h2 id="sign-in-heading">{within.heading}</h2>
+      ) : (
+        <h1 id="sign-in-heading">Sign in to Tracker</h1>
+      )}
       <form onSubmit={withPassword} className="stack">
         <label htmlFor="email">Email</label>
         <input
@@ -98,7 +111,7 @@ export function SignInPage({ onSignedIn }: { onSignedIn(key: string): void }) {
         <ErrorNote error={error} />
       </form>
       <form onSubmit={withSso} className="stack" aria-label="Single sign-on">
-        <h2>Single sign-on</h2>
+        <Sub>Single sign-on</Sub>
         {ssoError && (
           <p role="alert" className="error">
             {SSO_ERRORS[ssoError] ?? "Single sign-on did not sign you in."}
@@ -139,7 +152,7 @@ export function SignInPage({ onSignedIn }: { onSignedIn(key: string): void }) {
           </button>
         </form>
       </details>
-    </main>
+    </Outer>
   );
 }
 

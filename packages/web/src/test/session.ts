@@ -75,3 +75,34 @@ export function recordApiRequests(page: Page): { sent: string[]; stop(): void } 
   page.on("request", onRequest);
   return { sent, stop: () => page.off("request", onRequest) };
 }
+
+/** A person invited into the session's workspace who joined with a password (no API key of theirs). */
+export async function addPasswordUser(
+  session: BoardSession,
+  name: string,
+  role: "admin" | "member" | "guest" = "member",
+): Promise<{ email: string; password: string }> {
+  const email = `${name.toLowerCase().replace(/\W+/g, ".")}@acme.test`;
+  const password = `${name} has a long enough password`;
+  const invite = await session.tracker.raw.POST("/invites", { body: { email, role } });
+  const token = invite.data!.invite.url.split("/").pop()!;
+  const accepted = await createTracker({ baseUrl: session.server.url, maxRetries: 0 }).raw.POST(
+    "/invites/accept",
+    { body: { token, name, password } },
+  );
+  if (!accepted.data) throw new Error(`accept failed: ${JSON.stringify(accepted.error)}`);
+  return { email, password };
+}
+
+/** Signs in on the sign-in page with an email and password (the session cookie), landing in the workspace. */
+export async function signInWithPassword(
+  session: BoardSession,
+  page: Page,
+  person: { email: string; password: string },
+): Promise<void> {
+  await page.goto(session.server.url);
+  await page.getByLabel("Email").fill(person.email);
+  await page.getByLabel("Password", { exact: true }).fill(person.password);
+  await page.getByRole("button", { name: "Sign in", exact: true }).click();
+  await page.waitForURL(new RegExp(`/${session.ws}(/|$)`));
+}
