@@ -9,13 +9,14 @@ export const memberHandlers = [
     body: { users: await listUsers(inWorkspace(s)) },
   })),
 
-  // The contract's updateMember answers the member as listUsers shows them, with the new role.
+  // The contract's updateMember answers `{ok}`, as the service's API names it, with the member beside it
+  // as listUsers shows them, with the new role.
   handle("updateMember", async (s, { params, body }) => {
     const scope = inWorkspace(s);
     await members.changeRole(scope, params.userId, body.role);
     const [user] = await listUsers(scope, params.userId);
     if (!user) throw new NotFound("No such member of this workspace.");
-    return { status: 200, body: { user } };
+    return { status: 200, body: { ok: true as const, user } };
   }),
 
   handle("removeMember", async (s, { params }) => {

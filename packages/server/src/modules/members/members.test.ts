@@ -31,6 +31,7 @@ describe("users and members", () => {
       .client(apiKey.token)
       .PATCH("/members/{userId}", { params: { path: { userId: b.userId } }, body: { role: "guest" } });
     expect(ok.data).toEqual({
+      ok: true,
       user: { id: b.userId, name: expect.any(String), email: b.email, role: "guest", isMe: false },
     });
     expect(await srv.query("select role from memberships where user_id = $1", [b.userId])).toEqual([

@@ -1,5 +1,11 @@
 import { handle, inWorkspace, OK } from "../../http/handler.js";
-import { listJoinedTeams, listTeamMembers, listVisibleTeams, listWorkflows } from "./team.query.js";
+import {
+  listJoinedTeams,
+  listTeamMembers,
+  listVisibleTeams,
+  listWorkflows,
+  readVisibleTeam,
+} from "./team.query.js";
 import * as teams from "./team.service.js";
 
 export const teamHandlers = [
@@ -18,9 +24,15 @@ export const teamHandlers = [
     body: { teams: await listVisibleTeams(inWorkspace(s)) },
   })),
 
+  handle("getTeam", async (s, { params }) => ({
+    status: 200,
+    body: { team: await readVisibleTeam(inWorkspace(s), params.key) },
+  })),
+
+  // The service's API answers `{ok}`; the team as it is now rides beside it (the contract's updateTeam).
   handle("updateTeam", async (s, { params, body }) => ({
     status: 200,
-    body: { team: await teams.updateTeam(inWorkspace(s), params.key, body) },
+    body: { ok: true as const, team: await teams.updateTeam(inWorkspace(s), params.key, body) },
   })),
 
   handle("deleteTeam", async (s, { params, query }) => ({

@@ -107,7 +107,7 @@ describe("saved views", () => {
       body: { name: "Eng crashes", filters: { q: "crash" }, favorite: true, team: null },
     });
     const [after] = (await api.GET("/views")).data!.views;
-    expect(res.data).toEqual({ view: after });
+    expect(res.data).toEqual({ ok: true, view: after });
     expect(after).toEqual({
       ...view,
       name: "Eng crashes",

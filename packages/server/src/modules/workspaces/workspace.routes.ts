@@ -17,12 +17,13 @@ export const workspaceHandlers = [
     body: { workspace: await workspaces.setActiveWorkspace(scope.em, scope.caller!, body.workspace) },
   })),
 
-  // The contract's updateWorkspace answers the workspace as listWorkspaces shows it, renamed.
+  // The contract's updateWorkspace answers `{ok}`, as the service's API names it, with the workspace
+  // beside it as listWorkspaces shows it, renamed.
   handle("updateWorkspace", async (s, { body }) => {
     const scope = inWorkspace(s);
     const { id, name } = scope.workspace;
     const renamed = await workspaces.renameWorkspace(scope.em, id, body.name, name);
     const listed = workspaces.listWorkspaces(scope.caller).find((w) => w.id === id)!;
-    return { status: 200, body: { workspace: { ...listed, name: renamed } } };
+    return { status: 200, body: { ok: true as const, workspace: { ...listed, name: renamed } } };
   }),
 ];

@@ -59,6 +59,7 @@ describe("workspaces", () => {
     expect(refused.error!.code).toBe("admin_required");
     const ok = await srv.client(apiKey.token).PATCH("/workspace", { body: { name: "Renamed" } });
     expect(ok.data).toEqual({
+      ok: true,
       workspace: { id: workspace.id, name: "Renamed", slug: workspace.slug, role: "admin", isActive: true },
     });
     const [row] = await srv.query<{ name: string }>("select name from workspaces where id = $1", [
