@@ -29,6 +29,17 @@ export class TeamsApi {
   }
 
   /**
+   * One team by key or id, joined or not, with its workflow states, `joined` and `memberCount`.
+   *
+   * @example
+   * const { states, memberCount } = await tracker.teams.get("ENG");
+   */
+  async get(key: string, options?: CallOptions): Promise<ResponseOf<"getTeam">["team"]> {
+    const call = this.http.raw.GET("/teams/{key}", { params: { path: { key } }, ...this.http.init(options) });
+    return (await unwrap(call)).team;
+  }
+
+  /**
    * Creates a team (or, with `personal: true`, the caller's personal space).
    *
    * @example

@@ -68,6 +68,7 @@ export const OPERATION_RULES: Record<OperationId, OperationRule> = {
   listTeams: { action: "team.read" },
   createTeam: { action: "team.create" },
   listAllTeams: { action: "team.read" },
+  getTeam: { action: "team.read" },
   updateTeam: { action: "team.update" },
   deleteTeam: { action: "team.delete" },
   joinTeam: { action: "team.join" },

@@ -392,6 +392,7 @@ const CASES: Record<keyof typeof OPERATION_RULES, Case> = {
     call: async () => ({ method: "POST", path: "/teams", body: { key: teamKey(), name: unique("Team") } }),
   },
   listAllTeams: { call: async () => get("/teams/all") },
+  getTeam: inTeam(async (team) => get(`/teams/${team}`)),
   updateTeam: {
     call: async (role, mode) => {
       if (mode !== "own") return { method: "PATCH", path: "/teams/ENG", body: { name: "Engineering" } };

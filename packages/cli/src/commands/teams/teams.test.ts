@@ -59,7 +59,7 @@ describe("tracker teams create, view, edit, join, members, workflows and delete"
 });
 
 describe("tracker teams view", () => {
-  it("says a missing team does not exist, and offers to join only a team that does", async () => {
+  it("says a missing team does not exist, and shows one not joined with the way to join it", async () => {
     const missing = terminal(s, ["teams", "view", "XYZ"]);
     expect(await missing.exited).toBe(1);
     expect(missing.plain()).toContain("no team XYZ; your teams: ENG");
@@ -67,10 +67,16 @@ describe("tracker teams view", () => {
     const sdk = createTracker({ baseUrl: s.server.url, apiKey: s.token, workspace: "" });
     await sdk.teams.create({ key: "OPS", name: "Operations" });
     await sdk.teams.removeMember("OPS", "me");
+    // A team one has not joined is read (GET /teams/{key}) and shown, with the way to join it.
     const other = terminal(s, ["teams", "view", "OPS"]);
-    expect(await other.exited).toBe(1);
-    expect(other.plain()).toContain("you are not in team OPS; join it with 'tracker teams join OPS'");
+    expect(await other.exited).toBe(0);
+    expect(other.plain()).toContain("You are not in team OPS; join it with 'tracker teams join OPS'.");
+    expect(other.plain()).toContain("Operations");
+    expect(other.plain()).toMatch(/joined:?\s+no/);
     expect(await terminal(s, ["teams", "join", "OPS"]).exited).toBe(0);
-    expect(await terminal(s, ["teams", "view", "OPS"]).exited).toBe(0);
+    const joined = terminal(s, ["teams", "view", "OPS"]);
+    expect(await joined.exited).toBe(0);
+    expect(joined.plain()).not.toContain("You are not in team OPS");
+    expect(joined.plain()).toMatch(/joined:?\s+yes/);
   });
 });

@@ -1,5 +1,6 @@
+import { TrackerError } from "@tracker/sdk";
 import { CommandError, type Deps, defineCommand, type Opts } from "../../command.js";
-import { palette, printFields, printJson, stateStyle } from "../../output.js";
+import { palette, printFields, printJson, say, stateStyle } from "../../output.js";
 
 export const spec = defineCommand({
   summary: "Show a team: settings, workflow states and members",
@@ -10,20 +11,19 @@ export const spec = defineCommand({
 
 export async function run(opts: Opts<typeof spec>, deps: Deps): Promise<void> {
   const key = opts.team.toUpperCase();
-  const teams = await deps.tracker.teams.list(deps.call);
-  const team = teams.find((t) => t.key === key || t.id === opts.team);
-  if (!team) {
-    // Only a team the caller can see but has not joined can be joined; anything else does not exist for them.
-    const all = await deps.tracker.teams.listAll(deps.call);
-    const listed = all.find((t) => t.key === key || t.id === opts.team);
-    if (!listed)
-      throw new CommandError(
-        `no team ${key}; your teams: ${teams.map((t) => t.key).join(", ") || "none"} (all: 'tracker teams list --all')`,
-      );
-    throw new CommandError(`you are not in team ${key}; join it with 'tracker teams join ${key}'`);
-  }
+  const ref = /^[0-9a-f-]{36}$/i.test(opts.team) ? opts.team : key;
+  const team = await deps.tracker.teams.get(ref, deps.call).catch(async (err: unknown) => {
+    if (!(err instanceof TrackerError) || err.code !== "not_found") throw err;
+    const teams = await deps.tracker.teams.list(deps.call);
+    throw new CommandError(
+      `no team ${key}; your teams: ${teams.map((t) => t.key).join(", ") || "none"} (all: 'tracker teams list --all')`,
+    );
+  });
   const members = await deps.tracker.teams.members(team.key, deps.call);
   if (opts.json) return printJson(deps, { ...team, members });
+  // A team one has not joined can be read; joining it is one command away.
+  if (!team.joined)
+    say(deps, `You are not in team ${team.key}; join it with 'tracker teams join ${team.key}'.`);
   const c = palette(deps);
   if (deps.isTTY)
     deps.stdout.write(
@@ -49,6 +49,7 @@ export async function run(opts: Opts<typeof spec>, deps: Deps): Promise<void> {
         .map((s) => (deps.isTTY ? stateStyle(c, s.type)(s.name) : s.name))
         .join(deps.isTTY ? ", " : ","),
     ],
+    ["joined", team.joined ? "yes" : "no"],
     ["members", members.map((m) => (deps.isTTY ? m.name : m.email)).join(deps.isTTY ? ", " : ",")],
   ]);
 }

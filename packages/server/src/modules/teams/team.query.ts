@@ -41,6 +41,24 @@ export async function readTeam(em: EntityManager, teamId: string) {
   return row ? teamOut(row, row.states) : undefined;
 }
 
+/**
+ * One team the caller may see by key or id, as `getTeam` answers it: the Team shape with `joined` and
+ * `memberCount`, in one statement (404 when it names nothing the caller sees).
+ */
+export async function readVisibleTeam(scope: WorkspaceScope, ref: string): Promise<Schemas["TeamDetail"]> {
+  const team = await resolveTeam(scope, ref);
+  const row = (await sqlOne<
+    TeamFields & { states: Schemas["StateRef"][]; joined: boolean; member_count: number }
+  >(
+    scope.em,
+    q`select ${raw(TEAM_COLUMNS)},
+            exists (select 1 from team_members tm where tm.team_id = t.id and tm.user_id = ${scope.caller.userId}) as joined,
+            (select count(*)::int from team_members tm where tm.team_id = t.id) as member_count
+       from teams t where t.id = ${team.id}`,
+  ))!;
+  return { ...teamOut(row, row.states), joined: row.joined, memberCount: row.member_count };
+}
+
 /** Every team the caller may see, with `joined`. */
 export async function listVisibleTeams(scope: WorkspaceScope) {
   const vis = visibleTeamCondition(scope);

@@ -370,7 +370,8 @@ describe("updating teams", () => {
     expect(ok.response.status).toBe(200);
     // The answer is the team as it now is, the same as the list shows.
     const [team] = (await admin.GET("/teams")).data!.teams;
-    expect(ok.data).toEqual({ team });
+    // `{ok}`, as the service's API names it, with the team beside it.
+    expect(ok.data).toEqual({ ok: true, team });
     expect(team).toMatchObject({
       key: "ENG",
       name: "Eng",
@@ -743,5 +744,44 @@ describe("workflow rules", () => {
       params: { path: { key: "ENG", ruleId: "nope" } },
     });
     expect(bogus.response.status).toBe(404);
+  });
+});
+
+describe("reading one team", () => {
+  it("answers a team by key or id as createTeam does, with joined and its member count; hidden ones are 404", async () => {
+    const { admin, adminToken } = await workspace();
+    const created = (await createTeam(admin, "RDT", { name: "Readers" })).data!.team;
+    const bob = await member(adminToken);
+    await admin.POST("/teams/{key}/members", { params: { path: { key: "RDT" } }, body: { userId: bob.id } });
+
+    const byKey = await admin.GET("/teams/{key}", { params: { path: { key: "RDT" } } });
+    expect(byKey.response.status).toBe(200);
+    expect(byKey.data!.team).toEqual({ ...created, joined: true, memberCount: 2 });
+    expect(byKey.data!.team.states.map((s) => s.name)).toEqual([
+      "Backlog",
+      "Todo",
+      "In Progress",
+      "In Review",
+      "Done",
+      "Canceled",
+    ]);
+    const byId = await admin.GET("/teams/{key}", { params: { path: { key: created.id } } });
+    expect(byId.data!.team).toEqual(byKey.data!.team);
+
+    // A member who has not joined reads it too, as the directory shows it; a guest does not see it.
+    const carol = await member(adminToken);
+    const seen = await carol.api.GET("/teams/{key}", { params: { path: { key: "RDT" } } });
+    expect(seen.data!.team).toMatchObject({ key: "RDT", joined: false, memberCount: 2 });
+    const guest = await member(adminToken, "guest");
+    const hidden = await guest.api.GET("/teams/{key}", { params: { path: { key: "RDT" } } });
+    expect(hidden.response.status).toBe(404);
+    expect(hidden.error?.code).toBe("not_found");
+
+    // Someone's personal space is theirs alone.
+    await createTeam(bob.api, "BOBS", { personal: true });
+    const other = await admin.GET("/teams/{key}", { params: { path: { key: "BOBS" } } });
+    expect(other.response.status).toBe(404);
+    const missing = await admin.GET("/teams/{key}", { params: { path: { key: "NOPE" } } });
+    expect(missing.response.status).toBe(404);
   });
 });
