@@ -51,7 +51,8 @@ export async function listCycles(scope: WorkspaceScope, teamRef: string): Promis
 
 /**
  * Whether the range ends after it starts, and the first other cycle of the team it overlaps (ranges are
- * half-open, so one cycle may start when another ends).
+ * half-open, so one cycle may start when another ends). Stored times are compared at the contract's
+ * precision, the millisecond: a cycle may start at the `endsAt` a client read of another.
  */
 export async function rangeFits(
   em: EntityManager,
@@ -66,7 +67,8 @@ export async function rangeFits(
             case when ${startsAt}::timestamptz < ${endsAt}::timestamptz then (
               select number from cycles
                where team_id = ${teamId} and id <> coalesce(${exceptId ?? null}::uuid, '00000000-0000-0000-0000-000000000000'::uuid)
-                 and tstzrange(starts_at, ends_at) && tstzrange(${startsAt}::timestamptz, ${endsAt}::timestamptz)
+                 and tstzrange(date_trunc('milliseconds', starts_at), date_trunc('milliseconds', ends_at))
+                     && tstzrange(${startsAt}::timestamptz, ${endsAt}::timestamptz)
                order by number limit 1) end as overlap`,
   ))!;
 }
@@ -89,14 +91,29 @@ export async function nextCycleNumber(em: EntityManager, teamId: string): Promis
   return counter!.last_number;
 }
 
-/** The team's cycle before `number`, if any. */
-/** The team's latest cycle before `number`, and whether it has ended (by the transaction's clock). */
+/**
+ * The team's latest cycle before `number`, and whether it is running or has ended (by the transaction's
+ * clock), locked: a create may end it.
+ */
 export function previousCycle(em: EntityManager, teamId: string, number: number) {
-  return sqlOne<{ id: string; number: number; ended: boolean }>(
+  return sqlOne<{ id: string; number: number; running: boolean }>(
     em,
-    q`select id, number, ends_at <= now() as ended from cycles
-       where team_id = ${teamId} and number < ${number} order by number desc limit 1`,
+    q`select id, number, (starts_at <= now() and now() < ends_at) as running from cycles
+       where team_id = ${teamId} and number < ${number} order by number desc limit 1
+       for update`,
   );
+}
+
+/**
+ * The transaction's clock to the millisecond: the precision of the contract's date-times, so a client that
+ * starts a cycle at the `endsAt` it read meets the stored end exactly (and, not after now, a cycle ended
+ * or started at it has ended or is running in the same transaction).
+ */
+const NOW_MS = raw("date_trunc('milliseconds', now())");
+
+/** Ends a running cycle at the transaction's clock (the next cycle starts then: ranges are half-open). */
+export async function endCycleNow(em: EntityManager, id: string): Promise<void> {
+  await sql(em, q`update cycles set ends_at = ${NOW_MS} where id = ${id}`);
 }
 
 /**
@@ -111,7 +128,7 @@ export async function newCycleDates(
     em,
     q`select s.starts_at::text as starts_at,
             coalesce(${input.endsAt ?? null}::timestamptz, s.starts_at + make_interval(weeks => ${input.weeks}))::text as ends_at
-       from (select coalesce(${input.startsAt ?? null}::timestamptz, greatest(now(), (select ends_at from cycles where id = ${input.previousId}))) as starts_at) s`,
+       from (select coalesce(${input.startsAt ?? null}::timestamptz, greatest(${NOW_MS}, (select ends_at from cycles where id = ${input.previousId}))) as starts_at) s`,
   ))!;
 }
 

@@ -9,6 +9,7 @@ import { Cycle } from "./cycle.entity.js";
 import {
   changedCycleDates,
   cycleOut,
+  endCycleNow,
   insertCycle,
   lockCycle,
   newCycleDates,
@@ -49,10 +50,10 @@ function cycleChange(teamKey: string, teamId: string, id: string, action: Change
 }
 
 /**
- * Starts the team's next cycle (numbered by the team's counter, `nextCycleNumber`), after the previous one
- * unless dates are given; the previous cycle's open issues move to it unless `rollover` is false or that
- * cycle is still running (a running cycle keeps its issues: emptying it into a later one was issue 37's
- * bug; the contract's createCycle).
+ * Starts the team's next cycle (numbered by the team's counter, `nextCycleNumber`), as the contract's
+ * createCycle says: without `startsAt` it starts now and a running previous cycle ends now (a previous
+ * cycle planned ahead is followed from its end instead); unless `rollover` is false, the unfinished
+ * issues of the cycle it follows move into it at once, counted in `rolledOver`.
  */
 export async function createCycle(scope: WorkspaceScope, input: Schemas["CycleCreate"]) {
   const team = await resolveTeam(scope, input.team);
@@ -60,6 +61,12 @@ export async function createCycle(scope: WorkspaceScope, input: Schemas["CycleCr
   return scope.em.transactional(async (em) => {
     const number = await nextCycleNumber(em, team.id);
     const previous = await previousCycle(em, team.id, number);
+    const changes: Change[] = [];
+    const endedPrevious = input.startsAt === undefined && previous?.running === true;
+    if (endedPrevious) {
+      await endCycleNow(em, previous.id);
+      changes.push(cycleChange(team.key, team.id, previous.id, "updated"));
+    }
     const dates = await newCycleDates(em, {
       startsAt: input.startsAt,
       endsAt: input.endsAt,
@@ -74,9 +81,9 @@ export async function createCycle(scope: WorkspaceScope, input: Schemas["CycleCr
       startsAt: dates.starts_at,
       endsAt: dates.ends_at,
     });
-    const changes: Change[] = [cycleChange(team.key, team.id, id, "created")];
+    changes.unshift(cycleChange(team.key, team.id, id, "created"));
     let rolledOver = 0;
-    if (input.rollover !== false && previous?.ended) {
+    if (input.rollover !== false && previous) {
       const moved = await reassignIssues(
         scope,
         em,
@@ -87,7 +94,12 @@ export async function createCycle(scope: WorkspaceScope, input: Schemas["CycleCr
       changes.push(...moved);
     }
     await recordChanges(em, scope.workspace.id, changes);
-    return { cycle: await readCycle(em, id), rolledOver };
+    return {
+      cycle: await readCycle(em, id),
+      rolledOver,
+      previous: previous ? await readCycle(em, previous.id) : null,
+      endedPrevious,
+    };
   });
 }
 

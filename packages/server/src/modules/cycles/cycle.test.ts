@@ -75,13 +75,15 @@ describe("createCycle", () => {
     expect(Date.parse(first.cycle.endsAt) - start).toBe(14 * DAY);
     expect(first.rolledOver).toBe(0);
 
-    const second = await createCycle(api, { team: "ENG" });
+    // Planned ahead: from the latest cycle's end, leaving it whole.
+    const second = await createCycle(api, { team: "ENG", startsAt: first.cycle.endsAt, rollover: false });
     expect(second.cycle).toMatchObject({
       number: 2,
       name: null,
       startsAt: first.cycle.endsAt,
       isActive: false,
     });
+    expect(second).toMatchObject({ rolledOver: 0, endedPrevious: false, previous: first.cycle });
     expect(Date.parse(second.cycle.endsAt) - Date.parse(second.cycle.startsAt)).toBe(14 * DAY);
 
     const ops = await createCycle(api, { team: "OPS" });
@@ -148,39 +150,70 @@ describe("createCycle", () => {
     expect(still).toEqual([{ n: 3 }]);
   });
 
-  it("keeps a running cycle's unfinished issues when the next one is created ahead, and rolls them once it has ended", async () => {
+  it("starts the next cycle now: the running one ends now and its unfinished issues move into it", async () => {
     const { api, ws, eng } = await workspace();
     const running = await insertCycle(eng, 1, -7, 7);
     const open = await addIssue(srv, ws.id, eng, { state: "In Progress", cycleId: running });
-    const cycleOf = async () =>
-      (await srv.query<{ cycle_id: string }>("select cycle_id from issues where id = $1", [open.id]))[0]!
-        .cycle_id;
-    const ahead = await createCycle(api, { team: "ENG" });
-    expect(ahead).toMatchObject({ cycle: { number: 2, isActive: false }, rolledOver: 0 });
-    expect(await cycleOf()).toBe(running);
-    // An explicit rollover of a running cycle moves nothing either.
-    const explicit = await createCycle(api, {
-      team: "ENG",
-      startsAt: new Date(Date.now() + 60 * DAY).toISOString(),
-      rollover: true,
+    const todo = await addIssue(srv, ws.id, eng, { state: "Todo", cycleId: running });
+    const done = await addIssue(srv, ws.id, eng, { state: "Done", cycleId: running });
+    const cycleOf = async (id: string) =>
+      (await srv.query<{ cycle_id: string }>("select cycle_id from issues where id = $1", [id]))[0]!.cycle_id;
+    const before = Date.now();
+    const next = await createCycle(api, { team: "ENG" });
+    expect(next).toMatchObject({
+      cycle: { number: 2, isActive: true },
+      rolledOver: 2,
+      endedPrevious: true,
+      previous: { id: running, number: 1, isActive: false },
     });
-    expect(explicit.rolledOver).toBe(0);
-    const moved = await srv.query(
-      "select count(*)::int as n from activity_events where type = 'issue_updated' and workspace_id = $1",
+    expect(Math.abs(Date.parse(next.cycle.startsAt) - before)).toBeLessThan(60_000);
+    expect(next.previous!.endsAt).toBe(next.cycle.startsAt);
+    expect(Date.parse(next.cycle.endsAt) - Date.parse(next.cycle.startsAt)).toBe(14 * DAY);
+    expect([await cycleOf(open.id), await cycleOf(todo.id), await cycleOf(done.id)]).toEqual([
+      next.cycle.id,
+      next.cycle.id,
+      running,
+    ]);
+    const listed = await api.GET("/cycles", { params: { query: { team: "ENG" } } });
+    expect(listed.data!.cycles.map((c) => [c.number, c.isActive])).toEqual([
+      [2, true],
+      [1, false],
+    ]);
+    const changes = await srv.query<{ entity: string; action: string; entity_id: string }>(
+      "select entity, action, entity_id from change_events where workspace_id = $1 and entity = 'cycle' order by id",
       [ws.id],
     );
-    expect(moved).toEqual([{ n: 0 }]);
+    expect(changes).toEqual([
+      { entity: "cycle", action: "created", entity_id: next.cycle.id },
+      { entity: "cycle", action: "updated", entity_id: running },
+    ]);
 
-    // Once cycle 1 has ended, the next cycle of a team whose latest cycle has ended takes the issues.
+    // rollover: false also ends the running cycle, and leaves its issues in it.
     const { api: api2, ws: ws2, eng: eng2 } = await workspace();
-    const ended = await insertCycle(eng2, 1, -14, -1);
-    const left = await addIssue(srv, ws2.id, eng2, { state: "Todo", cycleId: ended });
-    const next = await createCycle(api2, { team: "ENG" });
-    expect(next.rolledOver).toBe(1);
-    expect(
-      (await srv.query<{ cycle_id: string }>("select cycle_id from issues where id = $1", [left.id]))[0]!
-        .cycle_id,
-    ).toBe(next.cycle.id);
+    const running2 = await insertCycle(eng2, 1, -3, 11);
+    const stays = await addIssue(srv, ws2.id, eng2, { state: "Todo", cycleId: running2 });
+    const fresh = await createCycle(api2, { team: "ENG", rollover: false });
+    expect(fresh).toMatchObject({ rolledOver: 0, endedPrevious: true, cycle: { isActive: true } });
+    expect(await cycleOf(stays.id)).toBe(running2);
+
+    // Planned ahead with a start and no rollover: the running cycle stays as it was.
+    const { api: api3, ws: ws3, eng: eng3 } = await workspace();
+    const running3 = await insertCycle(eng3, 1, -3, 11);
+    const kept = await addIssue(srv, ws3.id, eng3, { state: "Todo", cycleId: running3 });
+    const [cycle1] = (await api3.GET("/cycles", { params: { query: { team: "ENG" } } })).data!.cycles;
+    const planned = await createCycle(api3, { team: "ENG", startsAt: cycle1!.endsAt, rollover: false });
+    expect(planned).toMatchObject({
+      rolledOver: 0,
+      endedPrevious: false,
+      cycle: { number: 2, isActive: false, startsAt: cycle1!.endsAt },
+      previous: { id: running3, isActive: true, endsAt: cycle1!.endsAt },
+    });
+    expect(await cycleOf(kept.id)).toBe(running3);
+    // A start inside the running cycle overlaps it: refused, nothing changed.
+    const overlap = await api3.POST("/cycles", {
+      body: body({ team: "ENG", startsAt: new Date(Date.now() + DAY).toISOString(), rollover: false }),
+    });
+    expect(overlap.response.status).toBe(400);
   });
 
   it("changes nothing when refused after the number was taken, and never reuses a deleted cycle's number", async () => {
@@ -213,7 +246,7 @@ describe("createCycle", () => {
     expect(await snapshot()).toEqual(before);
 
     const second = await createCycle(api, { team: "ENG" });
-    expect(second).toMatchObject({ cycle: { number: 2 }, rolledOver: 0 });
+    expect(second).toMatchObject({ cycle: { number: 2 }, rolledOver: 1, endedPrevious: true });
     const del = await api.DELETE("/cycles/{id}", { params: { path: { id: second.cycle.id } } });
     expect(del.data).toEqual({ deleted: true });
     const third = await createCycle(api, { team: "ENG" });
