@@ -29,6 +29,8 @@ export const LIST_FILTERS: { readonly [K in ListKind]: readonly ListFilterName<K
 interface ParamRule {
   type?: string;
   enum?: readonly (string | number)[];
+  minimum?: number;
+  maximum?: number;
   items?: ParamRule;
   anyOf?: readonly ParamRule[];
 }
@@ -41,24 +43,33 @@ function allowed(rule: ParamRule | undefined, value: string): boolean {
   return !rule?.enum || rule.enum.includes(value);
 }
 
+// One scalar as its rule takes it: a whole number where the rule (or one of its variants) is an integer
+// within its bounds (a cycle number, a priority `1`), else text from its enum; anything else undefined.
+function scalar(rule: ParamRule | undefined, text: string): string | number | undefined {
+  if (text === "") return undefined;
+  const variants = rule?.anyOf ?? [rule ?? {}];
+  const whole = variants.find((v) => v.type === "integer");
+  if (whole && /^\d+$/.test(text)) {
+    const n = Number(text);
+    const inBounds = (whole.minimum ?? 0) <= n && n <= (whole.maximum ?? Number.MAX_SAFE_INTEGER);
+    if (inBounds && (!whole.enum || whole.enum.includes(n))) return n;
+  }
+  const word = variants.find((v) => v.type === "string" || v.type === undefined);
+  if (word && allowed(word, text)) return text;
+  return undefined;
+}
+
 // One value as the contract shapes its parameter: a comma list (an array), a number, a cycle selector
 // (a number or `current`), or text. Values outside an enum and empty ones are dropped.
 function shape(rule: ParamRule, value: unknown): unknown {
   if (value === undefined || value === null) return undefined;
   if (rule.type === "array") {
     const items = (Array.isArray(value) ? value : String(value).split(","))
-      .map((v) => String(v).trim())
-      .filter((v) => v !== "" && allowed(rule.items, v));
+      .map((v) => scalar(rule.items, String(v).trim()))
+      .filter((v) => v !== undefined);
     return items.length ? items : undefined;
   }
-  const text = String(value).trim();
-  if (text === "") return undefined;
-  const variants = rule.anyOf ?? [rule];
-  const whole = variants.find((v) => v.type === "integer");
-  if (whole && /^\d+$/.test(text)) return Number(text);
-  const word = variants.find((v) => v.type === "string" || v.type === undefined);
-  if (word && allowed(word, text)) return text;
-  return undefined;
+  return scalar(rule, String(value).trim());
 }
 
 /**

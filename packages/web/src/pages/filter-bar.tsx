@@ -39,6 +39,10 @@ export function FilterBar({ filters, teamKey }: { filters: IssueQuery; teamKey: 
   };
   const toggle = <T extends string>(values: T[] | undefined, value: T) =>
     values?.includes(value) ? values.filter((v) => v !== value) : [...(values ?? []), value];
+  // The list takes priorities by name or number (a URL may say `priority=1`); the chips speak names.
+  const priorities = filters.priority?.map((p) =>
+    typeof p === "number" ? (PRIORITY_NAMES[p] ?? "none") : p,
+  );
 
   const userName = (v: string) =>
     v === "me"
@@ -85,10 +89,10 @@ export function FilterBar({ filters, teamKey }: { filters: IssueQuery; teamKey: 
           },
         ]
       : []),
-    ...(filters.priority ?? []).map((p) => ({
+    ...(priorities ?? []).map((p) => ({
       key: `priority:${p}`,
       text: `Priority: ${priorityText(p)}`,
-      remove: { priority: toggle(filters.priority, p) },
+      remove: { priority: toggle(priorities, p) },
     })),
     ...single.flatMap(([key, text]) => (text ? [{ key, text, remove: { [key]: undefined } }] : [])),
     ...(filters.project
@@ -117,10 +121,10 @@ export function FilterBar({ filters, teamKey }: { filters: IssueQuery; teamKey: 
       icon: <StateIcon type={t} />,
       change: { stateType: toggle(filters.stateType, t) },
     })),
-    ...PRIORITY_NAMES.filter((p) => !filters.priority?.includes(p)).map((p) => ({
+    ...PRIORITY_NAMES.filter((p) => !priorities?.includes(p)).map((p) => ({
       value: `priority:${p}`,
       label: `Priority: ${priorityText(p)}`,
-      change: { priority: toggle(filters.priority, p) },
+      change: { priority: toggle(priorities, p) },
     })),
     { value: "assignee:me", label: "Assignee: Me", icon: <Avatar name="Me" />, change: { assignee: "me" } },
     { value: "assignee:none", label: "Assignee: No one", change: { assignee: "none" } },

@@ -7,7 +7,6 @@ import {
   issueSortValues,
   issueSpecialFilterValues,
   type operations,
-  priorityNameValues,
   projectSortValues,
   projectSpecialFilterValues,
   projectStatusValues,
@@ -19,6 +18,8 @@ import {
   type IssueFilter,
   type IssueTimeBound,
   isDateText,
+  PRIORITY_BY_NAME,
+  PRIORITY_FILTER_HINT,
   TIME_BOUND_FORMAT,
   timeBoundInstant,
 } from "../issues/list/filter.js";
@@ -41,6 +42,8 @@ type Spec =
   /** A JSON array of strings, from `values` when given (list query parameters sent comma-separated). */
   | { type: "list"; values?: readonly string[] }
   | { type: "cycle" }
+  /** Priorities by name or number (`PriorityFilterValue`). */
+  | { type: "priority" }
   /** A time bound of the issue list (`ISSUE_TIME_BOUNDS`): a date or a date-time with an offset. */
   | { type: "instant" }
   /** A whole number >= 0 (estimate bounds). */
@@ -64,7 +67,7 @@ const FILTER_SPECS: Record<ViewKind, Record<string, Spec>> = {
     parent: { type: "string" },
     cycle: { type: "cycle" },
     label: { type: "list" },
-    priority: { type: "list", values: priorityNameValues },
+    priority: { type: "priority" },
     estimateMin: { type: "count" },
     estimateMax: { type: "count" },
     dueAfter: { type: "date" },
@@ -132,6 +135,15 @@ export function checkViewFilters(
     } else if (spec.type === "cycle") {
       const ok = value === "current" || (Number.isInteger(value) && (value as number) >= 1);
       if (!ok) errors.push({ path: at, message: "must be a cycle number or current" });
+    } else if (spec.type === "priority") {
+      // Names or the numbers issues carry, as the list's `priority` takes them (`PriorityFilterValue`).
+      const ok =
+        Array.isArray(value) &&
+        value.every(
+          (v) =>
+            (typeof v === "string" || typeof v === "number") && Object.hasOwn(PRIORITY_BY_NAME, String(v)),
+        );
+      if (!ok) errors.push({ path: at, message: `must be an array of priorities: ${PRIORITY_FILTER_HINT}` });
     } else if (!Array.isArray(value) || value.some((v) => typeof v !== "string")) {
       errors.push({ path: at, message: "must be an array of strings" });
     } else if (spec.values) {

@@ -14,6 +14,7 @@ const srv = useTestServer();
 let admin: ApiClient;
 let alice: ApiClient;
 let aliceEmail = "";
+let authHeader = "";
 const ids: Record<string, string> = {};
 
 async function create(api: ApiClient, title: string, extra: Record<string, unknown> = {}) {
@@ -33,6 +34,7 @@ async function titles(query: Omit<ListQuery, "workspace">, api = admin): Promise
 beforeAll(async () => {
   const boot = await srv.bootstrap({ name: "Carol", team: { key: "ENG", name: "Engineering" } });
   admin = srv.client(boot.apiKey.token);
+  authHeader = `Bearer ${boot.apiKey.token}`;
   const member = await srv.addMember(boot.apiKey.token, "member", "alice@example.com");
   aliceEmail = member.email;
   alice = srv.client(member.token);
@@ -60,10 +62,35 @@ describe("issue list filters of issue 37", () => {
     expect(await titles({ priority: ["none", "low"] })).toEqual(["Alice low", "Alice none", "Epic"]);
   });
 
-  it("refuses an unknown priority with 400 naming the parameter", async () => {
-    const typed = await admin.GET("/issues", { params: { query: { priority: ["asap"] } as never } });
-    expect(typed.response.status).toBe(400);
-    expect(JSON.stringify(typed.error)).toContain("priority");
+  it("priority takes the numbers an issue carries as well as names, mixed in one list", async () => {
+    expect(await titles({ priority: [1] })).toEqual(["Urgent bug", "Urgent chore"]);
+    expect(await titles({ priority: [0] })).toEqual(["Alice none", "Epic"]);
+    expect(await titles({ priority: [2, "urgent"] })).toEqual(["High bug", "Urgent bug", "Urgent chore"]);
+    // As a script writes the URL: `?priority=1,4`.
+    const res = await srv.fetch(
+      new Request(`${srv.url}/api/v1/issues?priority=1,4`, {
+        headers: { authorization: authHeader },
+      }),
+    );
+    expect(res.status).toBe(200);
+    const listed = ((await res.json()) as { issues: { title: string; priority: number }[] }).issues;
+    expect(listed.map((i) => i.title).sort()).toEqual(["Alice low", "Urgent bug", "Urgent chore"]);
+    expect(new Set(listed.map((i) => i.priority))).toEqual(new Set([1, 4]));
+  });
+
+  it("refuses an unknown priority with 400 naming the parameter and the valid values", async () => {
+    for (const priority of [["asap"], [5], ["-1"]]) {
+      const typed = await admin.GET("/issues", { params: { query: { priority } as never } });
+      expect(typed.response.status).toBe(400);
+      expect(typed.error?.code).toBe("invalid_request");
+      expect(JSON.stringify(typed.error)).toContain("priority");
+    }
+    const res = await srv.fetch(
+      new Request(`${srv.url}/api/v1/issues?priority=asap`, { headers: { authorization: authHeader } }),
+    );
+    const problem = (await res.json()) as { errors: { path: string; message: string }[] };
+    expect(problem.errors.map((e) => e.path)).toContain("/query/priority/0");
+    expect(JSON.stringify(problem)).toMatch(/urgent/);
   });
 
   it("estimate range is inclusive and leaves out issues without an estimate", async () => {
@@ -135,7 +162,15 @@ describe("issue list filters of issue 37", () => {
     expect(all.response.status, JSON.stringify(all.error)).toBe(201);
     expect(await titles(all.data!.view.filters as ListQuery)).toEqual(["Urgent bug"]);
 
-    for (const filters of [{ priority: ["asap"] }, { estimateMin: -1 }, { dueBefore: "soon" }]) {
+    // Priorities by number, as issues carry them, are stored as given and mean the same.
+    const byNumber = await admin.POST("/views", {
+      body: { name: "Urgent bugs by number", filters: { priority: [1], label: ["Bug"] } } as never,
+    });
+    expect(byNumber.response.status, JSON.stringify(byNumber.error)).toBe(201);
+    expect(byNumber.data!.view.filters).toEqual({ priority: [1], label: ["Bug"] });
+    expect(await titles(byNumber.data!.view.filters as ListQuery)).toEqual(["Urgent bug"]);
+
+    for (const filters of [{ priority: ["asap"] }, { priority: [7] }, { estimateMin: -1 }, { dueBefore: "soon" }]) {
       const refused = await admin.POST("/views", { body: { name: "Bad", filters } as never });
       expect(refused.response.status).toBe(400);
     }

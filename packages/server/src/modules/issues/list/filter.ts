@@ -83,8 +83,21 @@ export function timeBoundInstant(value: unknown): string | undefined {
 export const TIME_BOUND_FORMAT =
   "a date (2026-11-01, the start of that UTC day) or a date-time with Z or an offset";
 
-/** Priority names as filters take them (the contract's `PriorityName`), by the stored number. */
-export const PRIORITY_BY_NAME: Record<string, number> = { none: 0, urgent: 1, high: 2, medium: 3, low: 4 };
+/**
+ * Priorities as filters take them (the contract's `PriorityFilterValue`), by the stored number: a name
+ * (`PriorityName`) or the number an issue carries, so a caller filters by what it reads.
+ */
+export const PRIORITY_BY_NAME: Record<string, number> = {
+  none: 0,
+  urgent: 1,
+  high: 2,
+  medium: 3,
+  low: 4,
+  ...{ 0: 0, 1: 1, 2: 2, 3: 3, 4: 4 },
+};
+
+/** The priorities a filter accepts, as an error lists them. */
+export const PRIORITY_FILTER_HINT = "none, urgent, high, medium, low, or 0-4";
 
 /**
  * A user reference of a filter (`assignee`, `creator`): `me`, an id, or an email of a member, as a
@@ -423,13 +436,14 @@ export async function compileIssueFilter(
   // index serves the filter as well as the sort; priority 0 is "none", which that expression makes NULL.
   const priorities = asList(filter.priority).map(String);
   if (priorities.length) {
-    const unknown = priorities.filter((p) => !(p in PRIORITY_BY_NAME));
+    const unknown = priorities.filter((p) => !Object.hasOwn(PRIORITY_BY_NAME, p));
     if (unknown.length)
       throw new Invalid(`Unknown priority "${unknown[0]}".`, [
-        { path: "/query/priority", message: `must be one of: ${Object.keys(PRIORITY_BY_NAME).join(", ")}` },
+        { path: "/query/priority", message: `must be one of: ${PRIORITY_FILTER_HINT}` },
       ]);
-    const numbers = [...new Set(priorities.map((p) => PRIORITY_BY_NAME[p]!).filter((n) => n > 0))];
-    const none = priorities.includes("none");
+    const stored = priorities.map((p) => PRIORITY_BY_NAME[p]!);
+    const numbers = [...new Set(stored.filter((n) => n > 0))];
+    const none = stored.includes(0);
     if (numbers.length && none)
       add("(nullif(i.priority, 0) = any(?::int[]) or nullif(i.priority, 0) is null)", numbers);
     // One priority as a plain comparison: with it the planner reads the priority's newest issues from
