@@ -1,47 +1,89 @@
 import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
-import { cookieBrowser } from "@tracker/server/testing";
-import { describe, expect, it } from "vitest";
+import type { BrowserContext, Page } from "playwright-core";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { useSession } from "../../test/binary.js";
 import { terminal } from "../../test/terminal.js";
 
 // `tracker auth login --web`: the device login (RFC 8628) in a pseudo-terminal against a real server,
-// the code approved by the test as a person would in the browser (the device page, then the consent page).
+// the code approved in Chromium by a person signed in with a password (the device page, then the board's
+// consent page, with the session cookie).
 const s = useSession();
+let browser: Awaited<ReturnType<BoardBrowser["launchChromium"]>> | undefined;
 
-/** Opens the page the command gave, confirms the code, and allows on the consent endpoints with `key`. */
-async function approve(page: string, userCode: string, key: string, workspace: string): Promise<void> {
-  const go = cookieBrowser(s.server.url);
-  /** Submits the page's form with its hidden fields, as the browser does (the first page submits itself). */
-  const submit = async (html: string) => {
-    const form = /<form[^>]*action="([^"]+)"[^>]*>([\s\S]*?)<\/form>/.exec(html)!;
-    const fields: Record<string, string> = {};
-    for (const tag of form[2]!.match(/<input[^>]*>/g) ?? []) {
-      const name = /name="([^"]+)"/.exec(tag)?.[1];
-      const value = /value="([^"]*)"/.exec(tag)?.[1];
-      if (name && value !== undefined) fields[name] = value;
-    }
-    return go(form[1]!.replace(/&amp;/g, "&"), {
-      method: "POST",
-      headers: { "content-type": "application/x-www-form-urlencoded" },
-      body: new URLSearchParams(fields).toString(),
-    });
-  };
-  const confirmPage = await (await submit(await (await go(page)).text())).text();
-  expect(confirmPage).toContain(userCode);
-  const submitted = await submit(confirmPage);
-  const interaction = submitted.headers.get("location")!;
-  expect(interaction).toMatch(/\/oauth\/interaction\//);
-  const details = (await (await go(`${interaction}/details`)).json()) as { client: { name: string } };
-  expect(details.client.name).toMatch(/^Tracker CLI on /);
-  const confirm = await go(`${interaction}/confirm`, {
+beforeAll(async () => {
+  const board = (await import(BOARD_BROWSER)) as BoardBrowser;
+  board.ensureWebBuild();
+  browser = await board.launchChromium();
+}, 120_000);
+afterAll(async () => {
+  await browser?.close();
+});
+
+/** What the web board's tests launch: a headless Chromium with a fresh profile (`packages/web/src/test`). */
+interface BoardBrowser {
+  ensureWebBuild(): void;
+  launchChromium(): Promise<{ context: BrowserContext; close(): Promise<void> }>;
+}
+// Named at run time: the board's test helpers are not part of this package's sources.
+const BOARD_BROWSER = "@tracker/web/src/test/browser.ts";
+
+const PASSWORD = "Grace has a long enough password";
+
+/** A person invited into the workspace who joined with a password: no key of theirs exists. */
+async function passwordUser(email: string, name: string): Promise<void> {
+  const api = `${s.server.url}/api/v1`;
+  const invite = await fetch(`${api}/invites`, {
     method: "POST",
-    headers: { "content-type": "application/json", authorization: `Bearer ${key}` },
-    body: JSON.stringify({ workspace }),
+    headers: {
+      authorization: `Bearer ${s.token}`,
+      "x-service-workspace": s.workspace.slug,
+      "content-type": "application/json",
+    },
+    body: JSON.stringify({ email, role: "member" }),
   });
-  const { redirectTo } = (await confirm.json()) as { redirectTo: string };
-  const done = await go(redirectTo);
-  expect(await done.text()).toContain("signed in");
+  const token = ((await invite.json()) as { invite: { url: string } }).invite.url.split("/").pop()!;
+  const accepted = await fetch(`${api}/invites/accept`, {
+    method: "POST",
+    headers: { "content-type": "application/json" },
+    body: JSON.stringify({ token, name, password: PASSWORD }),
+  });
+  expect(accepted.status).toBe(201);
+  // In the team, so that what the command lists as them is the team's.
+  const userId = ((await accepted.json()) as { user: { id: string } }).user.id;
+  const joined = await fetch(`${api}/teams/ENG/members`, {
+    method: "POST",
+    headers: {
+      authorization: `Bearer ${s.token}`,
+      "x-service-workspace": s.workspace.slug,
+      "content-type": "application/json",
+    },
+    body: JSON.stringify({ userId }),
+  });
+  expect(joined.status).toBeLessThan(300);
+}
+
+/**
+ * Approves as a person does, in Chromium: signed in on the board with a password (the session cookie,
+ * no key), opens the page the command gave, confirms the code, and allows on the consent page.
+ */
+async function approve(page: Page, opened: string, userCode: string, email: string): Promise<void> {
+  await page.goto(s.server.url);
+  await page.getByLabel("Email").fill(email);
+  await page.getByLabel("Password", { exact: true }).fill(PASSWORD);
+  await page.getByRole("button", { name: "Sign in", exact: true }).click();
+  await page.waitForURL(new RegExp(`/${s.workspace.slug}(/|$)`));
+
+  await page.goto(opened);
+  await expect.poll(() => page.locator("code").textContent()).toBe(userCode);
+  await page.getByRole("button", { name: "Continue" }).click();
+  await page.waitForURL(/\/consent\/[\w-]+$/);
+  await expect
+    .poll(() => page.getByRole("heading", { level: 1 }).textContent())
+    .toMatch(/^Allow Tracker CLI on .+ to use Tracker as you\?$/);
+  await expect.poll(() => page.getByLabel("Workspace it may reach").inputValue()).toBe(s.workspace.slug);
+  await page.getByRole("button", { name: "Allow" }).click();
+  await expect.poll(() => page.locator("body").textContent()).toContain("signed in");
 }
 
 describe("tracker auth login --web", () => {
@@ -68,9 +110,10 @@ describe("tracker auth login --web", () => {
     expect(page).toContain(`${s.server.url}/oauth/device`);
     expect(t.plain()).toContain("Waiting for approval");
 
-    await approve(page, userCode, s.token, s.workspace.slug);
+    await passwordUser("grace@acme.test", "Grace Hopper");
+    await approve(await browser!.context.newPage(), page, userCode, "grace@acme.test");
     expect(await t.exited).toBe(0);
-    expect(t.plain()).toContain(`Logged in to ${s.server.url} as Ada Lovelace`);
+    expect(t.plain()).toContain(`Logged in to ${s.server.url} as Grace Hopper`);
 
     const stored = JSON.parse(readFileSync(path.join(home, "tracker", "config.json"), "utf8")) as {
       servers: Record<string, { apiKey: string; oauth?: { refreshToken: string } }>;
