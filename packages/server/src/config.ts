@@ -3,6 +3,7 @@ import { homedir } from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
+import proxyAddr from "proxy-addr";
 import type { S3Settings } from "./modules/attachments/attachment-store.js";
 
 /** This package's folder: the parent of `src` (tests) or of `dist` (a build, installed or not). */
@@ -51,8 +52,14 @@ export interface Config {
   publicUrl: string;
   /** Set: password reset links are e-mailed through this server (`smtp://user:pass@host:587`). */
   smtpUrl: string | undefined;
-  /** Requests a minute per API key (burst: a sixth of it); 0 turns limiting off. */
+  /** Requests a minute per API key (burst: a sixth of it), counted across instances; 0 turns limiting off. */
   rateLimitPerMinute: number;
+  /**
+   * Who may say where a request came from (`TRACKER_TRUSTED_PROXIES`): the balancers' addresses and
+   * ranges, or how many proxies stand in front (a number). Empty: no one, and the client is the socket's
+   * peer (`http/client-address.ts`).
+   */
+  trustedProxies: string[] | number;
   /** Web origins allowed to call the API from a browser (`TRACKER_CORS_ORIGINS`); `"*"` for any, empty for none. */
   corsOrigins: string[] | "*";
   /** On SIGTERM, how long in-flight requests may run before their connections are cut (`TRACKER_DRAIN_TIMEOUT_MS`). */
@@ -100,6 +107,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       1200,
       "TRACKER_RATE_LIMIT_PER_MINUTE",
     ),
+    trustedProxies: trustedProxies(env.TRACKER_TRUSTED_PROXIES),
     corsOrigins: corsOrigins(env.TRACKER_CORS_ORIGINS),
     drainTimeoutMs: nonNegativeInt(env.TRACKER_DRAIN_TIMEOUT_MS, 10_000, "TRACKER_DRAIN_TIMEOUT_MS"),
     oauthResources: (env.TRACKER_OAUTH_RESOURCES ?? "")
@@ -146,6 +154,26 @@ function corsOrigins(value: string | undefined): string[] | "*" {
     }
     if (origin !== item)
       throw new Error(`TRACKER_CORS_ORIGINS: "${item}" is not an origin like https://board.example.com`);
+  }
+  return items;
+}
+
+/**
+ * `TRACKER_TRUSTED_PROXIES`: comma-separated addresses and CIDR ranges (`10.0.0.5, 10.1.0.0/16`, `::1`;
+ * also `loopback`, `linklocal`, `uniquelocal`), as `proxy-addr` reads them, or a hop count (`1`: the
+ * socket's peer is a proxy, whoever it is). A value `proxy-addr` cannot read is refused at start.
+ */
+function trustedProxies(value: string | undefined): string[] | number {
+  const text = (value ?? "").trim();
+  if (/^\d+$/.test(text)) return Number(text);
+  const items = text
+    .split(",")
+    .map((x) => x.trim())
+    .filter(Boolean);
+  try {
+    proxyAddr.compile(items);
+  } catch (err) {
+    throw new Error(`TRACKER_TRUSTED_PROXIES: ${(err as Error).message}`);
   }
   return items;
 }

@@ -2,6 +2,7 @@ import { networkInterfaces } from "node:os";
 import type { Tracker } from "@tracker/sdk";
 import type { Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
+import { watchCsp } from "./test/csp.js";
 import { type BoardSession, openBoardSession, recordApiRequests, signIn } from "./test/session.js";
 
 // The board in a real Chromium against a real server: what a person does, checked through the API.
@@ -12,10 +13,13 @@ let ws: string;
 let page: Page;
 let server: BoardSession["server"];
 let browser: BoardSession["browser"];
+let csp: Awaited<ReturnType<typeof watchCsp>>;
 
 beforeAll(async () => {
   session = await openBoardSession("Acme Web");
   ({ tracker, token, ws, page, server, browser } = session);
+  // Every page of the tests below is watched for what the server's Content-Security-Policy refuses.
+  csp = await watchCsp(page);
   await tracker.issues.create({ team: "ENG", title: "Fix the login form", state: "Todo", priority: 2 });
   await tracker.issues.create({ team: "ENG", title: "Write the release notes", state: "Todo" });
   await tracker.issues.create({ team: "ENG", title: "Ship dark mode", state: "In Progress" });
@@ -411,6 +415,20 @@ describe("the web board", () => {
       requests.stop();
       await page.unroute("**/api/v1/events*");
     }
+  });
+
+  test("the board runs within its Content-Security-Policy: nothing above was refused, and it cannot be framed", async () => {
+    const res = await page.goto(`${server.url}/${ws}/team/ENG/board`);
+    const policy = res?.headers()["content-security-policy"] ?? "";
+    expect(policy).toContain("script-src 'self'");
+    expect(policy).toContain("frame-ancestors 'none'");
+    expect(res?.headers()["x-frame-options"]).toBe("DENY");
+    await expect.poll(() => column(page, "Todo").count()).toBe(1);
+    // A menu and a dialog (positioned and scroll-locked by inline styles) opened under the policy.
+    await page.keyboard.press("Control+k");
+    await expect.poll(() => page.getByRole("dialog").count()).toBeGreaterThan(0);
+    await page.keyboard.press("Escape");
+    expect(await csp.violations()).toEqual([]);
   });
 
   test("signing out forgets the key", async () => {

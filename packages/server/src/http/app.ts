@@ -11,6 +11,7 @@ import { authenticate } from "./authenticate.js";
 import { authorize } from "./authorize.js";
 import { parseBody } from "./body.js";
 import { CallerCache } from "./caller-cache.js";
+import { clientAddress, compileTrust } from "./client-address.js";
 import { conditional } from "./conditional.js";
 import type { Contract } from "./contract.js";
 import { corsMiddleware } from "./cors.js";
@@ -21,6 +22,7 @@ import { RateLimiter } from "./rate-limit.js";
 import { requestLog } from "./request-log.js";
 import { type RouteState, routes } from "./routes.js";
 import { runHandler } from "./run-handler.js";
+import { securityHeaders } from "./security-headers.js";
 import { validate } from "./validate.js";
 import { webMiddleware } from "./web.js";
 import { workspace } from "./workspace.js";
@@ -42,7 +44,7 @@ export interface AppDeps {
 
 /**
  * The server's request pipeline, in the order a request meets it: each step is a file of `http/` named
- * for what it does. Every request passes the first four; an operation of the contract then runs its own
+ * for what it does. Every request passes the first six; an operation of the contract then runs its own
  * steps, ending with its handler (`handlers.ts` lists them).
  */
 export function createApp(deps: AppDeps): Koa<RouteState> {
@@ -50,6 +52,8 @@ export function createApp(deps: AppDeps): Koa<RouteState> {
   const lifecycle: Lifecycle = deps.lifecycle ?? { draining: false, inFlight: 0 };
   const oauth = deps.oauth ?? new OAuthServer(orm, config.oauthResources);
   const app = new Koa<RouteState>();
+  // Koa reads X-Forwarded-For, -Proto and -Host, which the client-address step below has left only when a
+  // trusted proxy (TRACKER_TRUSTED_PROXIES) sent them.
   app.proxy = true;
   // Errors after the answer began (a client gone while a compressed body still streams) reach Koa's
   // `error` event, which would print them: a client leaving is no fault of the server's, the rest is logged.
@@ -58,17 +62,15 @@ export function createApp(deps: AppDeps): Koa<RouteState> {
       return;
     logger.error("http: an answer failed after it began", { error: err.message, code: err.code });
   });
-  // Request id, one log line, and anything thrown as one problem body: outermost.
+  // Who is calling, before anything reads the address or the forwarded headers.
+  app.use(clientAddress(compileTrust(config.trustedProxies)));
+  // nosniff on every answer (the contract's `downloadAttachment`), HSTS over https, and the pages'
+  // Content-Security-Policy and framing headers, also on the pages the OAuth provider writes itself.
+  app.use(securityHeaders());
+  // Request id, one log line, and anything thrown as one problem body.
   app.use(requestLog(logger));
   // Before the body parser: a preflight carries no body, and every answer (problems too) gets its headers.
   app.use(corsMiddleware(config.corsOrigins));
-  // No answer is ever sniffed into another type by a browser: the file downloads of
-  // `modules/attachments/` above all, but a problem body or a JSON answer neither (the contract's
-  // `downloadAttachment`).
-  app.use((ctx, next) => {
-    ctx.set("X-Content-Type-Options", "nosniff");
-    return next();
-  });
   app.use(drain(lifecycle));
   // Answers above 1 KiB in brotli or gzip, as the client asks (the contract's "Compression"); the event
   // stream writes its own response and is never buffered by it.

@@ -7,7 +7,7 @@ import { HttpProblem } from "./problem.js";
  * The browser's session cookie (openapi.yaml, "Sessions"): a random token, stored only as its SHA-256
  * (`sessions.token_hash`), sent back by the browser on same-origin requests. `HttpOnly` keeps it from
  * page scripts, `SameSite=Lax` from other sites' subrequests and form posts, `Secure` when the request came
- * over https (directly, or as the balancer's `X-Forwarded-Proto` says: `app.proxy` in `app.ts`).
+ * over https (directly, or as a trusted balancer's `X-Forwarded-Proto` says: `client-address.ts`).
  */
 
 export const SESSION_COOKIE = "tracker_session";

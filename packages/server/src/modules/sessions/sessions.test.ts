@@ -5,7 +5,8 @@ import { useTestServer } from "../../test/harness.js";
  * People signing in with a password and acting with the session cookie (openapi.yaml, "Sessions"), as a
  * browser would: the cookie is what `Set-Cookie` answered, sent back in `Cookie`.
  */
-const srv = useTestServer();
+// The tests' requests come from the loopback, trusted as the balancer (TRACKER_TRUSTED_PROXIES).
+const srv = useTestServer({ trustedProxies: ["loopback"] });
 const PASSWORD = "correct horse battery staple";
 
 async function call(
@@ -101,7 +102,7 @@ describe("sessions", () => {
     expect(users.body.users.find((u: { isMe: boolean }) => u.isMe)).toMatchObject({ email, role: "member" });
   });
 
-  it("marks the cookie Secure when the balancer says the request came over https", async () => {
+  it("marks the cookie Secure when the trusted balancer says the request came over https", async () => {
     const { email } = await memberWithPassword();
     const ok = await signIn(email, PASSWORD, { "x-forwarded-proto": "https" });
     expect(sessionCookie(ok.res).attributes).toContain("secure");

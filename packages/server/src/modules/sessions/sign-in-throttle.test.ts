@@ -2,8 +2,11 @@ import { describe, expect, it } from "vitest";
 import { useTestServer } from "../../test/harness.js";
 import { ACCOUNT_LIMIT, ADDRESS_LIMIT } from "./sign-in-throttle.query.js";
 
-/** Guessing passwords is slowed per account and per address, and the owner is never locked out for good. */
-const srv = useTestServer();
+/**
+ * Guessing passwords is slowed per account and per address, and the owner is never locked out for good.
+ * Each request says its address as a balancer would (`X-Forwarded-For`), from the loopback, trusted here.
+ */
+const srv = useTestServer({ trustedProxies: ["loopback"] });
 const PASSWORD = "the right password 42";
 
 async function person(): Promise<string> {
