@@ -2,6 +2,7 @@ import type { EntitySchema } from "@mikro-orm/core";
 import { ChangeEvent } from "./events/change-event.entity.js";
 import { AuthEpoch } from "./http/auth-epoch.entity.js";
 import { IdempotentRequest } from "./http/idempotent-request.entity.js";
+import { RateLimitBucket } from "./http/rate-limit-bucket.entity.js";
 import { ApiKey } from "./modules/api-keys/api-key.entity.js";
 import { Attachment } from "./modules/attachments/attachment.entity.js";
 import {
@@ -95,6 +96,7 @@ export const entities: EntitySchema[] = [
   ChangeEvent,
   IdempotentRequest,
   AuthEpoch,
+  RateLimitBucket,
   CodehostConnection,
   CodehostDelivery,
   IssuePullRequest,

@@ -12,6 +12,7 @@ import { createApp, type Lifecycle } from "./http/app.js";
 import { answerClientErrors } from "./http/client-errors.js";
 import { Contract } from "./http/contract.js";
 import { pruneIdempotentRequests } from "./http/idempotency.query.js";
+import { pruneRateLimitBuckets } from "./http/rate-limit.query.js";
 import type { Logger } from "./logger.js";
 import { attachmentStore } from "./modules/attachments/attachment-store.js";
 import { sweepOrphanAttachments } from "./modules/attachments/attachment-sweep.js";
@@ -62,6 +63,7 @@ export async function startHttp(
   const stopPrune = schedulePrunes(logger, [
     { name: "search: recent issues", run: () => pruneSearchRecent(orm.em) },
     { name: "idempotency: expired keys", run: () => pruneIdempotentRequests(orm.em) },
+    { name: "rate limits: idle buckets", run: () => pruneRateLimitBuckets(orm.em) },
     { name: "attachments: orphan files", run: () => sweepOrphanAttachments(orm.em, attachmentStore(config)) },
     { name: "codehost: old delivery ids", run: () => codehostQueries.pruneDeliveries(orm.em.fork()) },
     { name: "webhooks: finished deliveries", run: () => webhookQueries.pruneDeliveries(orm.em.fork()) },

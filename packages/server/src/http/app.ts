@@ -19,6 +19,7 @@ import { drain, type Lifecycle } from "./drain.js";
 import type { HandlerEntry } from "./handler.js";
 import { idempotent } from "./idempotency.js";
 import { RateLimiter } from "./rate-limit.js";
+import { sharedBuckets } from "./rate-limit.query.js";
 import { requestLog } from "./request-log.js";
 import { type RouteState, routes } from "./routes.js";
 import { runHandler } from "./run-handler.js";
@@ -76,12 +77,18 @@ export function createApp(deps: AppDeps): Koa<RouteState> {
   // stream writes its own response and is never buffered by it.
   app.use(compress({ threshold: 1024 }));
   // The OAuth server's endpoints read their own bodies; the consent screen's are JSON like the API's.
-  app.use(mountOAuth(oauth));
+  // Rate limits count across instances, in PostgreSQL (`rate-limit.ts`); a failed sync leaves them local.
+  const onSyncError = (err: unknown) =>
+    logger.warn("rate limits: sync failed", { error: (err as Error).message });
+  app.use(mountOAuth(oauth, { shared: sharedBuckets(orm.em, "oauth"), onSyncError }));
   app.use(parseBody());
   app.use(consentRoutes(oauth, orm));
   // Single sign-on's two browser addresses (redirects, not JSON): `modules/sso/sso-sign-in.ts`.
   app.use(ssoSignInRoutes(orm, config.dataDir, logger));
-  const limiter = new RateLimiter(config.rateLimitPerMinute);
+  const limiter = new RateLimiter(config.rateLimitPerMinute, {
+    shared: sharedBuckets(orm.em, "api"),
+    onSyncError,
+  });
   app.use(
     routes({
       ...deps,

@@ -1,6 +1,6 @@
 import type { Middleware } from "koa";
 import { HttpProblem } from "../http/problem.js";
-import { RateLimiter } from "../http/rate-limit.js";
+import { RateLimiter, type RateLimiterOptions } from "../http/rate-limit.js";
 import { OAUTH_PREFIX } from "./provider.js";
 import type { OAuthServer } from "./server.js";
 
@@ -38,11 +38,16 @@ function providerAnswers(method: string, path: string): boolean {
  * endpoints, `oauth/consent.ts`), and the authorization server metadata at the server's root, where RFC
  * 8414 puts it for an issuer without a path (`/.well-known/oauth-authorization-server`; also
  * `/.well-known/openid-configuration`). Before the body parser: the provider reads its own bodies.
+ * `limits` shares the limit on open endpoints between instances (`http/rate-limit.ts`).
  */
-export function mountOAuth(oauth: OAuthServer): Middleware {
+export function mountOAuth(
+  oauth: OAuthServer,
+  limits: Pick<RateLimiterOptions, "shared" | "onSyncError"> = {},
+): Middleware {
   // Registration and the device page answer anyone, so each client address is limited on them: enough for
-  // every app a person connects, not for filling the store or guessing user codes.
-  const open = new RateLimiter(OPEN_PER_MINUTE, OPEN_BURST);
+  // every app a person connects, not for filling the store or guessing user codes. The address is the
+  // client's, as the trusted proxies tell it (`http/client-address.ts`).
+  const open = new RateLimiter(OPEN_PER_MINUTE, { burst: OPEN_BURST, ...limits });
   return async (ctx, next) => {
     const path = ctx.path;
     let inner: string | undefined;

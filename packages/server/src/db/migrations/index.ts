@@ -43,6 +43,7 @@ import { Migration20261128220000_priority_updated_index } from "./Migration20261
 import { Migration20261128230000_team_state_counts } from "./Migration20261128230000_team_state_counts.js";
 import { Migration20261129000000_team_state_counts_per_statement } from "./Migration20261129000000_team_state_counts_per_statement.js";
 import { Migration20261129010000_team_open_updated_index } from "./Migration20261129010000_team_open_updated_index.js";
+import { Migration20261130090000_rate_limit_buckets } from "./Migration20261130090000_rate_limit_buckets.js";
 
 /** Applied in this order on every start. Add each new migration here (npm run migration:create). */
 export const migrationsList: MigrationObject[] = [
@@ -144,4 +145,5 @@ export const migrationsList: MigrationObject[] = [
     name: "Migration20261129010000_team_open_updated_index",
     class: Migration20261129010000_team_open_updated_index,
   },
+  { name: "Migration20261130090000_rate_limit_buckets", class: Migration20261130090000_rate_limit_buckets },
 ];
