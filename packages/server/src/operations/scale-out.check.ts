@@ -92,6 +92,8 @@ describe.skipIf(!haproxy)("two instances behind HAProxy on one PostgreSQL", { ti
         DATABASE_URL: pg.url,
         PORT: String(ports[i]),
         NODE_ENV: "production",
+        // HAProxy is on the loopback: its X-Forwarded-For and -Proto are the client's (README, "Security").
+        TRACKER_TRUSTED_PROXIES: "127.0.0.1",
         ...files,
       });
       const started = instances[i]!;
