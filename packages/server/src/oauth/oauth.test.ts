@@ -474,6 +474,36 @@ describe("the OAuth authorization server", () => {
   });
 
   // Last in the file: it spends this address's registrations.
+  it("answers response_mode=form_post with a page its policy lets post to the app, and never framed", async () => {
+    const clientId = await register();
+    const { challenge } = pkce();
+    const { jar, res } = await authorize(clientId, {
+      scope: "read",
+      code_challenge: challenge,
+      code_challenge_method: "S256",
+      response_mode: "form_post",
+    });
+    expect(res.status).toBe(303);
+    const interaction = res.headers.get("location")!;
+    expect((await jar(`${interaction}/details`)).status).toBe(200);
+    const confirm = await jar(`${interaction}/confirm`, {
+      method: "POST",
+      headers: { "content-type": "application/json", authorization: `Bearer ${adminKey}` },
+      body: JSON.stringify({ workspace: slug }),
+    });
+    expect(confirm.status).toBe(200);
+    const page = await jar(((await confirm.json()) as { redirectTo: string }).redirectTo);
+    expect(page.status).toBe(200);
+    expect(await page.text()).toContain(`action="${REDIRECT}"`);
+    // The provider's own submitting script by its hash (http/security-headers.ts sets the policy it extends);
+    // no form-action, since the form posts to the app's origin.
+    const csp = page.headers.get("content-security-policy") ?? "";
+    expect(csp).toMatch(/script-src 'self' 'sha256-[^']+'/);
+    expect(csp).toContain("frame-ancestors 'none'");
+    expect(csp).not.toContain("form-action");
+    expect(page.headers.get("x-frame-options")).toBe("DENY");
+  });
+
   it("limits registrations from one address, answering 429 with Retry-After", async () => {
     let accepted = 0;
     let refused: Response | undefined;
