@@ -41,7 +41,8 @@ Options (each has an environment variable; the flag wins):
 Tracker connection: TRACKER_URL (default http://localhost:3000); over stdio TRACKER_API_KEY and
 TRACKER_WORKSPACE; over HTTP each session's own \`Authorization: Bearer trk_…\` header, or an OAuth
 access token from the Tracker server issued for this endpoint (MCP authorization: metadata at
-/.well-known/oauth-protected-resource/mcp; list the endpoint in the server's TRACKER_OAUTH_RESOURCES), (and optional
+/.well-known/oauth-protected-resource/mcp; list the endpoint in the server's TRACKER_OAUTH_RESOURCES and
+give both the server's TRACKER_OAUTH_INTROSPECTION_SECRET), (and optional
 \`X-Service-Workspace\`), TRACKER_WORKSPACE as the default workspace. Over HTTP a session's initialize
 request may choose its own tools with X-MCP-Toolsets, X-MCP-Tools and X-MCP-Readonly (never past
 --read-only or --exclude-tools). Tools the key's role may not use are not offered.`;

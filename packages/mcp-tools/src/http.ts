@@ -38,6 +38,11 @@ export interface HttpServerOptions extends TrackerServerOptions {
   resource?: string | undefined;
   /** The tracker's OAuth issuer (its public URL); default `trackerUrl`. */
   authorizationServer?: string | undefined;
+  /**
+   * What this endpoint introspects OAuth tokens with at the tracker: the server's
+   * `TRACKER_OAUTH_INTROSPECTION_SECRET`; default that variable here.
+   */
+  introspectionSecret?: string | undefined;
 }
 
 export interface RunningHttpServer {
@@ -330,6 +335,8 @@ export async function startHttpServer(options: HttpServerOptions): Promise<Runni
       process.env.TRACKER_URL ??
       "http://localhost:3000"
     ).replace(/\/$/, ""),
+    introspectionSecret:
+      options.introspectionSecret ?? (process.env.TRACKER_OAUTH_INTROSPECTION_SECRET || undefined),
   };
   introspector = new TokenIntrospector(resourceAuth);
   return {

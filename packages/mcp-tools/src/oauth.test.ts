@@ -8,7 +8,7 @@ import type {
   OAuthTokens,
 } from "@modelcontextprotocol/sdk/shared/auth.js";
 import { cookieBrowser, startTestServer, type TestServer } from "@tracker/server/testing";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { type RunningHttpServer, startHttpServer } from "./http.js";
 import { TOOLSET_NAMES } from "./toolsets.js";
 
@@ -26,6 +26,7 @@ let resource: string;
 let adminKey: string;
 let slug: string;
 const REDIRECT = "http://127.0.0.1:8976/callback";
+const INTROSPECTION_SECRET = "a secret the tracker and its tool server share";
 
 function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
@@ -116,6 +117,8 @@ async function connectWithOAuth(scope: string, auth = new AgentAuth(scope)): Pro
 beforeAll(async () => {
   const port = await freePort();
   resource = `http://127.0.0.1:${port}/mcp`;
+  // The tool server is the resource the operator lists, and introspects with the secret they share.
+  vi.stubEnv("TRACKER_OAUTH_INTROSPECTION_SECRET", INTROSPECTION_SECRET);
   server = await startTestServer({ oauthResources: [resource] });
   const boot = await server.bootstrap({ team: { key: "ENG", name: "Engineering" } });
   adminKey = boot.apiKey.token;
@@ -127,11 +130,13 @@ beforeAll(async () => {
     trackerUrl: server.url,
     timeoutMs: 10_000,
     toolsets: TOOLSET_NAMES,
+    introspectionSecret: INTROSPECTION_SECRET,
   });
 });
 afterAll(async () => {
   await mcp?.close();
   await server?.close();
+  vi.unstubAllEnvs();
 });
 
 describe("MCP authorization on the HTTP endpoint", () => {

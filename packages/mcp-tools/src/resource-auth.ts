@@ -11,6 +11,11 @@ export interface ResourceAuthOptions {
   resource: string;
   /** The tracker's issuer (its public URL). */
   authorizationServer: string;
+  /**
+   * The tracker's `TRACKER_OAUTH_INTROSPECTION_SECRET`: with it, and `resource` as its client id, this
+   * endpoint introspects the tokens issued for it (the tracker lists it in `TRACKER_OAUTH_RESOURCES`).
+   */
+  introspectionSecret?: string | undefined;
 }
 
 export interface TokenInfo {
@@ -59,9 +64,11 @@ interface Registered {
 }
 
 /**
- * Checks access tokens by introspection at the authorization server, as a confidential client the tool
- * server registers for itself on first use (RFC 7591). Answers are kept until the token's expiry, for at
- * most a minute, so a revoked token stops working within that minute.
+ * Checks access tokens by introspection at the authorization server, as the resource server the tracker's
+ * operator listed: client id this endpoint's resource URL, secret the tracker's
+ * `TRACKER_OAUTH_INTROSPECTION_SECRET` (a client of any other name only learns of its own tokens).
+ * Answers are kept until the token's expiry, for at most a minute, so a revoked token stops working
+ * within that minute.
  */
 export class TokenIntrospector {
   private registered: Promise<Registered> | undefined;
@@ -71,28 +78,18 @@ export class TokenIntrospector {
 
   private register(): Promise<Registered> {
     this.registered ??= (async () => {
+      const secret = this.options.introspectionSecret;
+      if (!secret)
+        throw new Error(
+          "OAuth access tokens are checked with the Tracker server's TRACKER_OAUTH_INTROSPECTION_SECRET: set it here too",
+        );
       const base = this.options.authorizationServer.replace(/\/$/, "");
       const meta = (await (await fetch(`${base}/.well-known/oauth-authorization-server`)).json()) as {
-        registration_endpoint: string;
         introspection_endpoint: string;
       };
-      const res = await fetch(meta.registration_endpoint, {
-        method: "POST",
-        headers: { "content-type": "application/json" },
-        body: JSON.stringify({
-          client_name: `Tracker tools at ${this.options.resource}`,
-          grant_types: [],
-          response_types: [],
-          redirect_uris: [],
-          token_endpoint_auth_method: "client_secret_basic",
-        }),
-      });
-      if (!res.ok)
-        throw new Error(`registering with the authorization server: ${res.status} ${await res.text()}`);
-      const client = (await res.json()) as { client_id: string; client_secret: string };
       return {
-        clientId: client.client_id,
-        clientSecret: client.client_secret,
+        clientId: this.options.resource,
+        clientSecret: secret,
         introspectionEndpoint: meta.introspection_endpoint,
       };
     })().catch((err: unknown) => {

@@ -56,6 +56,34 @@ export interface OAuthOptions {
   issuer: string;
   /** Resources besides the API that tokens may be issued for (tool servers). */
   resources: string[];
+  /**
+   * The secret the listed resources authenticate to introspection with (`introspectionSecret`): each is
+   * then a client of its own, its id the resource's URL. Unset: a token is introspected by its own client
+   * only.
+   */
+  introspectionSecret?: string | undefined;
+}
+
+/**
+ * `TRACKER_OAUTH_INTROSPECTION_SECRET` (README, "Configuration"): shared with the tool servers listed in
+ * `TRACKER_OAUTH_RESOURCES`, which introspect the tokens issued for them with it (client id: their own
+ * resource URL; `client_secret_basic`). At least 32 characters.
+ */
+export function introspectionSecret(env: NodeJS.ProcessEnv = process.env): string | undefined {
+  const secret = env.TRACKER_OAUTH_INTROSPECTION_SECRET?.trim() || undefined;
+  if (secret && secret.length < 32)
+    throw new Error("TRACKER_OAUTH_INTROSPECTION_SECRET must be at least 32 characters");
+  return secret;
+}
+
+/** The audiences of an access token (RFC 8707's resources it was issued for); none for other tokens. */
+function audiencesOf(token: { kind: string; aud?: unknown }): string[] {
+  if (token.kind !== "AccessToken") return [];
+  return Array.isArray(token.aud)
+    ? (token.aud as string[])
+    : typeof token.aud === "string"
+      ? [token.aud]
+      : [];
 }
 
 export async function createProvider(orm: MikroORM, options: OAuthOptions): Promise<Provider> {
@@ -74,10 +102,20 @@ export async function createProvider(orm: MikroORM, options: OAuthOptions): Prom
   })) as Record<string, string>;
   const api = apiResource(options.issuer);
   const audiences = new Set([api, ...options.resources]);
+  // The listed resource servers, as clients the operator configured: they only introspect.
+  const resourceServers = new Set(options.introspectionSecret ? options.resources : []);
 
   const configuration: Configuration = {
     adapter: pgAdapter(orm),
-    clients: [],
+    clients: [...resourceServers].map((resource) => ({
+      client_id: resource,
+      client_secret: options.introspectionSecret!,
+      client_name: `Tracker tools at ${resource}`,
+      grant_types: [],
+      response_types: [],
+      redirect_uris: [],
+      token_endpoint_auth_method: "client_secret_basic",
+    })),
     jwks: { keys: [signing] },
     cookies: { keys: cookies.keys },
     scopes: [...OAUTH_SCOPES],
@@ -115,12 +153,14 @@ export async function createProvider(orm: MikroORM, options: OAuthOptions): Prom
         enabled: true,
         allowedPolicy: async (_ctx, client, token) => token.clientId === client.clientId,
       },
-      // RFC 7662, for resource servers (the tool server) to check a token's audience and scope: a
-      // confidential client may introspect a token it was handed; a public one only its own tokens.
+      // RFC 7662, for resource servers (the tool server) to check a token's audience and scope: a client
+      // learns of its own tokens, a resource server the operator listed of the access tokens issued for
+      // it; anyone else (a self-registered confidential client too) reads `{"active": false}`.
       introspection: {
         enabled: true,
-        allowedPolicy: async (ctx, client, token) =>
-          client.clientAuthMethod !== "none" || token.clientId === ctx.oidc.client?.clientId,
+        allowedPolicy: async (_ctx, client, token) =>
+          token.clientId === client.clientId ||
+          (resourceServers.has(client.clientId) && audiencesOf(token).includes(client.clientId)),
       },
       userinfo: { enabled: false },
       rpInitiatedLogout: { enabled: false },

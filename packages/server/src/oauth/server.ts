@@ -1,6 +1,6 @@
 import type { MikroORM } from "@mikro-orm/postgresql";
 import type Provider from "oidc-provider";
-import { apiResource, createProvider } from "./provider.js";
+import { apiResource, createProvider, introspectionSecret } from "./provider.js";
 
 /**
  * The OAuth server of this instance: made once the server knows the address it answers at (its issuer,
@@ -19,7 +19,11 @@ export class OAuthServer {
 
   async start(issuer: string): Promise<void> {
     this.issuer = issuer.replace(/\/$/, "");
-    this.provider = await createProvider(this.orm, { issuer: this.issuer, resources: this.resources });
+    this.provider = await createProvider(this.orm, {
+      issuer: this.issuer,
+      resources: this.resources,
+      introspectionSecret: introspectionSecret(),
+    });
     this.allowed = new Set([apiResource(this.issuer), ...this.resources]);
   }
 
