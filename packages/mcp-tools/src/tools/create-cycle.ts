@@ -1,28 +1,21 @@
 import { z } from "zod";
 import { schema, text } from "../contract.js";
-import { ToolRefusal } from "../errors.js";
 import { dateTimeInput, shortTime } from "../format.js";
 import { teamInput } from "../inputs.js";
 import { defineTool, idempotencyKeyInput } from "../tool.js";
 
-const OPEN = ["backlog", "unstarted", "started"] as const;
-
 export const createCycleTool = defineTool({
   name: "create_cycle",
-  title: "Create the next cycle",
+  title: "Start the next cycle",
   description:
-    "Create a team's next cycle (default: from the end of the latest, for the team's cycle length). As in " +
-    "Linear, unfinished issues roll over when a cycle ends: only when the previous cycle has ended are its " +
-    "open issues moved into the new one; a running cycle keeps them.",
+    "Start a team's next cycle: without startsAt it starts now and a running cycle ends now; the previous " +
+    "cycle's unfinished issues move in unless rollover is false. Plan ahead: startsAt and rollover false.",
   input: {
     team: teamInput,
     name: text(schema.CycleCreate.name).optional(),
     startsAt: dateTimeInput.optional(),
     endsAt: dateTimeInput.optional(),
-    rollover: z
-      .boolean()
-      .optional()
-      .describe("Default: true when the previous cycle has ended. false: never."),
+    rollover: z.boolean().optional().describe("Default true. false: leave the unfinished issues."),
     idempotencyKey: idempotencyKeyInput,
   },
   output: {
@@ -33,55 +26,46 @@ export const createCycleTool = defineTool({
       endsAt: z.string(),
     }),
     rolledOver: z.number(),
-    previous: z
-      .object({ number: z.number(), endsAt: z.string(), running: z.boolean(), unfinished: z.number() })
-      .nullable(),
+    previous: z.object({ number: z.number(), endsAt: z.string(), ended: z.boolean() }).nullable(),
   },
   readOnly: false,
   destructive: false,
   idempotent: false,
   role: "member",
-  async run(input, { tracker, read, write }) {
-    const { idempotencyKey: _key, rollover: asked, ...fields } = input;
+  async run(input, { tracker, write }) {
+    const { idempotencyKey: _key, ...fields } = input;
     const team = input.team.toUpperCase();
-    // The server rolls over only a previous cycle that has ended (the contract's createCycle); the tool
-    // reads that cycle first to say which happened, and refuses an explicit rollover of a running one.
-    const [latest] = await tracker.cycles.list(team, read);
-    const now = Date.now();
-    const running = latest !== undefined && Date.parse(latest.endsAt) > now;
-    if (running && asked === true)
-      throw new ToolRefusal(
-        `Cycle ${latest.number} runs until ${shortTime(latest.endsAt)}: its unfinished issues roll over when it ends, ` +
-          "not into a cycle that starts later. Create the next cycle without `rollover` now, and move them with " +
-          "update_issues `cycle` once it has ended.",
-      );
-    const rollover = asked ?? !running;
-    const { cycle, rolledOver } = await tracker.cycles.create({ ...fields, team, rollover }, write());
-    let unfinished = rolledOver;
-    if (latest && !rollover) {
-      const open = await tracker.issues.list(
-        { team, cycle: latest.number, stateType: [...OPEN], limit: 200 },
-        read,
-      );
-      unfinished = open.items.length;
-    }
+    // The server ends a running cycle and rolls over in the same transaction (the contract's createCycle).
+    const { cycle, rolledOver, previous, endedPrevious } = await tracker.cycles.create(
+      { ...fields, team },
+      write(),
+    );
     const c = { number: cycle.number, name: cycle.name, startsAt: cycle.startsAt, endsAt: cycle.endsAt };
     // The server's "now" is a moment after ours: a cycle starting within a second of the call starts now.
-    const starts = Date.parse(c.startsAt) <= Date.now() + 1_000 ? "Started" : "Created";
-    const head = `${starts} ${team} cycle ${c.number}${c.name ? ` "${c.name}"` : ""} ${shortTime(c.startsAt)} → ${shortTime(c.endsAt)}`;
-    let tail: string;
-    if (!latest) tail = "; it is the team's first cycle.";
-    else if (rollover)
-      tail = `; ${rolledOver} unfinished issues rolled over from cycle ${latest.number}, which ended ${shortTime(latest.endsAt)}.`;
-    else if (running)
-      tail = `; cycle ${latest.number} runs until ${shortTime(latest.endsAt)} and keeps its ${unfinished} unfinished issues (move them with update_issues \`cycle\` once it has ended).`;
-    else tail = `; no issues rolled over (cycle ${latest.number} keeps its ${unfinished} unfinished ones).`;
+    const starts = Date.parse(c.startsAt) <= Date.now() + 1_000 ? "started" : "created";
+    const named = `${team} cycle ${c.number}${c.name ? ` "${c.name}"` : ""} ${shortTime(c.startsAt)} → ${shortTime(c.endsAt)}`;
+    const parts = [
+      ...(endedPrevious && previous ? [`Ended cycle ${previous.number}`] : []),
+      `${starts} ${named}`,
+      !previous
+        ? "it is the team's first cycle"
+        : input.rollover === false
+          ? `cycle ${previous.number} keeps its unfinished issues`
+          : `${rolledOver} unfinished issue${rolledOver === 1 ? "" : "s"} moved from cycle ${previous.number}`,
+    ];
+    const line = parts.join(", ");
     return {
-      text: head + tail,
+      text: `${line.charAt(0).toUpperCase()}${line.slice(1)}.`,
       data: {
         cycle: c,
         rolledOver,
-        previous: latest ? { number: latest.number, endsAt: latest.endsAt, running, unfinished } : null,
+        previous: previous
+          ? {
+              number: previous.number,
+              endsAt: previous.endsAt,
+              ended: Date.parse(previous.endsAt) <= Date.parse(c.startsAt),
+            }
+          : null,
       },
     };
   },

@@ -7,9 +7,10 @@ import { instant } from "./find.js";
 export const spec = defineCommand({
   summary: "Start a team's next cycle, rolling over unfinished issues",
   description:
-    "The new cycle starts when the latest ends (or now) and lasts the team's cycle length, unless --starts\n" +
-    "and --ends say otherwise. Unfinished issues of the previous cycle move into it once that cycle has\n" +
-    "ended, unless --no-rollover; a cycle still running keeps its issues.",
+    "Starts the next cycle now (or at --starts) for the team's cycle length, unless --ends says otherwise.\n" +
+    "Without --starts a running cycle ends now. The unfinished issues of the cycle it follows move into the\n" +
+    "new one at once, unless --no-rollover. To plan a later cycle and leave the running one alone:\n" +
+    "--starts DATE --no-rollover.",
   args: [],
   options: {
     team: { type: "string", short: "t", value: "KEY", description: "Team key (required)", complete: "teams" },
@@ -23,7 +24,7 @@ export const spec = defineCommand({
   },
   examples: [
     "tracker cycles create --team ENG",
-    'tracker cycles create -t ENG --name "Sprint 12" --no-rollover',
+    'tracker cycles create -t ENG --name "Sprint 12" --starts 2027-01-04 --no-rollover',
   ],
 });
 
@@ -36,13 +37,20 @@ export async function run(opts: Opts<typeof spec>, deps: Deps): Promise<void> {
   if (opts.noRollover) body.rollover = false;
   const result = await deps.tracker.cycles.create(body, deps.call);
   if (opts.json) return printJson(deps, result);
-  const { cycle, rolledOver } = result;
+  const { cycle, rolledOver, previous, endedPrevious } = result;
   // The server's clock is a moment ahead of ours: a cycle starting within a second starts now.
-  const verb = Date.parse(cycle.startsAt) <= Date.now() + 1_000 ? "Started" : "Created";
-  say(
-    deps,
-    `${verb} cycle ${cycle.number} of ${team} (${cycle.startsAt.slice(0, 10)} to ${cycle.endsAt.slice(0, 10)}); ` +
-      `${rolledOver} unfinished issue${rolledOver === 1 ? "" : "s"} rolled over`,
-  );
+  const verb = Date.parse(cycle.startsAt) <= Date.now() + 1_000 ? "started" : "created";
+  const issues = (n: number) => `${n} unfinished issue${n === 1 ? "" : "s"}`;
+  const parts = [
+    ...(endedPrevious && previous ? [`Ended cycle ${previous.number}`] : []),
+    `${verb} cycle ${cycle.number} of ${team} (${cycle.startsAt.slice(0, 10)} to ${cycle.endsAt.slice(0, 10)})`,
+    previous
+      ? body.rollover === false
+        ? `cycle ${previous.number} keeps its unfinished issues`
+        : `${issues(rolledOver)} moved from cycle ${previous.number}`
+      : "the team's first cycle",
+  ];
+  const line = parts.join(", ");
+  say(deps, line.charAt(0).toUpperCase() + line.slice(1));
   deps.stdout.write(`${cycle.number}\n`);
 }
