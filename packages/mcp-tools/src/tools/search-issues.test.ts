@@ -155,6 +155,8 @@ describe("search_issues", () => {
     };
     expect(await titles({ priority: ["urgent", "high"] })).toEqual(["Urgent bug", "High chore"]);
     expect(await titles({ priority: ["none"] })).toEqual(["Bobs idea"]);
+    expect(await titles({ priority: [1, "high"] })).toEqual(["Urgent bug", "High chore"]);
+    expect(await titles({ priority: [0] })).toEqual(["Bobs idea"]);
     expect(await titles({ estimateMin: 2 })).toEqual(["Urgent bug"]);
     expect(await titles({ estimateMax: 4 })).toEqual(["High chore"]);
     expect(await titles({ dueAfter: "2026-12-01", dueBefore: "2027-01-01" })).toEqual(["Urgent bug"]);

@@ -33,7 +33,7 @@ const input = {
   creator: z.string().optional(),
   project: projectRefInput.optional(),
   parent: z.string().optional().describe("Its sub-issues (`ENG-1`); `none`: top-level; `any`."),
-  priority: z.array(z.enum(PRIORITY_NAMES)).optional().describe("Any of these."),
+  priority: z.array(z.union([z.enum(PRIORITY_NAMES), z.number().int().min(0).max(4)])).optional(),
   estimateMin: estimateBound,
   estimateMax: estimateBound,
   dueAfter: timeBound,
@@ -113,9 +113,9 @@ export const searchIssuesTool = defineTool({
   name: "search_issues",
   title: "Search issues",
   description:
-    "Find issues by text, filters (ANDed) or a saved `view`. One line per issue: " +
-    "`ENG-12 [In Progress] P2 @ada due 2025-01-31 Title` (P1 urgent…P4 low, P- none; `@-` unassigned). " +
-    "All states unless filtered; open work is stateType [backlog, unstarted, started].",
+    "Find issues by text, filters (ANDed) or a saved `view`. Each line: " +
+    "`ENG-12 [In Progress] P2 @ada due 2025-01-31 Title` (P1 urgent…P4 low, P- none; @- unassigned). " +
+    "All states unless filtered; open: stateType backlog, unstarted, started.",
   input,
   output: { issues: z.array(blockedIssueRow), ...pageOutput },
   readOnly: true,

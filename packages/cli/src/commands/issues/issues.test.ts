@@ -286,6 +286,9 @@ describe("tracker issues list: issue 37's filters", () => {
     };
     expect(await titles(["--priority", "urgent,high"])).toEqual(["Urgent bug", "High chore"]);
     expect(await titles(["--priority", "none"])).toEqual(["Sams idea"]);
+    // By the numbers issues carry, as `--json priority` prints them.
+    expect(await titles(["--priority", "1,2"])).toEqual(["Urgent bug", "High chore"]);
+    expect(await titles(["--priority", "0"])).toEqual(["Sams idea"]);
     expect(await titles(["--estimate-min", "2"])).toEqual(["Urgent bug"]);
     expect(await titles(["--estimate-max", "4"])).toEqual(["High chore"]);
     expect(await titles(["--due-after", "2026-12-01", "--due-before", "2027-01-01"])).toEqual(["Urgent bug"]);

@@ -57,8 +57,9 @@ export const spec = defineCommand({
     priority: {
       type: "string",
       value: "NAMES",
-      description: "Comma-separated priorities, any of which matches (`none` is no priority)",
-      choices: PRIORITY_NAMES,
+      description:
+        "Comma-separated priorities by name or number (`urgent` or 1; `none` or 0), any of which matches",
+      choices: [...PRIORITY_NAMES, "0", "1", "2", "3", "4"],
       list: true,
     },
     estimateMin: { type: "string", value: "N", description: "Estimate at least N" },
@@ -186,7 +187,8 @@ export function toQuery(opts: Opts<typeof spec>): IssueQuery {
   if (opts.project) query.project = opts.project;
   if (opts.parent) query.parent = opts.parent;
   const priorities = splitList(opts.priority);
-  if (priorities) query.priority = priorities as IssueQuery["priority"];
+  if (priorities)
+    query.priority = priorities.map((p) => (/^\d$/.test(p) ? Number(p) : p)) as IssueQuery["priority"];
   const estimateMin = parseBound("--estimate-min", opts.estimateMin);
   if (estimateMin !== undefined) query.estimateMin = estimateMin;
   const estimateMax = parseBound("--estimate-max", opts.estimateMax);
