@@ -178,7 +178,7 @@ export const TOOL_CALLS: ToolCall[] = [
   {
     tool: "create_cycle",
     good: { team: "ENG", name: "Sprint 1" },
-    goodText: /^Started ENG cycle 1 "Sprint 1" .* → .*; it is the team's first cycle\.$/,
+    goodText: /^Started ENG cycle 1 "Sprint 1" .* → .*, it is the team's first cycle\.$/,
     bad: { team: "OPS" },
     badText: /conflict: Cycles are disabled for team OPS/,
   },
