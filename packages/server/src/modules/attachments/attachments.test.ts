@@ -1,7 +1,16 @@
-import { mkdirSync, mkdtempSync, readdirSync, rmSync, utimesSync, writeFileSync } from "node:fs";
+import {
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  utimesSync,
+  writeFileSync,
+} from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
+import { parse } from "yaml";
 import type { Config } from "../../config.js";
 import { Stream } from "../../test/event-stream.js";
 import { useTestServer } from "../../test/harness.js";
@@ -68,7 +77,34 @@ async function upload(
 
 const download = (url: string) => srv.fetch(new Request(new URL(url, srv.url)));
 
+/** Whether the contract's uploadAttachment declares a request type that `type` falls under (exact, a range, any). */
+function declaredUploadType(type: string): boolean {
+  const contract = parse(readFileSync(new URL("../../../../../openapi.yaml", import.meta.url), "utf8")) as {
+    paths: Record<string, Record<string, { operationId?: string; requestBody?: { content: object } }>>;
+  };
+  const op = Object.values(contract.paths)
+    .flatMap((methods) => Object.values(methods))
+    .find((o) => o.operationId === "uploadAttachment")!;
+  const declared = Object.keys(op.requestBody!.content);
+  const [major] = type.split("/");
+  return declared.some((d) => d === type || d === "*/*" || d === `${major}/*`);
+}
+
 describe("attachments on disk", () => {
+  it("takes the types the contract declares: a screenshot sent as image/png, a log as text/plain", async () => {
+    const { token, issue } = await setup();
+    for (const [type, body, name] of [
+      ["image/png", png(3, 2), "shot.png"],
+      ["text/plain", "a log line\n", "run.log"],
+      ["application/octet-stream", "bytes", "blob.bin"],
+    ] as const) {
+      // A proxy that validates requests by the contract lets each through.
+      expect(declaredUploadType(type), type).toBe(true);
+      const up = await upload(token, issue.identifier, body, name, type);
+      expect(up.status, type).toBe(201);
+    }
+  });
+
   it("round-trips a file: upload, list, read with the issue and in page-data, download the same bytes", async () => {
     const { token, api, issue } = await setup();
     const text = "line one\nline two ✓\n";
