@@ -20,6 +20,63 @@ const nameOf = (value: unknown) => {
 };
 const strings = (value: unknown): string[] => (Array.isArray(value) ? value.map(String) : []);
 
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/** A value without its ids, so what is left names things (`{"key":"ENG"}`), never a cut-off uuid. */
+function withoutIds(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(withoutIds);
+  if (value && typeof value === "object")
+    return Object.fromEntries(
+      Object.entries(value)
+        .filter(([k, v]) => k !== "id" && !(typeof v === "string" && UUID.test(v)))
+        .map(([k, v]) => [k, withoutIds(v)]),
+    );
+  return value;
+}
+
+/** One side of a change in words: `none`, a name, a cycle's number, an identifier, else compact JSON. */
+function valueWords(value: unknown): string {
+  if (value === null || value === undefined || value === "") return "none";
+  if (typeof value === "string") return UUID.test(value) ? "(id)" : clip(value, 60);
+  if (typeof value !== "object") return String(value);
+  for (const key of ["name", "identifier", "key", "title"]) {
+    const named = field(value, key);
+    if (typeof named === "string") return named;
+  }
+  const number = field(value, "number");
+  if (typeof number === "number") return String(number);
+  return clip(withoutIds(value), 60);
+}
+
+const PRIORITY_WORDS = ["none", "urgent", "high", "medium", "low"];
+
+/**
+ * One field of `issue_updated` (the contract's `getDigest`: title, description, priority, estimate,
+ * dueDate, project `{id, name}`, cycle `{id, number}`, parent identifier) as words: `cycle 1 → cycle 2`,
+ * `estimate none → 3`, `project none → Launch`; a field the contract adds later reads by its name.
+ */
+export function changeWords(name: string, change: { from: unknown; to: unknown }): string {
+  const { from, to } = change;
+  switch (name) {
+    case "description":
+      return "description";
+    case "title":
+      return `title "${valueWords(from)}" → "${valueWords(to)}"`;
+    case "priority": {
+      const word = (p: unknown) => (typeof p === "number" ? (PRIORITY_WORDS[p] ?? String(p)) : valueWords(p));
+      return `priority ${word(from)} → ${word(to)}`;
+    }
+    case "dueDate":
+      return `due date ${valueWords(from)} → ${valueWords(to)}`;
+    case "cycle": {
+      const word = (c: unknown) => (c === null || c === undefined ? "no cycle" : `cycle ${valueWords(c)}`);
+      return `${word(from)} → ${word(to)}`;
+    }
+    default:
+      return `${name} ${valueWords(from)} → ${valueWords(to)}`;
+  }
+}
+
 /** What happened, in a few words, from the payload the contract documents for each event type. */
 export function eventSummary(e: Event): string {
   const p = e.payload;
@@ -28,9 +85,7 @@ export function eventSummary(e: Event): string {
       return `created it in ${String(field(p.team, "key") ?? "?")}`;
     case "issue_updated":
       return `changed ${Object.entries((p.changes ?? {}) as Record<string, { from: unknown; to: unknown }>)
-        .map(([name, c]) =>
-          name === "description" ? "description" : `${name} ${nameOf(c.from)} → ${nameOf(c.to)}`,
-        )
+        .map(([name, c]) => changeWords(name, c))
         .join(", ")}`;
     case "state_changed":
       return `moved ${nameOf(p.from)} → ${nameOf(p.to)}`;
@@ -48,6 +103,10 @@ export function eventSummary(e: Event): string {
       return `related: ${String(p.type ?? "related").replace("_", " ")} ${String(field(p.issue, "identifier") ?? "?")}`;
     case "relation_removed":
       return `unrelated: ${String(p.type ?? "related").replace("_", " ")} ${String(field(p.issue, "identifier") ?? "?")}`;
+    case "pull_request": {
+      const pr = p.pullRequest;
+      return `pull request ${String(field(pr, "repository") ?? "?")}#${String(field(pr, "number") ?? "?")} ${String(p.action ?? "")}`.trimEnd();
+    }
     case "issue_archived":
       return "archived";
     case "issue_unarchived":

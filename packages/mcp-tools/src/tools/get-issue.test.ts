@@ -28,7 +28,27 @@ describe("get_issue", () => {
     const history = (res.data as { history: { type: string; summary: string; actor: string }[] }).history;
     expect(history.map((e) => e.type).slice(-2)).toEqual(["issue_updated", "relation_added"]);
     expect(history[0]!.type).toBe("issue_created");
-    expect(history.at(-2)!.summary).toMatch(/^changed priority \d → 1$/);
+    expect(history.at(-2)!.summary).toBe("changed priority none → urgent");
     expect(res.text).toMatch(/History, oldest first:\n[\s\S]*: related: related ENG-5$/);
+  });
+
+  it("says a cycle, estimate, project or due date change in words, never as a cut-off id", async () => {
+    const { cycle: first } = await ws.sdk.cycles.create({ team: "ENG", name: "Sprint 1" });
+    const { cycle: next } = await ws.sdk.cycles.create({
+      team: "ENG",
+      startsAt: first.endsAt,
+      rollover: false,
+    });
+    await ws.sdk.issues.update("ENG-6", { cycle: first.number, estimate: 3, project: "Launch" });
+    await ws.sdk.issues.update("ENG-6", { cycle: next.number, estimate: null, dueDate: "2030-01-02" });
+    const res = await call("get_issue", { identifier: "ENG-6", history: true });
+    const summaries = (res.data as { history: { summary: string }[] }).history.map((e) => e.summary);
+    const all = summaries.join("\n");
+    for (const words of ["estimate none → 3", `no cycle → cycle ${first.number}`, "project none → Launch"])
+      expect(all).toContain(words);
+    expect(all).toContain(`cycle ${first.number} → cycle ${next.number}`);
+    expect(all).toContain("estimate 3 → none");
+    expect(all).toContain("due date none → 2030-01-02");
+    expect(res.text).not.toMatch(/\{"id"|[0-9a-f]{8}-[0-9a-f]{4}-/);
   });
 });
