@@ -2,8 +2,8 @@ import { useId, useRef, useState } from "react";
 
 /**
  * A secret or link shown once (an invite link, a new API key's token): read-only, selected on focus, with a
- * Copy button that says when it worked. Where the browser refuses the clipboard, the text is selected so
- * Ctrl/Cmd-C copies it.
+ * Copy button (named for what it copies, as a screen may show several) that says when it worked. Where the
+ * browser refuses the clipboard, the text is selected so Ctrl/Cmd-C copies it.
  */
 export function CopyField({ label, value, hint }: { label: string; value: string; hint?: string }) {
   const id = useId();
@@ -32,7 +32,7 @@ export function CopyField({ label, value, hint }: { label: string; value: string
           spellCheck={false}
         />
         <button type="button" onClick={() => void copy()}>
-          Copy
+          Copy<span className="sr-only"> {label.toLowerCase()}</span>
         </button>
       </div>
       {hint && (

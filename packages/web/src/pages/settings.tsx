@@ -1,14 +1,15 @@
 import type { Schemas } from "@tracker/sdk";
-import { type FormEvent, useEffect, useId, useRef, useState } from "react";
+import { type FormEvent, useEffect, useRef, useState } from "react";
 import { useApp } from "../app-context.js";
-import { useSubmit } from "../components/use-submit.js";
 import { ErrorNote } from "../components/widgets.js";
 import { Link, useTitle } from "../router.js";
 import { describeError } from "../session.js";
 import { store, useData } from "../store.js";
+import { IntegrationsSettings } from "./settings-integrations.js";
 import { ApiKeysSettings } from "./settings-keys.js";
 import { PeopleSettings } from "./settings-people.js";
 import { TeamsSettings } from "./settings-teams.js";
+import { WorkspaceSettings } from "./settings-workspace.js";
 
 type Webhook = Schemas["Webhook"];
 
@@ -18,6 +19,7 @@ const TABS = [
   { tab: "teams", label: "Teams", admin: false },
   { tab: "people", label: "People", admin: true },
   { tab: "api-keys", label: "API keys", admin: false },
+  { tab: "integrations", label: "Integrations", admin: true },
   { tab: "webhooks", label: "Webhooks", admin: true },
 ] as const;
 export type SettingsTab = (typeof TABS)[number]["tab"];
@@ -67,59 +69,11 @@ export function SettingsPage({ tab }: { tab: SettingsTab }) {
           {tab === "teams" && <TeamsSettings />}
           {tab === "people" && <PeopleSettings />}
           {tab === "api-keys" && <ApiKeysSettings />}
+          {tab === "integrations" && <IntegrationsSettings />}
           {tab === "webhooks" && <WebhooksSettings />}
         </section>
       </div>
     </div>
-  );
-}
-
-/** Settings, Workspace: its name (contract, `updateWorkspace`, admins only) and its address. */
-function WorkspaceSettings() {
-  const { tracker, ws, me } = useApp();
-  const id = useId();
-  const workspaces = useData("workspaces", () => tracker.workspaces.list());
-  const workspace = workspaces.data?.find((w) => w.slug === ws);
-  const [name, setName] = useState<string | null>(null);
-  const shownName = name ?? workspace?.name ?? "";
-  const { submit, busy, error } = useSubmit(async () => {
-    await tracker.workspaces.update({ name: shownName.trim() });
-    setName(null);
-    store.invalidate(["workspaces"]);
-  });
-  const admin = me?.role === "admin";
-  return (
-    <>
-      <ErrorNote error={workspaces.error} />
-      {workspace && (
-        <form onSubmit={submit} className="stack settings-form" aria-label="Workspace">
-          <label htmlFor={`${id}-name`}>Workspace name</label>
-          <input
-            id={`${id}-name`}
-            value={shownName}
-            maxLength={100}
-            readOnly={!admin}
-            aria-describedby={`${id}-hint`}
-            onChange={(e) => setName(e.target.value)}
-            required
-          />
-          <p id={`${id}-hint`} className="hint">
-            Its address: <code>/{workspace.slug}</code>
-            {me && !admin ? ". Only workspace admins may change the workspace." : ""}
-          </p>
-          {admin && (
-            <button
-              type="submit"
-              className="primary"
-              disabled={busy || !shownName.trim() || shownName.trim() === workspace.name}
-            >
-              Save
-            </button>
-          )}
-          <ErrorNote error={error} />
-        </form>
-      )}
-    </>
   );
 }
 
