@@ -214,21 +214,43 @@ export function TeamsSettings() {
   );
 }
 
+/** The cycle lengths the contract's `TeamUpdate` allows (`cycleLengthWeeks`, 1 to 8). */
+const CYCLE_WEEKS = [1, 2, 3, 4, 5, 6, 7, 8];
+
+/**
+ * One team's settings (contract, `updateTeam`): its name, its key (every identifier is re-prefixed, and the
+ * old ones keep resolving), cycles and their length, estimates; and deleting it (`deleteTeam`).
+ */
 function TeamSettingsItem({ team }: { team: Team }) {
   const { tracker, notify } = useApp();
   const id = useId();
   const [name, setName] = useState(team.name);
+  const [key, setKey] = useState(team.key);
   const [cycles, setCycles] = useState(team.cyclesEnabled);
+  const [weeks, setWeeks] = useState(team.cycleLengthWeeks);
   const [scale, setScale] = useState(team.estimateScale);
-  const changed = name.trim() !== team.name || cycles !== team.cyclesEnabled || scale !== team.estimateScale;
+  const [deleting, setDeleting] = useState(false);
+  const keyValid = TEAM_KEY.test(key);
+  const changed =
+    name.trim() !== team.name ||
+    key !== team.key ||
+    cycles !== team.cyclesEnabled ||
+    weeks !== team.cycleLengthWeeks ||
+    scale !== team.estimateScale;
   const { submit, busy, error } = useSubmit(async () => {
     const body: Parameters<typeof tracker.teams.update>[1] = {};
     if (name.trim() !== team.name) body.name = name.trim();
+    if (key !== team.key) body.key = key;
     if (cycles !== team.cyclesEnabled) body.cyclesEnabled = cycles;
+    if (weeks !== team.cycleLengthWeeks) body.cycleLengthWeeks = weeks;
     if (scale !== team.estimateScale) body.estimateScale = scale;
     const saved = await tracker.teams.update(team.key, body);
     store.invalidate(["teams"]);
-    notify(`${saved.name} is saved.`);
+    notify(
+      saved.key !== team.key
+        ? `${saved.name} is saved: its issues are ${saved.key}-…, and ${team.key}-… identifiers still open them.`
+        : `${saved.name} is saved.`,
+    );
   });
   return (
     <li className="team-settings" aria-label={`${team.name} settings`}>
@@ -240,6 +262,21 @@ function TeamSettingsItem({ team }: { team: Team }) {
             value={name}
             maxLength={100}
             onChange={(e) => setName(e.target.value)}
+            required
+          />
+        </span>
+        <span className="field">
+          <label htmlFor={`${id}-key`}>Key of {team.key}</label>
+          <input
+            id={`${id}-key`}
+            className="key-input"
+            value={key}
+            maxLength={7}
+            spellCheck={false}
+            autoCapitalize="characters"
+            aria-invalid={!keyValid}
+            aria-describedby={`${id}-key-hint`}
+            onChange={(e) => setKey(e.target.value.toUpperCase())}
             required
           />
         </span>
@@ -260,11 +297,116 @@ function TeamSettingsItem({ team }: { team: Team }) {
         <label className="check">
           <input type="checkbox" checked={cycles} onChange={(e) => setCycles(e.target.checked)} /> Cycles
         </label>
-        <button type="submit" disabled={busy || !changed || !name.trim()}>
+        <span className="field">
+          <label htmlFor={`${id}-weeks`}>Cycle length</label>
+          <select id={`${id}-weeks`} value={weeks} onChange={(e) => setWeeks(Number(e.target.value))}>
+            {CYCLE_WEEKS.map((n) => (
+              <option key={n} value={n}>
+                {n === 1 ? "1 week" : `${n} weeks`}
+              </option>
+            ))}
+          </select>
+        </span>
+        <button type="submit" disabled={busy || !changed || !name.trim() || !keyValid}>
           Save {team.key}
         </button>
+        <button
+          type="button"
+          className="danger-button"
+          aria-expanded={deleting}
+          onClick={() => setDeleting(!deleting)}
+        >
+          Delete {team.key}…
+        </button>
       </form>
+      <p id={`${id}-key-hint`} className="hint team-key-hint">
+        A new key renames every issue ({team.key}-12 becomes {keyValid && key !== team.key ? key : "NEW"}-12,
+        numbers kept); links and identifiers with {team.key} keep opening them.
+      </p>
       <ErrorNote error={error} />
+      {deleting && <DeleteTeam team={team} onCancel={() => setDeleting(false)} />}
     </li>
+  );
+}
+
+/**
+ * Deleting a team (contract, `deleteTeam`): it goes with its issues (counted with `countIssues`, archived
+ * ones too), comments, cycles and documents; projects only this team has are detached, or deleted with
+ * `deleteProjects=true`. Confirmed by typing the team's key.
+ */
+function DeleteTeam({ team, onCancel }: { team: Team; onCancel(): void }) {
+  const { tracker, notify } = useApp();
+  const id = useId();
+  const counts = useData(`team-issue-count:${team.key}`, () =>
+    tracker.issues.counts({ team: team.key, archived: "any", groupBy: "team" }),
+  );
+  const [typed, setTyped] = useState("");
+  const [deleteProjects, setDeleteProjects] = useState(false);
+  const issues = counts.data?.total;
+  const { submit, busy, error } = useSubmit(async () => {
+    const done = await tracker.teams.delete(team.key, { deleteProjects });
+    store.invalidate(["teams", "teams-all"]);
+    const projects = deleteProjects
+      ? `${done.deletedProjects} project${done.deletedProjects === 1 ? "" : "s"} deleted`
+      : `${done.detachedProjects} project${done.detachedProjects === 1 ? "" : "s"} kept without a team`;
+    notify(`${team.name} (${team.key}) is deleted, with its issues; ${projects}.`);
+  });
+  return (
+    <form onSubmit={submit} className="stack confirm-delete" aria-label={`Delete ${team.name}`}>
+      <p id={`${id}-what`}>
+        <strong>
+          {team.name} goes with{" "}
+          {issues === undefined ? "all its issues" : `its ${issues} issue${issues === 1 ? "" : "s"}`}
+        </strong>
+        , their comments, its cycles, workflow rules and documents. This cannot be undone; identifiers like{" "}
+        {team.key}-1 stop opening anything.
+      </p>
+      <ErrorNote error={counts.error} />
+      <fieldset className="stack">
+        <legend>Its projects that no other team has</legend>
+        <label className="check">
+          <input
+            type="radio"
+            name={`${id}-projects`}
+            checked={!deleteProjects}
+            onChange={() => setDeleteProjects(false)}
+          />{" "}
+          Keep them, with no team
+        </label>
+        <label className="check">
+          <input
+            type="radio"
+            name={`${id}-projects`}
+            checked={deleteProjects}
+            onChange={() => setDeleteProjects(true)}
+          />{" "}
+          Delete them too
+        </label>
+        <p className="hint">Projects shared with other teams stay theirs either way.</p>
+      </fieldset>
+      <label htmlFor={`${id}-confirm`}>Type {team.key} to confirm</label>
+      <input
+        id={`${id}-confirm`}
+        className="key-input"
+        value={typed}
+        autoComplete="off"
+        spellCheck={false}
+        aria-describedby={`${id}-what`}
+        onChange={(e) => setTyped(e.target.value)}
+      />
+      <p className="settings-item-actions">
+        <button
+          type="submit"
+          className="danger-button"
+          disabled={busy || typed.trim().toUpperCase() !== team.key}
+        >
+          Delete {team.key} and its issues
+        </button>
+        <button type="button" onClick={onCancel}>
+          Cancel
+        </button>
+      </p>
+      <ErrorNote error={error} />
+    </form>
   );
 }
