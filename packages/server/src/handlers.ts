@@ -20,6 +20,7 @@ import { ssoHandlers } from "./modules/sso/sso.routes.js";
 import { teamHandlers } from "./modules/teams/team.routes.js";
 import { updateHandlers } from "./modules/updates/update.routes.js";
 import { viewHandlers } from "./modules/views/view.routes.js";
+import { workflowStateHandlers } from "./modules/teams/workflow-state.routes.js";
 import { webhookHandlers } from "./modules/webhooks/webhook.routes.js";
 import { workspaceHandlers } from "./modules/workspaces/workspace.routes.js";
 
@@ -36,6 +37,7 @@ export const allHandlers: HandlerEntry[] = [
   ...issueHandlers,
   ...commentHandlers,
   ...attachmentHandlers,
+  ...workflowStateHandlers,
   ...digestHandlers,
   ...notificationHandlers,
   ...labelHandlers,

@@ -4,7 +4,10 @@ import type { BodyOf, QueryOf, ResponseOf } from "../operation-types.js";
 /** A team as `teams.update` answers it: the whole `Team`, joined or not (the contract's `updateTeam`). */
 export type UpdatedTeam = ResponseOf<"updateTeam">["team"];
 
-/** Teams, personal spaces, team membership and code-host workflow rules. Teams are named by key (`ENG`). */
+/**
+ * Teams, personal spaces, team membership, workflow states and code-host workflow rules. Teams are named by
+ * key (`ENG`).
+ */
 export class TeamsApi {
   constructor(private readonly http: Http) {}
 
@@ -171,6 +174,83 @@ export class TeamsApi {
       this.http.raw.POST("/teams/{key}/workflows", {
         params: { path: { key } },
         body,
+        ...this.http.init(options),
+      }),
+    );
+  }
+
+  /**
+   * The team's workflow states in position order, with their colors (the states of `listWorkflows`).
+   *
+   * @example
+   * const started = (await tracker.teams.states("ENG")).filter((s) => s.type === "started");
+   */
+  async states(key: string, options?: CallOptions): Promise<ResponseOf<"listWorkflows">["states"]> {
+    const call = this.http.raw.GET("/teams/{key}/workflows", {
+      params: { path: { key } },
+      ...this.http.init(options),
+    });
+    return (await unwrap(call)).states;
+  }
+
+  /**
+   * Adds a workflow state. Without `position` it goes after the last state of its type; with one, the
+   * states from there on shift down. A name the team already has (any case): 409 `state_name_taken`.
+   *
+   * @example
+   * const qa = await tracker.teams.createState("ENG", { name: "QA", type: "started", color: "#f2994a" });
+   */
+  async createState(
+    key: string,
+    body: BodyOf<"createWorkflowState">,
+    options?: CallOptions,
+  ): Promise<ResponseOf<"createWorkflowState", 201>["state"]> {
+    const call = this.http.raw.POST("/teams/{key}/states", {
+      params: { path: { key } },
+      body,
+      ...this.http.init(options),
+    });
+    return (await unwrap(call)).state;
+  }
+
+  /**
+   * Renames, recolors or moves a workflow state (by id or name); `position` is its new place from 0, the
+   * states between shifting by one. A state's type is fixed once made.
+   *
+   * @example
+   * await tracker.teams.updateState("ENG", "Todo", { name: "Ready", position: 1 });
+   */
+  async updateState(
+    key: string,
+    stateId: string,
+    body: BodyOf<"updateWorkflowState">,
+    options?: CallOptions,
+  ): Promise<ResponseOf<"updateWorkflowState">["state"]> {
+    const call = this.http.raw.PATCH("/teams/{key}/states/{stateId}", {
+      params: { path: { key, stateId } },
+      body,
+      ...this.http.init(options),
+    });
+    return (await unwrap(call)).state;
+  }
+
+  /**
+   * Deletes a workflow state (by id or name). A state holding issues needs `moveTo`, the state (id or
+   * name) they move to; `moved` counts them. A team keeps at least one backlog-or-unstarted, one completed
+   * and one canceled state (409 `last_state`).
+   *
+   * @example
+   * const { moved } = await tracker.teams.deleteState("ENG", "In Review", { moveTo: "In Progress" });
+   */
+  async deleteState(
+    key: string,
+    stateId: string,
+    query: QueryOf<"deleteWorkflowState"> = {},
+    options?: CallOptions,
+  ): Promise<ResponseOf<"deleteWorkflowState">> {
+    return unwrap(
+      this.http.raw.DELETE("/teams/{key}/states/{stateId}", {
+        params: { path: { key, stateId }, query },
         ...this.http.init(options),
       }),
     );

@@ -229,6 +229,15 @@ async function stateOf(key: string): Promise<string> {
   return body.states[0]!.id;
 }
 async function workflowRule(key: string): Promise<string> {
+/** A new started state of the team, made by the admin. */
+async function workflowState(key: string): Promise<string> {
+  const body = await made<{ state: { id: string } }>(admin(), {
+    method: "POST",
+    path: `/teams/${key}/states`,
+    body: { name: unique("State"), type: "started" },
+  });
+  return body.state.id;
+}
   const body = await made<{ id: string }>(admin(), {
     method: "POST",
     path: `/teams/${key}/workflows`,
@@ -504,6 +513,29 @@ const CASES: Record<keyof typeof OPERATION_RULES, Case> = {
     call: async (role, mode) => {
       const id = await issue();
       const author = mode === "own" ? role : otherThan(role);
+  createWorkflowState: {
+    call: async (role, mode) => ({
+      method: "POST",
+      path: `/teams/${await teamFor(role, mode)}/states`,
+      body: { name: unique("State"), type: "unstarted" },
+    }),
+  },
+  updateWorkflowState: {
+    call: async (role, mode) => {
+      const key = await teamFor(role, mode);
+      return {
+        method: "PATCH",
+        path: `/teams/${key}/states/${await workflowState(key)}`,
+        body: { name: unique("Renamed"), color: "#123456", position: 0 },
+      };
+    },
+  },
+  deleteWorkflowState: {
+    call: async (role, mode) => {
+      const key = await teamFor(role, mode);
+      return { method: "DELETE", path: `/teams/${key}/states/${await workflowState(key)}` };
+    },
+  },
       return {
         method: "PATCH",
         path: `/issues/${id}/comments/${await comment(id, tokenOf(author))}`,

@@ -197,10 +197,10 @@ export const RULES = {
   "team.delete": adminOnly("Only workspace admins may delete a team."),
   /** Guests see only their own teams, so joining another is 404 to them. */
   "team.join": everyone("write", "seen"),
-  /** A team's members and workflow rules. */
+  /** A team's members, workflow states and workflow rules. */
   "team.manage": adminsAnd<{ callerInTeam: boolean }>(
     [{ who: "members of the team", roles: ["member"], holds: (_, team) => team.callerInTeam }],
-    "Only workspace admins and members of the team may manage its members and workflow rules.",
+    "Only workspace admins and members of the team may manage its members, workflow states and rules.",
   ),
   "team.removeMember": adminsAnd<{ userId: string }>(
     [themself],

@@ -4,8 +4,8 @@
  * `state` and `assignee` sorts read an index in order and stop after the page, as the other sorts do,
  * instead of joining and sorting every visible issue (bench/PLANS.md: 54 ms at 100,000 issues).
  * - an issue inserted, or its state or assignee changed, takes the keys from its state and assignee;
- * - a user renamed re-keys the issues assigned to them (a workflow state's position is fixed: the contract
- *   has no way to reorder states).
+ * - a user renamed re-keys the issues assigned to them; a team's states reordered re-key the team's issues
+ *   in the states that moved (`renumberStates`, modules/teams/workflow-state.query.ts).
  * Created by migration `issue_sort_keys`.
  */
 

@@ -223,8 +223,8 @@ async function isTeamMember(em: EntityManager, teamId: string, userId: string) {
   return (await em.count(TeamMember, { team: teamId, user: userId })) > 0;
 }
 
-/** Who may manage the team's members and workflow rules (`team.manage`). */
-async function authorizeTeamManager(scope: WorkspaceScope, team: TeamRow) {
+/** Who may manage the team's members, workflow states and workflow rules (`team.manage`). */
+export async function authorizeTeamManager(scope: WorkspaceScope, team: TeamRow) {
   authorize(scope, "team.manage", {
     callerInTeam: await isTeamMember(scope.em, team.id, scope.caller.userId),
   });
