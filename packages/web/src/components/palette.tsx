@@ -1,7 +1,7 @@
 import * as Dialog from "@radix-ui/react-dialog";
 import type { Schemas } from "@tracker/sdk";
-import { Command } from "cmdk";
-import { useEffect, useState } from "react";
+import { Command, defaultFilter } from "cmdk";
+import { type ReactNode, useEffect, useState } from "react";
 import { useApp } from "../app-context.js";
 import { archiveIssue, restoreIssue } from "../archive.js";
 import { previewChange, saveLabels, updateIssue } from "../issue-edit.js";
@@ -9,6 +9,7 @@ import { initiativePath, projectPath } from "../pages/project.js";
 import { navigate } from "../router.js";
 import { describeError } from "../session.js";
 import { store, useData } from "../store.js";
+import { setTheme, THEMES } from "../theme.js";
 import { Avatar, LabelDot, PriorityIcon, priorityLabel, StateIcon } from "./widgets.js";
 
 type Issue = Schemas["Issue"];
@@ -46,6 +47,34 @@ async function copy(text: string): Promise<void> {
 
 const PRIORITY_ORDER = [1, 2, 3, 4, 0];
 
+/** One row of the palette's root list. */
+interface Entry {
+  id: string;
+  label: string;
+  run(): void;
+  hint?: string | undefined;
+  icon?: ReactNode;
+}
+
+/**
+ * How well `text` matches an entry, fuzzily (cmdk's own scoring: letters in order, word starts count
+ * most); 0 is no match. Everything matches an empty text.
+ */
+function score(entry: Pick<Entry, "label" | "hint">, text: string): number {
+  if (!text) return 1;
+  return defaultFilter(entry.label, text, entry.hint ? [entry.hint] : undefined);
+}
+
+/** The entries that match, best first (their own order kept among equals, and with no text). */
+function ranked(entries: (Entry | null | undefined | false)[], text: string): Entry[] {
+  return entries
+    .filter((e): e is Entry => Boolean(e))
+    .map((entry, at) => ({ entry, at, score: score(entry, text) }))
+    .filter((e) => e.score > 0)
+    .sort((a, b) => b.score - a.score || a.at - b.at)
+    .map((e) => e.entry);
+}
+
 /**
  * Ctrl/Cmd-K: runs an action on the issue in hand (the one shown, or the card or row focused): change
  * its state, assignee, priority or labels, assign it to me, copy its identifier, branch name or link;
@@ -78,11 +107,8 @@ export function Palette({
   );
   const issue = target.data;
   const [ticked, setTicked] = useState<string[] | null>(null);
-  // The highlighted row: the first issue found once the search answers, so Enter opens it.
+  // The highlighted row (below: the first row shown while typing).
   const [selected, setSelected] = useState("");
-  useEffect(() => {
-    if (found[0]) setSelected(found[0].id);
-  }, [found]);
 
   useEffect(() => {
     const q = text.trim();
@@ -101,7 +127,7 @@ export function Palette({
           if (!controller.signal.aborted) setProblem(describeError(error));
         },
       );
-    }, 120);
+    }, 150);
     return () => {
       clearTimeout(timer);
       controller.abort();
@@ -132,15 +158,25 @@ export function Palette({
   };
 
   const lower = text.trim().toLowerCase();
-  const matches = (label: string) => !lower || label.toLowerCase().includes(lower);
+  const matches = (label: string) => score({ label }, lower) > 0;
+  const row = ({ id, label, run, hint, icon }: Entry) => (
+    <Command.Item key={id} value={id} onSelect={run} className="palette-item">
+      {icon}
+      <span className="picker-label">{label}</span>
+      {hint && <span className="muted palette-hint">{hint}</span>}
+    </Command.Item>
+  );
   const item = (id: string, label: string, run: () => void, hint?: string, icon?: React.ReactNode) =>
-    matches(`${label} ${hint ?? ""}`) ? (
-      <Command.Item key={id} value={id} onSelect={run} className="palette-item">
-        {icon}
-        <span className="picker-label">{label}</span>
-        {hint && <span className="muted palette-hint">{hint}</span>}
-      </Command.Item>
-    ) : null;
+    score({ label, hint }, lower) > 0 ? row({ id, label, run, hint, icon }) : null;
+  const entry = (id: string, label: string, run: () => void, hint?: string, icon?: ReactNode): Entry => ({
+    id,
+    label,
+    run,
+    hint,
+    icon,
+  });
+  /** The rows shown, in order: the first is highlighted as the text changes. */
+  let order: string[] = [];
 
   const team = issue ? teams.find((t) => t.id === issue.team.id) : undefined;
   const labelsNow = ticked ?? issue?.labels ?? [];
@@ -198,93 +234,124 @@ export function Palette({
       ) : null,
     );
   } else {
+    // The issue in hand's actions first, then the commands and places, then the issues the search found:
+    // "archive" and Enter archives the issue shown, it never opens another one found by the word.
     const actions = issue
       ? [
-          item("a-state", `Change state of ${issue.identifier}…`, () => sub("state"), "S"),
-          item(
+          entry("a-state", `Change state of ${issue.identifier}…`, () => sub("state"), "S"),
+          entry(
             "a-assign-me",
             `Assign ${issue.identifier} to me`,
             () => me && change({ assignee: me.id }),
             "I",
           ),
-          item("a-assign", `Assign ${issue.identifier} to…`, () => sub("assignee"), "A"),
-          item("a-priority", `Change priority of ${issue.identifier}…`, () => sub("priority"), "P"),
-          item("a-labels", `Change labels of ${issue.identifier}…`, () => sub("labels"), "L"),
-          item("a-copy-id", `Copy identifier ${issue.identifier}`, () => copied(issue.identifier)),
-          item("a-copy-branch", `Copy branch name ${branchName(issue)}`, () => copied(branchName(issue))),
-          item("a-copy-link", "Copy link to the issue", () =>
-            copied(`${location.origin}/${ws}/issue/${issue.identifier}`),
-          ),
-          item("a-open", `Open ${issue.identifier}`, () => go(`/${ws}/issue/${issue.identifier}`)),
+          entry("a-assign", `Assign ${issue.identifier} to…`, () => sub("assignee"), "A"),
+          entry("a-priority", `Change priority of ${issue.identifier}…`, () => sub("priority"), "P"),
+          entry("a-labels", `Change labels of ${issue.identifier}…`, () => sub("labels"), "L"),
           issue.archivedAt
-            ? item("a-restore", `Restore ${issue.identifier} from the archive`, () => {
+            ? entry("a-restore", `Restore ${issue.identifier} from the archive`, () => {
                 onClose();
                 void restoreIssue(tracker, notify, issue.identifier);
               })
-            : item("a-archive", `Archive ${issue.identifier}`, () => {
+            : entry("a-archive", `Archive ${issue.identifier}`, () => {
                 onClose();
                 void archiveIssue(tracker, notify, issue.identifier);
               }),
+          entry("a-copy-id", `Copy identifier ${issue.identifier}`, () => copied(issue.identifier)),
+          entry("a-copy-branch", `Copy branch name ${branchName(issue)}`, () => copied(branchName(issue))),
+          entry("a-copy-link", "Copy link to the issue", () =>
+            copied(`${location.origin}/${ws}/issue/${issue.identifier}`),
+          ),
+          entry("a-open", `Open ${issue.identifier}`, () => go(`/${ws}/issue/${issue.identifier}`)),
         ]
       : [];
-    body = (
-      <>
-        {found.length > 0 && (
-          <Command.Group heading="Issues">
-            {found.map((i) =>
-              item(
-                i.id,
-                `${i.identifier} ${i.title}`,
-                () => go(`/${ws}/issue/${i.identifier}`),
-                i.state.name,
-                <StateIcon type={i.state.type} />,
-              ),
-            )}
-          </Command.Group>
-        )}
-        {actions.some(Boolean) && <Command.Group heading="Issue">{actions}</Command.Group>}
-        <Command.Group heading="Actions">
-          {item(
-            "create",
-            "Create issue",
-            () => {
-              onClose();
-              openCreate(issue ? { team: issue.team.key } : {});
-            },
-            "C",
-          )}
-          {item("new-document", "New document", () => go(`/${ws}/documents/new`))}
-          {item(
-            "shortcuts",
-            "Keyboard shortcuts",
-            () => {
-              onClose();
-              onShortcuts();
-            },
-            "?",
-          )}
+    const commands = [
+      entry(
+        "create",
+        "Create issue",
+        () => {
+          onClose();
+          openCreate(issue ? { team: issue.team.key } : {});
+        },
+        "C",
+      ),
+      entry("new-document", "New document", () => go(`/${ws}/documents/new`)),
+      entry(
+        "shortcuts",
+        "Keyboard shortcuts",
+        () => {
+          onClose();
+          onShortcuts();
+        },
+        "?",
+      ),
+      ...THEMES.map((t) =>
+        entry(`theme-${t}`, `Theme: ${t === "system" ? "as the system" : t}`, () => {
+          onClose();
+          setTheme(t);
+        }),
+      ),
+    ];
+    const places = [
+      entry("inbox", "Inbox", () => go(`/${ws}/inbox`), "G I"),
+      entry("my", "My issues", () => go(`/${ws}/my/assigned`), "G M"),
+      ...teams.flatMap((t) => [
+        entry(`board-${t.id}`, `${t.name} board`, () => go(`/${ws}/team/${t.key}/board`), t.key),
+        entry(`list-${t.id}`, `${t.name} list`, () => go(`/${ws}/team/${t.key}/list`), t.key),
+      ]),
+      entry("projects", "Projects", () => go(`/${ws}/projects`), "page"),
+      entry("initiatives", "Initiatives", () => go(`/${ws}/initiatives`), "page"),
+      entry("views", "Saved views", () => go(`/${ws}/views`), "page"),
+      entry("documents", "Documents", () => go(`/${ws}/documents`), "page"),
+      entry("settings", "Settings", () => go(`/${ws}/settings`), "G S"),
+      ...(lower
+        ? [
+            ...(projects.data?.items ?? []).map((p) =>
+              entry(p.id, p.name, () => go(projectPath(ws, p)), "project"),
+            ),
+            ...(initiatives.data?.items ?? []).map((i) =>
+              entry(i.id, i.name, () => go(initiativePath(ws, i)), "initiative"),
+            ),
+          ]
+        : []),
+    ];
+    // The search's issues as the server ranked them (its own matching), after everything above.
+    const hits = found.map((i) =>
+      entry(
+        i.id,
+        `${i.identifier} ${i.title}`,
+        () => go(`/${ws}/issue/${i.identifier}`),
+        i.state.name,
+        <StateIcon type={i.state.type} />,
+      ),
+    );
+    const groups: [heading: string, entries: Entry[]][] = [
+      ["Issue", ranked(actions, lower)],
+      ["Actions", ranked(commands, lower)],
+      ["Go to", ranked(places, lower)],
+      ["Issues", hits],
+    ];
+    order = groups.flatMap(([, entries]) => entries.map((e) => e.id));
+    body = groups.map(([heading, entries]) =>
+      entries.length > 0 ? (
+        <Command.Group key={heading} heading={heading}>
+          {entries.map(row)}
         </Command.Group>
-        <Command.Group heading="Go to">
-          {teams.flatMap((t) => [
-            item(`board-${t.id}`, `${t.name} board`, () => go(`/${ws}/team/${t.key}/board`), t.key),
-            item(`list-${t.id}`, `${t.name} list`, () => go(`/${ws}/team/${t.key}/list`), t.key),
-          ])}
-          {item("projects", "Projects", () => go(`/${ws}/projects`), "page")}
-          {item("initiatives", "Initiatives", () => go(`/${ws}/initiatives`), "page")}
-          {item("views", "Saved views", () => go(`/${ws}/views`), "page")}
-          {item("documents", "Documents", () => go(`/${ws}/documents`), "page")}
-          {lower &&
-            (projects.data?.items ?? []).map((p) =>
-              item(p.id, p.name, () => go(projectPath(ws, p)), "project"),
-            )}
-          {lower &&
-            (initiatives.data?.items ?? []).map((i) =>
-              item(i.id, i.name, () => go(initiativePath(ws, i)), "initiative"),
-            )}
-        </Command.Group>
-      </>
+      ) : null,
     );
   }
+
+  // Typing highlights the first row shown; rows arriving later (the search) leave the highlight alone.
+  const first = order[0] ?? "";
+  const orderKey = order.join("\n");
+  // biome-ignore lint/correctness/useExhaustiveDependencies: the text and mode decide, the order is read
+  useEffect(() => {
+    if (first) setSelected(first);
+  }, [lower, mode]);
+  // biome-ignore lint/correctness/useExhaustiveDependencies: orderKey stands for the order
+  useEffect(() => {
+    if (order.length > 0 && !order.includes(selected)) setSelected(first);
+  }, [orderKey]);
 
   const placeholder =
     mode === "root"
@@ -300,8 +367,7 @@ export function Palette({
             label="Search issues, teams and pages"
             shouldFilter={false}
             loop
-            value={selected}
-            onValueChange={setSelected}
+            {...(mode === "root" ? { value: selected, onValueChange: setSelected } : {})}
             className="palette"
             onKeyDown={(e) => {
               // Backspace in an empty sub-list goes back to every action.
