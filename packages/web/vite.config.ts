@@ -34,15 +34,17 @@ function preloadApp(): Plugin {
       order: "post",
       handler(_html, context) {
         const app = Object.values(context.bundle ?? {}).find((c) => c.type === "chunk" && c.name === "mount");
-        return app
-          ? [
-              {
-                tag: "link",
-                attrs: { rel: "modulepreload", crossorigin: true, href: `/${app.fileName}` },
-                injectTo: "head",
-              },
-            ]
-          : [];
+        if (app?.type !== "chunk") return [];
+        // With the chunks it imports (code it shares with a lazy chunk is split out of it), but the entry
+        // and what the page loads for the entry already.
+        const entry = Object.values(context.bundle ?? {}).find((c) => c.type === "chunk" && c.isEntry);
+        const loaded = new Set(entry?.type === "chunk" ? [entry.fileName, ...entry.imports] : []);
+        const files = [app.fileName, ...app.imports].filter((file) => !loaded.has(file));
+        return files.map((file) => ({
+          tag: "link",
+          attrs: { rel: "modulepreload", crossorigin: true, href: `/${file}` },
+          injectTo: "head" as const,
+        }));
       },
     },
   };

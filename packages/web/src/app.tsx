@@ -1,6 +1,14 @@
 import * as Dialog from "@radix-ui/react-dialog";
 import type { Schemas, Tracker } from "@tracker/sdk";
-import { type ReactNode, useCallback, useEffect, useMemo, useRef, useState } from "react";
+import {
+  type ReactNode,
+  useCallback,
+  useEffect,
+  useMemo,
+  useRef,
+  useState,
+  useSyncExternalStore,
+} from "react";
 import {
   AppContext,
   type AppContextValue,
@@ -28,6 +36,7 @@ import { isSettingsTab, SettingsPage } from "./pages/settings.js";
 import { InvitePage, ResetPasswordPage, SignInPage, WorkspacePicker } from "./pages/sign-in.js";
 import { ViewsPage } from "./pages/views.js";
 import { Link, navigate, useLocation } from "./router.js";
+import { clearSelection, selectedIds, toggleSelected } from "./selection.js";
 import {
   describeError,
   SESSION,
@@ -38,6 +47,7 @@ import {
   trackerFor,
 } from "./session.js";
 import { store, useData } from "./store.js";
+import { setTheme, subscribeTheme, type Theme, themeNow } from "./theme.js";
 
 /** The whole page: sign-in without a key, the workspace picker at `/`, the signed-in app below `/<ws>`. */
 export function Root() {
@@ -118,6 +128,11 @@ function SignedIn({ apiKey, ws, onSignOut }: { apiKey: string; ws: string; onSig
     create: () => setCreating((open) => open ?? defaultsFromPath(window.location.pathname)),
     palette: (mode = "root") => setPalette({ mode, identifier: issueInHand() }),
     shortcuts: () => setShortcutsOpen(true),
+    goTo: (key) => {
+      const to = chordTarget(key, ws, teams.data ?? []);
+      if (to) navigate(to);
+      return Boolean(to);
+    },
     assignToMe: () => {
       const identifier = issueInHand();
       const issue = identifier ? knownIssue(identifier) : undefined;
@@ -305,6 +320,26 @@ function defaultsFromPath(path: string): NewIssueDefaults {
   return match?.[1] ? { team: decodeURIComponent(match[1]) } : {};
 }
 
+/**
+ * Where `g` then a letter goes: `i` the inbox, `m` my issues, `b`/`l` the board or list of the team shown
+ * (else the first team), `p` projects, `s` settings, `v` views, `d` documents.
+ */
+function chordTarget(key: string, ws: string, teams: Schemas["Team"][]): string | undefined {
+  const shown = /^\/[^/]+\/team\/([^/]+)/.exec(window.location.pathname)?.[1];
+  const team = shown ? decodeURIComponent(shown) : teams[0]?.key;
+  const places: Record<string, string | undefined> = {
+    i: `/${ws}/inbox`,
+    m: `/${ws}/my/assigned`,
+    b: team && `/${ws}/team/${team}/board`,
+    l: team && `/${ws}/team/${team}/list`,
+    p: `/${ws}/projects`,
+    s: `/${ws}/settings`,
+    v: `/${ws}/views`,
+    d: `/${ws}/documents`,
+  };
+  return places[key];
+}
+
 function Routes() {
   const { path } = useLocation();
   const { teams, ws } = useApp();
@@ -387,6 +422,7 @@ function Sidebar({ teams, ws, drawer = false }: { teams: Schemas["Team"][]; ws: 
         {item(`/${ws}/views`, "Views")}
         {item(`/${ws}/settings`, "Settings", undefined, `/${ws}/settings`)}
       </ul>
+      <ThemeChoice id={drawer ? "theme-drawer" : "theme"} />
       {teams.map((team) => (
         <section key={team.id} aria-label={team.name}>
           <h2>
@@ -403,6 +439,21 @@ function Sidebar({ teams, ws, drawer = false }: { teams: Schemas["Team"][]; ws: 
   );
 }
 
+/** Light, dark, or as the system says (`prefers-color-scheme`); remembered by theme.ts. */
+function ThemeChoice({ id }: { id: string }) {
+  const theme = useSyncExternalStore(subscribeTheme, themeNow);
+  return (
+    <div className="theme-choice">
+      <label htmlFor={id}>Theme</label>{" "}
+      <select id={id} value={theme} onChange={(e) => setTheme(e.target.value as Theme)}>
+        <option value="system">System</option>
+        <option value="light">Light</option>
+        <option value="dark">Dark</option>
+      </select>
+    </div>
+  );
+}
+
 function typing(target: EventTarget | null): boolean {
   const el = target as HTMLElement | null;
   if (!el) return false;
@@ -416,17 +467,21 @@ const PICKER_KEYS: Record<string, PaletteMode> = { s: "state", a: "assignee", p:
  * The keyboard, as Linear has it (the `?` dialog lists every key, `components/shortcuts.tsx`): `c`
  * creates, Ctrl/Cmd-K opens the palette, `s`/`a`/`p`/`l` change the state, assignee, priority or labels
  * of the issue shown or focused, `e` edits it, `j`/`k` move through cards and rows (anything marked
- * `data-nav-item`), `?` lists the keys. Letters are ignored while typing or while a dialog is open.
+ * `data-nav-item`), `x` selects the focused one (Esc clears the selection), `g` then a letter goes to a
+ * page (`chordTarget`), `?` lists the keys. Letters are ignored while typing or while a dialog is open.
  */
 function useShortcuts(handlers: {
   create(): void;
   palette(mode?: PaletteMode): void;
   shortcuts(): void;
+  goTo(key: string): boolean;
   assignToMe(): void;
 }) {
   const latest = useRef(handlers);
   latest.current = handlers;
   useEffect(() => {
+    // When `g` was pressed: the next letter within 1.5 s goes to a page.
+    let chordAt = 0;
     const onKey = (event: KeyboardEvent) => {
       const actions = latest.current;
       if ((event.ctrlKey || event.metaKey) && event.key.toLowerCase() === "k") {
@@ -438,6 +493,32 @@ function useShortcuts(handlers: {
       if (document.querySelector("dialog[open], [role=dialog], [data-radix-popper-content-wrapper]")) return;
       const key = event.key;
       const onIssuePage = /^\/[^/]+\/issue\//.test(window.location.pathname);
+      if (chordAt && Date.now() - chordAt < 1500 && !event.shiftKey) {
+        chordAt = 0;
+        if (actions.goTo(key)) event.preventDefault();
+        return;
+      }
+      chordAt = 0;
+      if (key === "g" && !event.shiftKey) {
+        event.preventDefault();
+        chordAt = Date.now();
+        return;
+      }
+      if (key === "x") {
+        const id = (document.activeElement as HTMLElement | null)
+          ?.closest("[data-issue-id]")
+          ?.getAttribute("data-issue-id");
+        if (id) {
+          event.preventDefault();
+          toggleSelected(id);
+        }
+        return;
+      }
+      if (key === "Escape" && selectedIds().size > 0) {
+        event.preventDefault();
+        clearSelection();
+        return;
+      }
       if (key === "c") {
         event.preventDefault();
         actions.create();

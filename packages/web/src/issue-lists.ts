@@ -25,8 +25,9 @@ export function columnList(
   query: IssueQuery,
   state: Pick<Schemas["WorkflowState"], "name" | "type">,
 ): { key: string; query: IssueQuery } | null {
-  // A state type the filters leave out has nothing to list.
+  // A state type the filters leave out has nothing to list; with a state named, only its column lists.
   if (query.stateType?.length && !query.stateType.includes(state.type)) return null;
+  if (query.state && query.state.toLowerCase() !== state.name.toLowerCase()) return null;
   return { key: `${key}#${state.name}`, query: { ...query, state: state.name } };
 }
 
@@ -34,11 +35,16 @@ export function columnList(
  * The first pages of `query`, enough to hold `atLeast` issues: a refetch of a list scrolled down three
  * pages brings back three pages, not one.
  */
-export async function fetchIssues(tracker: Tracker, query: IssueQuery, atLeast = 0): Promise<IssuePages> {
+export async function fetchIssues(
+  tracker: Tracker,
+  query: IssueQuery,
+  atLeast = 0,
+  signal?: AbortSignal,
+): Promise<IssuePages> {
   const items: Issue[] = [];
   let offset: number | null = 0;
   do {
-    const page = await tracker.issues.list({ ...query, limit: BOARD_PAGE, offset });
+    const page = await tracker.issues.list({ ...query, limit: BOARD_PAGE, offset }, signal ? { signal } : {});
     items.push(...page.items);
     offset = page.nextOffset;
   } while (offset !== null && items.length < atLeast);
@@ -46,8 +52,12 @@ export async function fetchIssues(tracker: Tracker, query: IssueQuery, atLeast =
 }
 
 /** The fetcher of a list's cache key: as many issues as are shown now. */
-export function issuesFetcher(tracker: Tracker, key: string, query: IssueQuery): () => Promise<IssuePages> {
-  return () => fetchIssues(tracker, query, pagesOf(key)?.items.length ?? 0);
+export function issuesFetcher(
+  tracker: Tracker,
+  key: string,
+  query: IssueQuery,
+): (signal?: AbortSignal) => Promise<IssuePages> {
+  return (signal) => fetchIssues(tracker, query, pagesOf(key)?.items.length ?? 0, signal);
 }
 
 function pagesOf(key: string): IssuePages | undefined {

@@ -6,8 +6,10 @@ interface Entry {
   loading: boolean;
   /** Set when a live change may have made the data old: refetched while shown, on next use otherwise. */
   stale: boolean;
-  fetcher: () => Promise<unknown>;
+  fetcher: (signal: AbortSignal) => Promise<unknown>;
   generation: number;
+  /** Aborts the fetch in flight (`cancel`). */
+  controller?: AbortController;
 }
 
 /**
@@ -37,16 +39,18 @@ class Store {
   }
 
   /** Fetches `key` unless fresh data or a fetch in flight is there already. */
-  ensure(key: string, fetcher: () => Promise<unknown>): void {
+  ensure(key: string, fetcher: (signal: AbortSignal) => Promise<unknown>): void {
     const entry = this.entries.get(key);
     if (entry) entry.fetcher = fetcher;
     if (entry && (entry.loading || !entry.stale)) return;
     this.load(key, fetcher);
   }
 
-  private load(key: string, fetcher: () => Promise<unknown>) {
+  private load(key: string, fetcher: (signal: AbortSignal) => Promise<unknown>) {
     const previous = this.entries.get(key);
+    const controller = new AbortController();
     const entry: Entry = {
+      controller,
       data: previous?.data,
       error: undefined,
       loading: true,
@@ -57,7 +61,7 @@ class Store {
     this.entries.set(key, entry);
     this.emit();
     const generation = entry.generation;
-    fetcher().then(
+    fetcher(controller.signal).then(
       (data) => {
         const current = this.entries.get(key);
         if (current?.generation !== generation) return;
@@ -84,6 +88,23 @@ class Store {
   /** Every key whose name starts with one of `prefixes` (all keys without any). */
   keys(prefixes?: string[]): string[] {
     return [...this.entries.keys()].filter((k) => !prefixes || prefixes.some((p) => k.startsWith(p)));
+  }
+
+  /**
+   * Aborts the fetches in flight of `key` and of its parts (`key#…`, a board's columns): a search typed
+   * further makes them pointless. Their entries are marked stale, so a later read fetches again. Whether
+   * any fetch was aborted.
+   */
+  cancel(key: string): boolean {
+    let aborted = false;
+    for (const [k, entry] of this.entries) {
+      if ((k !== key && !k.startsWith(`${key}#`)) || !entry.loading) continue;
+      entry.controller?.abort();
+      aborted = true;
+      this.entries.set(k, { ...entry, loading: false, stale: true, generation: entry.generation + 1 });
+    }
+    if (aborted) this.emit();
+    return aborted;
   }
 
   /** Marks keys stale; those on screen refetch now, the rest when next shown. */
@@ -129,7 +150,7 @@ export interface Loaded<T> {
  * Reads `key` through the cache, fetching with `fetcher` when it is missing or stale. `key` null reads
  * nothing (a dependency is not known yet). Data stays shown while it is refreshed.
  */
-export function useData<T>(key: string | null, fetcher: () => Promise<T>): Loaded<T> {
+export function useData<T>(key: string | null, fetcher: (signal: AbortSignal) => Promise<T>): Loaded<T> {
   useSyncExternalStore(store.subscribe, store.getVersion);
   // The fetcher is a new closure each render; the key names what it fetches.
   // biome-ignore lint/correctness/useExhaustiveDependencies: the key identifies the fetch

@@ -3,7 +3,9 @@ import type { Schemas } from "@tracker/sdk";
 import {
   type DragEvent,
   type KeyboardEvent,
+  lazy,
   memo,
+  Suspense,
   useCallback,
   useEffect,
   useMemo,
@@ -24,6 +26,7 @@ import { countOf, useIssueCounts } from "../issue-counts.js";
 import { previewChange, updateIssue } from "../issue-edit.js";
 import { columnList, type IssuePages, issuesFetcher, loadMoreIssues } from "../issue-lists.js";
 import { Link, useLocation, useTitle } from "../router.js";
+import { clearSelection, selectingClick, useSelected, useSelection } from "../selection.js";
 import { describeError } from "../session.js";
 import { useData } from "../store.js";
 import { displayFromSearch, withDisplay } from "./display.js";
@@ -32,6 +35,9 @@ import { FilterBar } from "./filter-bar.js";
 import { type IssueQuery, issuesQuery, searchFromQuery } from "./filters.js";
 import { prefetchIssue } from "./issue.js";
 import { COUNT_GROUPING, groupTotal, IssueList } from "./issue-list.js";
+
+// The bar for many issues at once loads when something is first selected.
+const BulkBar = lazy(() => import("../components/bulk-bar.js"));
 
 /** My issues' tabs, each the list's computed filter (contract, `listIssues` `special`). */
 export const MY_ISSUES = {
@@ -55,7 +61,7 @@ export function BoardPage({
   mine?: MyIssuesTab;
 }) {
   const { tracker, teams, ws } = useApp();
-  const { search } = useLocation();
+  const { path, search } = useLocation();
   const team = teams.find((t) => t.key.toLowerCase() === teamKey?.toLowerCase());
   const listed = issuesQuery(teamKey, search);
   const { filters } = listed;
@@ -68,7 +74,12 @@ export function BoardPage({
   const options = displayFromSearch(search);
   const showBoard = display === "board" && team;
   // The list reads one list; a board reads one per column (below).
-  const issues = useData<IssuePages>(showBoard ? null : key, issuesFetcher(tracker, key, query));
+  const read = useData<IssuePages>(showBoard ? null : key, issuesFetcher(tracker, key, query));
+  // While a search typed further loads, the rows of the text before it (on this page) stay shown.
+  const lastShown = useRef<{ path: string; data: IssuePages } | undefined>(undefined);
+  if (read.data) lastShown.current = { path, data: read.data };
+  else if (!read.loading || showBoard || lastShown.current?.path !== path) lastShown.current = undefined;
+  const issues = { ...read, data: read.data ?? lastShown.current?.data };
   // The list's true total and each group's, counted by the server with the same filters.
   const counts = useIssueCounts(tracker, showBoard ? null : key, query, COUNT_GROUPING[options.grouping]);
   const scroller = useRef<HTMLDivElement>(null);
@@ -76,6 +87,11 @@ export function BoardPage({
   useTitle(
     mine ? `My issues · ${MY_ISSUES[mine].label}` : `${name} · ${display === "board" ? "Board" : "List"}`,
   );
+
+  const selection = useSelection();
+  // A selection belongs to the page it was made on.
+  // biome-ignore lint/correctness/useExhaustiveDependencies: a new path clears it
+  useEffect(() => clearSelection, [path]);
 
   const base = teamKey ? `/${ws}/team/${teamKey}` : `/${ws}/issues`;
   const filterSearch = withDisplay(searchFromQuery(filters), options);
@@ -118,7 +134,7 @@ export function BoardPage({
         <span className="spacer-flex" />
         <DisplayMenu filters={filters} options={options} display={display} teamKey={teamKey} />
       </div>
-      <FilterBar filters={filters} teamKey={teamKey} />
+      <FilterBar filters={filters} teamKey={teamKey} listKey={key} />
       {showBoard ? (
         <Board team={team} listKey={key} query={query} />
       ) : (
@@ -139,6 +155,11 @@ export function BoardPage({
             {!issues.data && issues.loading && <p className="muted">Loading…</p>}
           </div>
         </>
+      )}
+      {selection.size > 0 && (
+        <Suspense fallback={null}>
+          <BulkBar />
+        </Suspense>
       )}
     </div>
   );
@@ -390,10 +411,12 @@ const Card = memo(function Card({
   onBlur(issue: Issue): void;
   onIntent(issue: Issue): void;
 }) {
+  const selected = useSelected(issue.id);
   return (
     <Link
       to={`/${ws}/issue/${issue.identifier}`}
-      className="card"
+      className={selected ? "card card-selected" : "card"}
+      onClick={(e) => selectingClick(e, issue.id)}
       data-nav-item
       data-issue-id={issue.id}
       draggable
@@ -413,7 +436,10 @@ const Card = memo(function Card({
       </span>{" "}
       <span className="title">
         {issue.title}
-        <span className="sr-only">, {stateName}</span>
+        <span className="sr-only">
+          , {stateName}
+          {selected ? ", selected" : ""}
+        </span>
       </span>
       <span className="meta">
         {issue.priority > 0 && (

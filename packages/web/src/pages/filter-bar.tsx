@@ -1,10 +1,10 @@
 import { ISSUE_SPECIAL_FILTERS, PRIORITY_NAMES, STATE_TYPES } from "@tracker/sdk";
-import { useState } from "react";
+import { useEffect, useRef, useState } from "react";
 import { useApp } from "../app-context.js";
 import { Picker, type PickerOption } from "../components/picker.js";
 import { Avatar, LabelDot, StateIcon } from "../components/widgets.js";
 import { navigate, useLocation } from "../router.js";
-import { useData } from "../store.js";
+import { store, useData } from "../store.js";
 import { displayFromSearch, withDisplay } from "./display.js";
 import { type IssueQuery, searchFromQuery } from "./filters.js";
 
@@ -18,8 +18,18 @@ const priorityText = (p: string) => (p === "none" ? "No priority" : capital(p));
  * "Filter" adds one from a searchable list, and the search box finds text or an identifier. Everything
  * stays in the URL (filters.ts).
  */
-export function FilterBar({ filters, teamKey }: { filters: IssueQuery; teamKey: string | undefined }) {
-  const { tracker } = useApp();
+export function FilterBar({
+  filters,
+  teamKey,
+  listKey,
+}: {
+  filters: IssueQuery;
+  teamKey: string | undefined;
+  /** The cache key of what is listed now: its fetch is cancelled when the search is typed further. */
+  listKey: string;
+}) {
+  const { tracker, teams } = useApp();
+  const team = teamKey ? teams.find((t) => t.key.toLowerCase() === teamKey.toLowerCase()) : undefined;
   const { path, search } = useLocation();
   // The choices are fetched when the filters are used (or one is set), not with the board itself.
   const [wanted, setWanted] = useState(
@@ -32,11 +42,31 @@ export function FilterBar({ filters, teamKey }: { filters: IssueQuery; teamKey: 
   const labels = useData(wanted ? "labels" : null, () => tracker.labels.list());
   const cycles = useData(wanted && teamKey ? `cycles:${teamKey}` : null, () => tracker.cycles.list(teamKey!));
   const [q, setQ] = useState(filters.q ?? "");
+  const input = useRef<HTMLInputElement>(null);
 
   const apply = (change: Partial<IssueQuery>) => {
     const next = { ...filters, ...change };
     navigate(`${path}${withDisplay(searchFromQuery(next), displayFromSearch(search))}`, { replace: true });
   };
+  const latest = useRef({ apply, filters, listKey });
+  latest.current = { apply, filters, listKey };
+  // The search applies as it is typed (150 ms after the last key), the URL's `q` kept in step; a key
+  // typed cancels the list's fetch still in flight for the text before it (`store.cancel`).
+  const cancelled = useRef(false);
+  useEffect(() => {
+    const want = q.trim() || undefined;
+    const timer = setTimeout(() => {
+      const { apply, filters, listKey } = latest.current;
+      if (want !== filters.q) apply({ q: want });
+      else if (cancelled.current) store.invalidate([listKey]);
+      cancelled.current = false;
+    }, 150);
+    return () => clearTimeout(timer);
+  }, [q]);
+  // The URL changed otherwise (a view, back, a link): the box shows its `q`, unless being typed in.
+  useEffect(() => {
+    if (document.activeElement !== input.current) setQ(filters.q ?? "");
+  }, [filters.q]);
   const toggle = <T extends string>(values: T[] | undefined, value: T) =>
     values?.includes(value) ? values.filter((v) => v !== value) : [...(values ?? []), value];
   // The list takes priorities by name or number (a URL may say `priority=1`); the chips speak names.
@@ -75,6 +105,9 @@ export function FilterBar({ filters, teamKey }: { filters: IssueQuery; teamKey: 
     v === "current" ? "Current" : (cycles.data?.find((c) => c.number === v)?.name ?? `Cycle ${String(v)}`);
 
   const chips: { key: string; text: string; remove: Partial<IssueQuery> }[] = [
+    ...(filters.state
+      ? [{ key: "state", text: `State: ${filters.state}`, remove: { state: undefined } }]
+      : []),
     ...(filters.stateType ?? []).map((t) => ({
       key: `stateType:${t}`,
       text: `State: ${t}`,
@@ -115,6 +148,16 @@ export function FilterBar({ filters, teamKey }: { filters: IssueQuery; teamKey: 
 
   // Every filter value that can be added, as one searchable list ("Assignee: Ada", "Label: Bug", …).
   const choices: (PickerOption & { change: Partial<IssueQuery> })[] = [
+    // The team's states by name (the contract's `listIssues` takes one `state` name, with `team`): one
+    // at a time, a second replacing the first.
+    ...(team?.states ?? [])
+      .filter((s) => s.name.toLowerCase() !== filters.state?.toLowerCase())
+      .map((s) => ({
+        value: `state:${s.id}`,
+        label: `State: ${s.name}`,
+        icon: <StateIcon type={s.type} />,
+        change: { state: s.name },
+      })),
     ...STATE_TYPES.filter((t) => !filters.stateType?.includes(t)).map((t) => ({
       value: `stateType:${t}`,
       label: `State: ${t}`,
@@ -188,14 +231,18 @@ export function FilterBar({ filters, teamKey }: { filters: IssueQuery; teamKey: 
       <form
         onSubmit={(e) => {
           e.preventDefault();
-          apply({ q: q.trim() || undefined });
+          if ((q.trim() || undefined) !== filters.q) apply({ q: q.trim() || undefined });
         }}
       >
         <input
+          ref={input}
           type="search"
           aria-label="Search"
           value={q}
-          onChange={(e) => setQ(e.target.value)}
+          onChange={(e) => {
+            if (store.cancel(listKey)) cancelled.current = true;
+            setQ(e.target.value);
+          }}
           placeholder="Search text or ENG-12"
         />
       </form>

@@ -5,6 +5,7 @@ import { type Issue, useApp } from "../app-context.js";
 import { Avatar, LabelDot, PriorityIcon, priorityLabel, StateIcon } from "../components/widgets.js";
 import { type CountGrouping, type CountsEntry, countOf } from "../issue-counts.js";
 import { Link } from "../router.js";
+import { selectingClick, useSelected } from "../selection.js";
 import { useData } from "../store.js";
 import { type Grouping, PROPERTIES, PROPERTY_NAMES, type Property } from "./display.js";
 
@@ -212,31 +213,64 @@ export function IssueList({
                 </th>
               </tr>
             );
-          const { issue } = row;
-          const path = `/${ws}/issue/${issue.identifier}`;
           return (
-            <tr key={row.key} className="issue-row" style={virtual ? { height: ROW_HEIGHT } : undefined}>
-              <td className="col-identifier">
-                <Link to={path} data-nav-item data-issue-id={issue.id} tabIndex={0}>
-                  {issue.identifier}
-                </Link>
-              </td>
-              <td className="col-title">
-                <Link to={path} className="row-title" tabIndex={-1}>
-                  {issue.title}
-                </Link>
-              </td>
-              {columns.map((c) => (
-                <td key={c} className={`col-${c}`}>
-                  <Cell property={c} issue={issue} colors={colors} />
-                </td>
-              ))}
-            </tr>
+            <IssueRow
+              key={row.key}
+              issue={row.issue}
+              ws={ws}
+              columns={columns}
+              colors={colors}
+              height={virtual ? ROW_HEIGHT : undefined}
+            />
           );
         })}
         {after > 0 && <tr className="spacer" style={{ height: after }} />}
       </tbody>
     </table>
+  );
+}
+
+/** One issue's row; ticked for the bulk bar by `x`, Cmd/Ctrl-click or Shift-click (selection.ts). */
+function IssueRow({
+  issue,
+  ws,
+  columns,
+  colors,
+  height,
+}: {
+  issue: Issue;
+  ws: string;
+  columns: Property[];
+  colors: Map<string, string>;
+  height: number | undefined;
+}) {
+  const selected = useSelected(issue.id);
+  const path = `/${ws}/issue/${issue.identifier}`;
+  return (
+    <tr className={selected ? "issue-row row-selected" : "issue-row"} style={height ? { height } : undefined}>
+      <td className="col-identifier">
+        <Link
+          to={path}
+          data-nav-item
+          data-issue-id={issue.id}
+          tabIndex={0}
+          onClick={(e) => selectingClick(e, issue.id)}
+        >
+          {issue.identifier}
+          {selected && <span className="sr-only">, selected</span>}
+        </Link>
+      </td>
+      <td className="col-title">
+        <Link to={path} className="row-title" tabIndex={-1} onClick={(e) => selectingClick(e, issue.id)}>
+          {issue.title}
+        </Link>
+      </td>
+      {columns.map((c) => (
+        <td key={c} className={`col-${c}`}>
+          <Cell property={c} issue={issue} colors={colors} />
+        </td>
+      ))}
+    </tr>
   );
 }
 
