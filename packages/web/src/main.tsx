@@ -2,7 +2,11 @@ import { columnList, issuesFetcher } from "./issue-lists.js";
 import { issuesQuery } from "./pages/filters.js";
 import { storedKey, trackerFor } from "./session.js";
 import { store } from "./store.js";
+import { applyTheme, storedTheme } from "./theme.js";
 import "./styles.css";
+
+// The theme chosen (light, dark, or the system's) before anything paints.
+applyTheme(storedTheme());
 
 // This entry is small (the SDK and the cache): a board opened cold asks for its data while React (the
 // larger chunk) is still loading and compiling, instead of after its first render.
