@@ -80,3 +80,94 @@ describe("tracker teams view", () => {
     expect(joined.plain()).toMatch(/joined:?\s+yes/);
   });
 });
+
+describe("tracker teams states", () => {
+  it("lists, adds, renames, recolours, moves and deletes a team's workflow states", async () => {
+    const sdk = createTracker({ baseUrl: s.server.url, apiKey: s.token, workspace: "" });
+    await sdk.teams.create({ key: "WRK", name: "Workflow" });
+    const names = async () => rows(await s.run(["teams", "states", "WRK"])).map((r) => r.slice(0, 3));
+    expect(await names()).toEqual([
+      ["1", "Backlog", "backlog"],
+      ["2", "Todo", "unstarted"],
+      ["3", "In Progress", "started"],
+      ["4", "In Review", "started"],
+      ["5", "Done", "completed"],
+      ["6", "Canceled", "canceled"],
+    ]);
+
+    const added = await s.run(
+      ["teams", "states", "wrk", "--add", "QA", "--type", "started", "--color", "#f2994a"],
+      {
+        env: _tty,
+      },
+    );
+    expect(added.code).toBe(0);
+    expect(added.stderr).toBe("Added QA (started) to WRK at 5\n");
+    expect(rows(await s.run(["teams", "states", "WRK"]))[4]!.slice(0, 4)).toEqual([
+      "5",
+      "QA",
+      "started",
+      "#f2994a",
+    ]);
+
+    const renamed = await s.run(["teams", "states", "WRK", "--rename", "qa=Testing"]);
+    expect(renamed.code).toBe(0);
+    expect(rows(renamed)[4]!.slice(1, 2)).toEqual(["Testing"]);
+    const recoloured = await s.run(["teams", "states", "WRK", "--color", "Testing=#000000"]);
+    expect(rows(recoloured)[4]!.slice(1, 4)).toEqual(["Testing", "started", "#000000"]);
+    const moved = await s.run(["teams", "states", "WRK", "--move", "Testing", "--to-position", "1"]);
+    expect(rows(moved).map((r) => r[1])).toEqual([
+      "Testing",
+      "Backlog",
+      "Todo",
+      "In Progress",
+      "In Review",
+      "Done",
+      "Canceled",
+    ]);
+
+    await sdk.issues.create({ team: "WRK", title: "Being tested", state: "Testing" });
+    const needsTarget = await s.run(["teams", "states", "WRK", "--delete", "Testing"]);
+    expect(needsTarget.code).toBe(1);
+    expect(needsTarget.stderr).toContain(
+      'invalid_request: "Testing" holds 1 issue: say which state they move to',
+    );
+    const deleted = await s.run(
+      ["teams", "states", "WRK", "--delete", "Testing", "--move-to", "in progress"],
+      {
+        env: _tty,
+      },
+    );
+    expect(deleted.code).toBe(0);
+    expect(deleted.stderr).toBe("Deleted Testing; 1 issue moved to In Progress\n");
+    expect((await sdk.issues.list({ team: ["WRK"] })).items.map((i) => i.state.name)).toEqual([
+      "In Progress",
+    ]);
+
+    const last = await s.run(["teams", "states", "WRK", "--delete", "Done"]);
+    expect(last.code).toBe(1);
+    expect(last.stderr).toContain('last_state: "Done" is the last completed state of WRK');
+    const taken = await s.run(["teams", "states", "WRK", "--add", "todo", "--type", "unstarted"]);
+    expect(taken.code).toBe(1);
+    expect(taken.stderr).toContain("state_name_taken: ");
+    const unknown = await s.run(["teams", "states", "WRK", "--rename", "Nope=Yes"]);
+    expect(unknown).toMatchObject({ code: 1 });
+    expect(unknown.stderr).toContain('no state "Nope" in WRK; states: Backlog, Todo');
+
+    expect((await s.run(["teams", "states", "WRK", "--add", "QA"])).code).toBe(2);
+    expect((await s.run(["teams", "states", "WRK", "--add", "QA", "--type", "doing"])).code).toBe(2);
+    expect((await s.run(["teams", "states", "WRK", "--move", "Todo"])).code).toBe(2);
+    expect((await s.run(["teams", "states", "WRK", "--rename", "Todo"])).code).toBe(2);
+    expect((await s.run(["teams", "states", "WRK", "--rename", "Todo=Ready", "--move", "Todo"])).code).toBe(
+      2,
+    );
+
+    const member = await s.server.addMember(s.token, "member");
+    const outsider = await s.run(["teams", "states", "WRK", "--add", "Mine", "--type", "started"], {
+      env: { TRACKER_API_KEY: member.token },
+    });
+    expect(outsider.code).toBe(1);
+    expect(outsider.stderr).toMatch(/^forbidden: /);
+    expect(JSON.parse((await s.run(["teams", "states", "WRK", "--json"])).stdout)).toHaveLength(6);
+  });
+});
