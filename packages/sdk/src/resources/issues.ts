@@ -143,6 +143,27 @@ export class IssuesApi {
   }
 
   /**
+   * Import mode (admins): writes up to 100 issues from another tracker with their comments, original
+   * times and people (emails; placeholders for people not yet members), in one transaction, all or
+   * nothing. An item whose `source` was imported before updates that issue instead, so running an import
+   * again changes nothing twice; each answer item says `created` or `updated`. Change events say
+   * `imported: true`, and nobody is notified.
+   *
+   * @example
+   * const { issues } = await tracker.issues.importFrom([
+   *   { team: "ENG", title: "Crash", source: { system: "jira", id: "10001" }, createdAt: "2024-01-02T10:00:00Z" },
+   * ]);
+   */
+  async importFrom(
+    issues: BodyOf<"importIssues">["issues"],
+    options?: CallOptions & { names?: BodyOf<"importIssues">["names"] },
+  ): Promise<ResponseOf<"importIssues", 200>> {
+    const { names, ...call } = options ?? {};
+    const body = { issues, ...(names ? { names } : {}) };
+    return unwrap(this.http.raw.POST("/import/issues", { body, ...this.http.init(call) }));
+  }
+
+  /**
    * Creates any number of issues, 100 to a request (`createMany`), in order. Unlike `createMany`, one
    * refused item does not stop the others: it is reported in `refused` with its error, and the rest of its
    * batch is sent again without it. Each batch's idempotency key is made from its items and their

@@ -19,6 +19,8 @@ export const ChangeEvent = defineEntity({
     teamKey: p.text().nullable(),
     /** The team the object belongs to, when it belongs to one: streams of guests see only their teams. */
     teamId: p.uuid().nullable(),
+    /** Written by an import (openapi.yaml, `importIssues`): defaults from the transaction's import mode. */
+    imported: p.boolean().default(false),
     createdAt: p.datetime().onCreate(() => new Date()),
   },
 });

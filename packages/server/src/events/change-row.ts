@@ -12,6 +12,8 @@ export interface ChangeRow {
   /** The team's `personal` flag; null when the row has no team or the team is gone. */
   personal: boolean | null;
   ownerId: string | null;
+  /** Written by an import (openapi.yaml, `ChangeEvent.imported`). */
+  imported?: boolean;
 }
 
 /**
@@ -21,7 +23,7 @@ export interface ChangeRow {
 export const CHANGE_ROW_SQL = `
   select e.id, e.entity, e.action, e.entity_id as "entityId", e.identifier, e.team_key as "teamKey",
          e.team_id as "teamId", (extract(epoch from e.created_at) * 1000)::float8 as at,
-         t.personal, t.owner_id as "ownerId"
+         t.personal, t.owner_id as "ownerId", e.imported
     from change_events e left join teams t on t.id = e.team_id`;
 
 /** Rows arrive through `json_agg`, so ids are numbers already; this only guards the shape. */
@@ -41,7 +43,9 @@ export function changedFrame(row: ChangeRow): string {
   if (row.identifier != null) data.identifier = row.identifier;
   if (row.teamKey != null) data.teamKey = row.teamKey;
   data.at = new Date(row.at).toISOString();
-  return `event: changed\nid: ${row.id}\ndata: ${JSON.stringify(data)}\n\n`;
+  const frame: Record<string, string | boolean> = data;
+  if (row.imported) frame.imported = true;
+  return `event: changed\nid: ${row.id}\ndata: ${JSON.stringify(frame)}\n\n`;
 }
 
 /**

@@ -82,6 +82,7 @@ export const OPERATION_RULES: Record<OperationId, OperationRule> = {
   countIssues: { action: "issue.read" },
   createIssue: { action: "issue.write" },
   createIssues: { action: "issue.write" },
+  importIssues: { action: "issue.import" },
   moveIssues: { action: "issue.write" },
   getIssue: { action: "issue.read" },
   createWorkflowState: { action: "team.manage" },

@@ -470,6 +470,11 @@ const CASES: Record<keyof typeof OPERATION_RULES, Case> = {
     path: "/issues/batch",
     body: { issues: [{ team, title: "One" }] },
   })),
+  importIssues: inTeam(async (team) => ({
+    method: "POST",
+    path: "/import/issues",
+    body: { issues: [{ team, title: "Imported", source: { system: "test", id: unique("src") } }] },
+  })),
   moveIssues: {
     call: async () => ({
       method: "POST",

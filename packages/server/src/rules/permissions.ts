@@ -208,6 +208,8 @@ export const RULES = {
   ),
   "issue.read": everyone("read", "seen"),
   "issue.write": everyone("write", "seen"),
+  /** Import mode (openapi.yaml, `importIssues`): original people and times, placeholders, sources. */
+  "issue.import": adminOnly("Only workspace admins may import issues with their original people and times."),
   /** Following an issue is the caller's own, on what they see; notifications are their own. */
   "issue.subscribe": everyone("write", "seen"),
   "notification.read": everyone("read"),

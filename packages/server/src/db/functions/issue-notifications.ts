@@ -1,5 +1,6 @@
 import { CHANGE_CHANNEL } from "../../events/record-change.query.js";
 import { memberSeesTeamSql } from "../../rules/visibility.js";
+import { IMPORTING_SQL } from "./import-mode.js";
 
 /**
  * Subscriptions and notifications (`GET /my/notifications`, the contract's "Inbox"), kept by triggers so
@@ -32,9 +33,13 @@ export const ISSUES_SUBSCRIBE_TRIGGERS = [
      for each row when (new.assignee_id is distinct from old.assignee_id) execute function issues_subscribe()`,
 ];
 
-export const ACTIVITY_EVENTS_NOTIFY = `
-      create function activity_events_notify() returns trigger language plpgsql as $$
-      begin
+/**
+ * The notifying function; with `quietImports`, as migration `import_mode` replaced it: an import's writes
+ * (the transaction in import mode, `db/functions/import-mode.ts`) notify nobody (openapi.yaml, `importIssues`).
+ */
+const activityEventsNotify = (quietImports: boolean) => `
+      create ${quietImports ? "or replace " : ""}function activity_events_notify() returns trigger language plpgsql as $$
+      begin${quietImports ? `\n        if ${IMPORTING_SQL} then return null; end if;` : ""}
         with ins as (
         insert into notifications (id, workspace_id, user_id, issue_id, activity_id, reason, created_at)
         select gen_random_uuid(), e.workspace_id, r.user_id, e.issue_id, e.id, r.reason, e.created_at
@@ -77,6 +82,11 @@ export const ACTIVITY_EVENTS_NOTIFY = `
         perform pg_notify('${CHANGE_CHANNEL}', w::text) from (select distinct workspace_id as w from new_events) x;
         return null;
       end $$`;
+
+/** As migration `notifications` created it. */
+export const ACTIVITY_EVENTS_NOTIFY = activityEventsNotify(false);
+/** The current definition (migration `import_mode`). */
+export const ACTIVITY_EVENTS_NOTIFY_QUIET_IMPORTS = activityEventsNotify(true);
 
 export const ACTIVITY_EVENTS_NOTIFY_TRIGGER = `
       create trigger activity_events_notify after insert on activity_events

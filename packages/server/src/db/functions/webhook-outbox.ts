@@ -11,8 +11,12 @@
  */
 export const WEBHOOK_CHANNEL = "tracker_webhooks";
 
-export const WEBHOOK_OUTBOX_FUNCTION = `
-      create function webhook_outbox_on_change() returns trigger language plpgsql as $$
+/**
+ * The outbox function; with `imported`, as migration `import_mode` replaced it: the body's data carries
+ * `imported: true` for a change an import wrote (openapi.yaml, `ChangeEvent`).
+ */
+const webhookOutboxFunction = (imported: boolean) => `
+      create ${imported ? "or replace " : ""}function webhook_outbox_on_change() returns trigger language plpgsql as $$
       declare
         queued bigint;
       begin
@@ -27,7 +31,7 @@ export const WEBHOOK_OUTBOX_FUNCTION = `
                      'entity', c.entity, 'action', c.action, 'id', c.entity_id,
                      'identifier', c.identifier, 'teamKey', c.team_key,
                      'at', to_char(c.created_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'),
-                     'eventId', c.id::text,
+                     'eventId', c.id::text,${imported ? "\n                     'imported', case when c.imported then true end," : ""}
                      'workspace', json_build_object('id', w.id, 'slug', w.slug))))::text,
                  'pending', 0, now(), now()
             from new_changes c
@@ -44,6 +48,11 @@ export const WEBHOOK_OUTBOX_FUNCTION = `
         end if;
         return null;
       end $$`;
+
+/** As migration `integrations` created it. */
+export const WEBHOOK_OUTBOX_FUNCTION = webhookOutboxFunction(false);
+/** The current definition (migration `import_mode`). */
+export const WEBHOOK_OUTBOX_FUNCTION_IMPORTED = webhookOutboxFunction(true);
 
 export const WEBHOOK_OUTBOX_TRIGGER = `
       create trigger change_events_webhook_outbox after insert on change_events

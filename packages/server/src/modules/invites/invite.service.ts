@@ -110,6 +110,14 @@ export async function acceptInvite(
     const already = await tem.count(Membership, { workspace: workspaceId, user: user.id });
     if (already > 0)
       throw new Conflict("invite_used", `${invite.email} is already a member of this workspace.`);
+    // A placeholder an import held for this email becomes the person (openapi.yaml, `acceptInvite`):
+    // the imported issues and comments are already theirs; it takes the name given.
+    const claimed = await tem.nativeUpdate(
+      User,
+      { id: user.id, placeholder: true },
+      { placeholder: false, ...(name?.trim() ? { name: name.trim() } : {}) },
+    );
+    if (claimed > 0 && name?.trim()) user.name = name.trim();
     await addMember(tem, workspaceId, user.id, invite.role);
     // A first password only: one already set is changed by a reset link, not by whoever holds an invite.
     if (passwordHash) await tem.nativeUpdate(User, { id: user.id, passwordHash: null }, { passwordHash });

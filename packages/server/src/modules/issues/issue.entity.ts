@@ -176,6 +176,13 @@ export const Issue = defineEntity({
     /** Set while the issue is archived (openapi.yaml, `archiveIssue`): lists and project counts leave it out. */
     archivedAt: p.datetime().nullable(),
     /**
+     * The issue's identity in the tracker it was imported from (openapi.yaml, `importIssues`): unique per
+     * workspace, system and id (index `issues_source_unique`), so a re-run updates instead of duplicating.
+     */
+    sourceSystem: p.text().nullable(),
+    sourceId: p.text().nullable(),
+    sourceUrl: p.text().nullable(),
+    /**
      * Open issues that block this one, and open issues this one blocks: the `blocked` and `blocking`
      * specials. Kept by triggers on issue_relations and issues (migration `issue_blockers`); never written here.
      */
@@ -345,6 +352,10 @@ export const Comment = defineEntity({
     edited: p.boolean().default(false),
     createdAt: createdTimestamp(),
     updatedAt: p.datetime().onCreate(() => new Date()),
+    /** Its identity where it was imported from (`importIssues`): unique per issue, system and id. */
+    sourceSystem: p.text().nullable(),
+    sourceId: p.text().nullable(),
+    sourceUrl: p.text().nullable(),
   },
 });
 

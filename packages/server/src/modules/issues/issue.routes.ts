@@ -7,6 +7,7 @@ import { setArchived } from "./write/archive.query.js";
 import { createIssues, placeItemRefusal } from "./write/batch.service.js";
 import { createIssue } from "./write/create.service.js";
 import { deleteIssue } from "./write/delete.query.js";
+import { importIssues } from "./write/import.service.js";
 import { createIssueLink } from "./write/link.query.js";
 import { moveIssues } from "./write/move.query.js";
 import * as relations from "./write/relation.query.js";
@@ -103,6 +104,12 @@ export const issueHandlers = [
       status: 201,
       body: { issues: await createIssues(inWorkspace(s), body.issues) },
     }),
+    { placeInvalid: placeItemRefusal },
+  ),
+
+  handle(
+    "importIssues",
+    async (s, { body }) => ({ status: 200, body: await importIssues(inWorkspace(s), body) }),
     { placeInvalid: placeItemRefusal },
   ),
 

@@ -11,6 +11,11 @@ export const User = defineEntity({
     name: p.text(),
     /** Argon2id (PHC string) of the person's password; null until one is set (setup, invite, reset). */
     passwordHash: p.text().nullable(),
+    /**
+     * Held for a person an import named (openapi.yaml, `importIssues`) who is no member yet: no membership,
+     * no password. An invite to its email claims it (`acceptInvite`).
+     */
+    placeholder: p.boolean().default(false),
     createdAt: createdTimestamp(),
   },
 });

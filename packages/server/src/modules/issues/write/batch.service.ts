@@ -113,7 +113,7 @@ function checkItem(
 }
 
 /** The item's problem, its detail prefixed with the item's position and its field paths moved under it. */
-function atItem(problem: HttpProblem, index: number, count: number): HttpProblem {
+export function atItem(problem: HttpProblem, index: number, count: number): HttpProblem {
   const path = `/body/issues/${index}`;
   const own = (problem.extra.errors as FieldError[] | undefined) ?? [];
   const errors: FieldError[] = [
