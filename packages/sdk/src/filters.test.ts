@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { LIST_FILTERS, readListFilters, SCHEMA_RULES, writeListFilters } from "./index.js";
+import { LIST_FILTERS, readListFilters, resolveListDate, SCHEMA_RULES, writeListFilters } from "./index.js";
 
 describe("the list-filter vocabulary", () => {
   it("names each paged list's filters as the contract's list query does", () => {
@@ -23,6 +23,7 @@ describe("the list-filter vocabulary", () => {
       "createdAfter",
       "createdBefore",
       "updatedAfter",
+      "updatedBefore",
       "completedAfter",
       "completedBefore",
       "archived",
@@ -62,6 +63,25 @@ describe("the list-filter vocabulary", () => {
       status: ["started"],
       health: ["off_track"],
     });
+  });
+
+  it("keeps relative date bounds as given, and resolves one against a UTC date for showing it", () => {
+    const source = new URLSearchParams(
+      "dueBefore=%2B14d&dueAfter=today&updatedAfter=-7d&updatedBefore=2026-12-01",
+    );
+    expect(readListFilters("issues", source)).toEqual({
+      dueAfter: "today",
+      dueBefore: "+14d",
+      updatedAfter: "-7d",
+      updatedBefore: "2026-12-01",
+    });
+    expect(readListFilters("issues", { dueBefore: "+14d" })).toEqual({ dueBefore: "+14d" });
+    const now = new Date("2026-12-31T23:30:00-02:00"); // 2027-01-01 01:30 UTC
+    expect(resolveListDate("today", now)).toBe("2027-01-01");
+    expect(resolveListDate("+14d", now)).toBe("2027-01-15");
+    expect(resolveListDate("-7d", now)).toBe("2026-12-25");
+    expect(resolveListDate("2026-05-01", now)).toBe("2026-05-01");
+    expect(resolveListDate("+2w", now)).toBeUndefined();
   });
 
   it("writes filters as comma lists in the contract's order, and round-trips", () => {

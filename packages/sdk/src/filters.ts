@@ -96,6 +96,28 @@ export function readListFilters<K extends ListKind>(
   return filters as ListFilters<K>;
 }
 
+const RELATIVE_DAY = /^(?:today|([+-])(\d{1,4})d)$/;
+
+/**
+ * The date a relative date bound names (the contract's relative form of `dueAfter`, `dueBefore` and the
+ * time windows: `today`, `+14d`, `-7d`), counted from `now`'s UTC date as the server counts it when it
+ * lists; a date (`2026-12-31`) is itself, anything else `undefined`. For showing a saved view's bounds:
+ * the filters themselves stay relative, so the view keeps meaning "the next 14 days".
+ *
+ * @example
+ * resolveListDate("+14d", new Date("2026-12-02T10:00:00Z")); // "2026-12-16"
+ */
+export function resolveListDate(value: unknown, now: Date = new Date()): string | undefined {
+  if (typeof value !== "string") return undefined;
+  if (/^\d{4}-\d{2}-\d{2}$/.test(value)) return value;
+  const m = RELATIVE_DAY.exec(value);
+  if (!m) return undefined;
+  const days = m[1] ? Number(m[2]) * (m[1] === "-" ? -1 : 1) : 0;
+  return new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate() + days))
+    .toISOString()
+    .slice(0, 10);
+}
+
 /**
  * Writes a kind's list filters as query text, arrays as comma lists (the contract's `style: form,
  * explode: false`), in the contract's order; empty values and keys that are not filters are left out.

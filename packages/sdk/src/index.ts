@@ -7,6 +7,7 @@ export {
   type ListKind,
   type ListOperation,
   readListFilters,
+  resolveListDate,
   writeListFilters,
 } from "./filters.js";
 export { BODY_RULES, LIST_OPERATIONS, QUERY_RULES, SCHEMA_RULES } from "./generated/rules.js";

@@ -14,10 +14,11 @@ import {
 } from "@tracker/sdk/schema";
 import { Invalid } from "../../http/problem.js";
 import {
+  DUE_BOUND_FORMAT,
+  dueBoundDate,
   ISSUE_TIME_BOUNDS,
   type IssueFilter,
   type IssueTimeBound,
-  isDateText,
   PRIORITY_BY_NAME,
   PRIORITY_FILTER_HINT,
   TIME_BOUND_FORMAT,
@@ -48,7 +49,7 @@ type Spec =
   | { type: "instant" }
   /** A whole number >= 0 (estimate bounds). */
   | { type: "count" }
-  /** A calendar date, `YYYY-MM-DD` (due date bounds). */
+  /** A calendar date, `YYYY-MM-DD`, or a relative day kept as given (`+14d`; due date bounds). */
   | { type: "date" };
 
 /** Paging and order are not filters: a view has its own `sort`, and pages are the reader's business. */
@@ -131,7 +132,8 @@ export function checkViewFilters(
       if (!Number.isInteger(value) || (value as number) < 0)
         errors.push({ path: at, message: "must be an integer >= 0" });
     } else if (spec.type === "date") {
-      if (!isDateText(value)) errors.push({ path: at, message: "must be a date (YYYY-MM-DD)" });
+      if (dueBoundDate(value) === undefined)
+        errors.push({ path: at, message: `must be ${DUE_BOUND_FORMAT}` });
     } else if (spec.type === "cycle") {
       const ok = value === "current" || (Number.isInteger(value) && (value as number) >= 1);
       if (!ok) errors.push({ path: at, message: "must be a cycle number or current" });

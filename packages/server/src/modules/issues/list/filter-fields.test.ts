@@ -109,6 +109,57 @@ describe("issue list filters of issue 37", () => {
     expect(bad.response.status).toBe(400);
   });
 
+  it("due bounds take a day relative to today's UTC date: +14d lists what the computed date lists", async () => {
+    const day = 86_400_000;
+    const today = Date.UTC(new Date().getUTCFullYear(), new Date().getUTCMonth(), new Date().getUTCDate());
+    const dateIn = (days: number) => new Date(today + days * day).toISOString().slice(0, 10);
+    const relativeTo = (date: string) => {
+      const days = Math.round((Date.parse(`${date}T00:00:00Z`) - today) / day);
+      return days === 0 ? "today" : `${days > 0 ? "+" : "-"}${Math.abs(days)}d`;
+    };
+    // The fixed due dates of the seed, named relatively.
+    expect(await titles({ dueBefore: relativeTo("2026-12-31") })).toEqual(["Urgent bug"]);
+    expect(await titles({ dueAfter: relativeTo("2027-01-01") })).toEqual(["Alice none"]);
+    expect(await titles({ dueAfter: relativeTo("2026-12-10"), dueBefore: relativeTo("2026-12-31") })).toEqual(
+      ["Urgent bug"],
+    );
+    for (const [relative, days] of [
+      ["+14d", 14],
+      ["-7d", -7],
+      ["today", 0],
+      ["+400d", 400],
+    ] as const) {
+      expect(await titles({ dueBefore: relative })).toEqual(await titles({ dueBefore: dateIn(days) }));
+      expect(await titles({ dueAfter: relative })).toEqual(await titles({ dueAfter: dateIn(days) }));
+    }
+    // Time windows too: the start of that UTC day.
+    expect(await titles({ createdAfter: "-1d" })).toEqual(await titles({ createdAfter: dateIn(-1) }));
+    expect(await titles({ createdBefore: "+1d" })).toEqual(await titles({ createdBefore: dateIn(1) }));
+    for (const bad of ["+14", "14d", "+1w", "tomorrow", "+99999d"]) {
+      const res = await admin.GET("/issues", { params: { query: { dueBefore: bad } } });
+      expect([bad, res.response.status]).toEqual([bad, 400]);
+    }
+  });
+
+  it("a saved view keeps a relative due bound as given, and means the next 14 days whenever it is read", async () => {
+    const saved = await admin.POST("/views", {
+      body: { name: "Due in two weeks", filters: { dueAfter: "today", dueBefore: "+14d" } } as never,
+    });
+    expect(saved.response.status, JSON.stringify(saved.error)).toBe(201);
+    expect(saved.data!.view.filters).toEqual({ dueAfter: "today", dueBefore: "+14d" });
+    const read = (await admin.GET("/views")).data!.views.find((v) => v.id === saved.data!.view.id)!;
+    expect(read.filters).toEqual({ dueAfter: "today", dueBefore: "+14d" });
+    const today = new Date().toISOString().slice(0, 10);
+    const in14 = new Date(Date.parse(`${today}T00:00:00Z`) + 14 * 86_400_000).toISOString().slice(0, 10);
+    expect(await titles(read.filters as ListQuery)).toEqual(
+      await titles({ dueAfter: today, dueBefore: in14 }),
+    );
+    const refused = await admin.POST("/views", {
+      body: { name: "Bad", filters: { dueBefore: "+2w" } } as never,
+    });
+    expect(refused.response.status).toBe(400);
+  });
+
   it("creator by email, me, and 404 for nobody", async () => {
     expect(await titles({ creator: aliceEmail })).toEqual(["Alice low", "Alice none"]);
     expect(await titles({ creator: "me" }, alice)).toEqual(["Alice low", "Alice none"]);
@@ -170,7 +221,12 @@ describe("issue list filters of issue 37", () => {
     expect(byNumber.data!.view.filters).toEqual({ priority: [1], label: ["Bug"] });
     expect(await titles(byNumber.data!.view.filters as ListQuery)).toEqual(["Urgent bug"]);
 
-    for (const filters of [{ priority: ["asap"] }, { priority: [7] }, { estimateMin: -1 }, { dueBefore: "soon" }]) {
+    for (const filters of [
+      { priority: ["asap"] },
+      { priority: [7] },
+      { estimateMin: -1 },
+      { dueBefore: "soon" },
+    ]) {
       const refused = await admin.POST("/views", { body: { name: "Bad", filters } as never });
       expect(refused.response.status).toBe(400);
     }

@@ -40,6 +40,7 @@ export const ISSUE_TIME_BOUNDS = {
   createdAfter: "i.created_at >=",
   createdBefore: "i.created_at <",
   updatedAfter: "i.updated_at >=",
+  updatedBefore: "i.updated_at <",
   completedAfter: "i.completed_at >=",
   completedBefore: "i.completed_at <",
 } as const satisfies Partial<Record<keyof IssueFilter, string>>;
@@ -64,6 +65,28 @@ function isDate(text: string): boolean {
   );
 }
 
+const RELATIVE_DAY = /^(?:today|([+-])(\d{1,4})d)$/;
+
+/**
+ * A day relative to today's UTC date (the contract's relative form of a date bound: `today`, `+14d`,
+ * `-7d`) as `YYYY-MM-DD`, resolved now, so a saved view keeps meaning "the next 14 days"; undefined when
+ * `value` is not one.
+ */
+export function relativeDay(value: unknown, now: Date = new Date()): string | undefined {
+  if (typeof value !== "string") return undefined;
+  const m = RELATIVE_DAY.exec(value);
+  if (!m) return undefined;
+  const days = m[1] ? Number(m[2]) * (m[1] === "-" ? -1 : 1) : 0;
+  const day = new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate() + days));
+  return day.toISOString().slice(0, 10);
+}
+
+/** A due date bound as the date it names: a date, or a relative day (`+14d`) resolved against today. */
+export function dueBoundDate(value: unknown): string | undefined {
+  if (typeof value === "string" && isDate(value)) return value;
+  return relativeDay(value);
+}
+
 /**
  * The instant a time bound names, as text PostgreSQL reads as a `timestamptz` in any session time zone: a
  * date (`2026-11-01`) is the start of that day in UTC, a date-time needs `Z` or an offset (RFC 3339, as the
@@ -72,6 +95,8 @@ function isDate(text: string): boolean {
 export function timeBoundInstant(value: unknown): string | undefined {
   if (typeof value !== "string") return undefined;
   if (isDate(value)) return `${value}T00:00:00Z`;
+  const relative = relativeDay(value);
+  if (relative) return `${relative}T00:00:00Z`;
   const m = DATE_TIME.exec(value);
   if (!m || !isDate(m[1]!)) return undefined;
   const [hour, minute, second] = [Number(m[2]), Number(m[3]), Number(m[4])];
@@ -81,7 +106,9 @@ export function timeBoundInstant(value: unknown): string | undefined {
 }
 
 export const TIME_BOUND_FORMAT =
-  "a date (2026-11-01, the start of that UTC day) or a date-time with Z or an offset";
+  "a date (2026-11-01, the start of that UTC day), a date-time with Z or an offset, or a relative day (today, -7d)";
+
+export const DUE_BOUND_FORMAT = "a date (2026-12-31) or a relative day (today, +14d, -7d)";
 
 /**
  * Priorities as filters take them (the contract's `PriorityFilterValue`), by the stored number: a name
@@ -474,11 +501,12 @@ export async function compileIssueFilter(
   ] as const) {
     const value = filter[key];
     if (value === undefined || value === null) continue;
-    if (!isDateText(value))
-      throw new Invalid(`${key} must be a date (2026-12-31): "${value}" is not.`, [
-        { path: `/query/${key}`, message: "must be a date" },
+    const date = dueBoundDate(value);
+    if (date === undefined)
+      throw new Invalid(`${key} must be ${DUE_BOUND_FORMAT}: "${value}" is not.`, [
+        { path: `/query/${key}`, message: `must be ${DUE_BOUND_FORMAT}` },
       ]);
-    add(`${comparison} ?::date`, value);
+    add(`${comparison} ?::date`, date);
   }
   if (filter.project != null) {
     const ref = String(filter.project);

@@ -746,6 +746,19 @@ describe("listIssues time windows", () => {
     expect(await ids({ updatedAfter: "2026-04-01T00:00:00.000001Z" })).toEqual([]);
   });
 
+  it("updatedBefore is exclusive at the exact instant, and with updatedAfter makes consecutive windows", async () => {
+    const before = await ids({ updatedBefore: "2026-03-01T12:00:00Z" });
+    const after = await ids({ updatedAfter: "2026-03-01T12:00:00Z" });
+    expect(before).toContain("WIN-2");
+    expect(before.filter((id) => after.includes(id))).toEqual([]);
+    expect([...before, ...after].sort()).toEqual([...(await ids({}))].sort());
+    // WIN-2 was updated at 11:59:59.999999: a bound at that instant leaves it out.
+    expect(await ids({ updatedBefore: "2026-03-01T11:59:59.999999Z" })).not.toContain("WIN-2");
+    expect(await ids({ updatedBefore: "2026-03-01T11:59:59.999999Z" })).toEqual(
+      before.filter((id) => id !== "WIN-2"),
+    );
+  });
+
   it("completed bounds match only issues with a completedAt, completed or canceled", async () => {
     expect(await ids({ completedAfter: "2026-02-01" })).toEqual(["WIN-2", "WIN-3", "WOT-1"]);
     expect(await ids({ completedBefore: "2026-02-01" })).toEqual(["WIN-4"]);
@@ -821,7 +834,14 @@ describe("listIssues time windows", () => {
       "1730000000",
       "",
     ];
-    for (const name of ["createdAfter", "createdBefore", "updatedAfter", "completedAfter", "completedBefore"])
+    for (const name of [
+      "createdAfter",
+      "createdBefore",
+      "updatedAfter",
+      "updatedBefore",
+      "completedAfter",
+      "completedBefore",
+    ])
       for (const value of bad) {
         const res = await fetch(`${srv.url}/api/v1/issues?${name}=${encodeURIComponent(value)}`, {
           headers: { authorization: `Bearer ${winToken}` },
