@@ -54,15 +54,17 @@ interface Entry {
   run(): void;
   hint?: string | undefined;
   icon?: ReactNode;
+  /** What the text is matched against when not the label (a label that quotes an issue's title). */
+  match?: string;
 }
 
 /**
  * How well `text` matches an entry, fuzzily (cmdk's own scoring: letters in order, word starts count
  * most); 0 is no match. Everything matches an empty text.
  */
-function score(entry: Pick<Entry, "label" | "hint">, text: string): number {
+function score(entry: Pick<Entry, "label" | "hint" | "match">, text: string): number {
   if (!text) return 1;
-  return defaultFilter(entry.label, text, entry.hint ? [entry.hint] : undefined);
+  return defaultFilter(entry.match ?? entry.label, text, entry.hint ? [entry.hint] : undefined);
 }
 
 /** The entries that match, best first (their own order kept among equals, and with no text). */
@@ -258,7 +260,13 @@ export function Palette({
                 void archiveIssue(tracker, notify, issue.identifier);
               }),
           entry("a-copy-id", `Copy identifier ${issue.identifier}`, () => copied(issue.identifier)),
-          entry("a-copy-branch", `Copy branch name ${branchName(issue)}`, () => copied(branchName(issue))),
+          // Matched by what it does, not by the title the branch name quotes.
+          {
+            ...entry("a-copy-branch", `Copy branch name ${branchName(issue)}`, () =>
+              copied(branchName(issue)),
+            ),
+            match: `Copy branch name ${issue.identifier}`,
+          },
           entry("a-copy-link", "Copy link to the issue", () =>
             copied(`${location.origin}/${ws}/issue/${issue.identifier}`),
           ),
