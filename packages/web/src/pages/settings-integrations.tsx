@@ -114,8 +114,8 @@ function GithubSettings({ admin }: { admin: boolean }) {
               <p>
                 In GitHub, open the repository's (or the organization's) Settings, Webhooks, Add webhook:
                 paste the payload URL and the secret, choose the content type <code>application/json</code>,
-                and send the pull request and push events
-                {codehost.data.events.length ? ` (${codehost.data.events.join(", ")})` : ""}.
+                and under "Let me select individual events" tick Pull requests and Pushes. GitHub's first
+                delivery, a ping, should then show a green tick.
               </p>
             </div>
           )}
