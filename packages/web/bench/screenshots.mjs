@@ -1,10 +1,24 @@
 // Screenshots of the board, the list, the issue page, the new-issue dialog, the palette, a project page, a
 // document and the board and issue page on a phone (390 px) for the README, taken from a development server's demo
 // workspace with a little more data made through the SDK: `npm run build && npm run screenshots -w @tracker/web`.
+// The settings screens and the first run (settings-shots.mjs) follow; `-- --settings` takes only those.
 import path from "node:path";
 import { launch, signedIn, startServer, trackerFor, WEB_ROOT } from "./lib.mjs";
+import { settingsScreenshots } from "./settings-shots.mjs";
 
 const server = await startServer();
+if (process.argv.includes("--settings")) {
+  const browser = await launch();
+  try {
+    await signedIn(browser.context, server.apiKey);
+    const names = await settingsScreenshots(server, browser.context, trackerFor(server));
+    console.log(`wrote ${path.join(WEB_ROOT, "docs")}: ${names.join(", ")} (.png)`);
+  } finally {
+    await browser.close();
+    await server.stop();
+  }
+  process.exit(0);
+}
 try {
   const tracker = trackerFor(server);
   const workspace = (await tracker.workspaces.list())[0].slug;
@@ -116,8 +130,9 @@ try {
     await page.goto(`${server.url}/${workspace}/issue/${focus.identifier}`);
     await page.waitForSelector(".description table");
     await page.screenshot({ path: path.join(WEB_ROOT, "docs", "phone-issue.png") });
+    const settings = await settingsScreenshots(server, browser.context, tracker);
     console.log(
-      `wrote ${path.join(WEB_ROOT, "docs")}: board, list, issue, create, palette, project, document, phone-board and phone-issue (.png)`,
+      `wrote ${path.join(WEB_ROOT, "docs")}: board, list, issue, create, palette, project, document, phone-board, phone-issue, ${settings.join(", ")} (.png)`,
     );
   } finally {
     await browser.close();
