@@ -71,6 +71,7 @@ describe("annotations", () => {
       "save_document",
       "manage_team_members",
       "manage_labels",
+      "manage_workflow_states",
       "manage_webhooks",
       "delete_issue",
     ]);

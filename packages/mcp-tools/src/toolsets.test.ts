@@ -60,6 +60,7 @@ describe("what a deployment offers", () => {
     const client = await connectClient(noApi());
     const instructions = client.getInstructions() ?? "";
     const more = instructions.slice(instructions.indexOf(" Not offered here:"));
+      "manage_workflow_states",
     expect(more).toBe(
       " Not offered here: planning (projects, initiatives, cycles, status updates); docs (documents); " +
         "people (invites, team membership); inbox (notifications); admin (labels, webhooks, issue archive, delete). If a task needs one, tell the " +

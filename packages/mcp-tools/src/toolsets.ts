@@ -27,6 +27,7 @@ import { manageLabelsTool } from "./tools/manage-labels.js";
 import { manageTeamMembersTool } from "./tools/manage-team-members.js";
 import { manageWebhooksTool } from "./tools/manage-webhooks.js";
 import { moveIssuesTool } from "./tools/move-issues.js";
+import { manageWorkflowStatesTool } from "./tools/manage-workflow-states.js";
 import { postStatusUpdateTool } from "./tools/post-status-update.js";
 import { relateIssuesTool } from "./tools/relate-issues.js";
 import { saveDocumentTool } from "./tools/save-document.js";
@@ -112,9 +113,16 @@ export const TOOLSETS = {
   },
   admin: {
     description:
-      "Workspace-wide and lasting changes: create, rename and merge labels; outbound webhooks and their deliveries; archive, restore and delete issues",
+      "Workspace-wide and lasting changes: create, rename and merge labels; a team's workflow states; outbound webhooks and their deliveries; archive, restore and delete issues",
     short: "labels, webhooks, issue archive, delete",
-    tools: [manageLabelsTool, listWebhooksTool, manageWebhooksTool, archiveIssueTool, deleteIssueTool],
+    tools: [
+      manageLabelsTool,
+      manageWorkflowStatesTool,
+      listWebhooksTool,
+      manageWebhooksTool,
+      archiveIssueTool,
+      deleteIssueTool,
+    ],
   },
 } satisfies Record<string, Toolset>;
 

@@ -303,6 +303,14 @@ export async function callEveryTool(client: Client): Promise<void> {
 
     if (process.env.SHOW_TOOL_TEXT) console.log(`== ${call.tool}\n${textOf(good)}`);
     const bad = await client.callTool({ name: call.tool, arguments: call.bad });
+  {
+    tool: "manage_workflow_states",
+    good: { team: "OPS", action: "create", name: "QA", type: "started" },
+    goodText:
+      /^Added QA \(started, #[0-9a-f]{6}\) to OPS at position \d\.\nOPS states: Backlog \(backlog\), /,
+    bad: { team: "OPS", action: "delete", state: "Done" },
+    badText: /^last_state: "Done" is the last completed state of OPS/,
+  },
     if (process.env.SHOW_TOOL_TEXT) console.log(`-- bad\n${textOf(bad)}`);
     expect.soft(bad.isError, `${call.tool} bad: ${textOf(bad)}`).toBe(true);
     expect.soft(textOf(bad), `${call.tool} bad`).toMatch(call.badText);
