@@ -289,6 +289,7 @@ function SsoSettings() {
                 href={`/auth/sso/${encodeURIComponent(ws)}?returnTo=${encodeURIComponent(`/${ws}`)}`}
                 target="_blank"
                 rel="noopener noreferrer"
+                aria-describedby={`${id}-test-hint`}
               >
                 Test sign-in
               </a>
@@ -299,6 +300,12 @@ function SsoSettings() {
               </button>
             )}
           </p>
+          {saved && (
+            <p id={`${id}-test-hint`} className="hint">
+              The test opens the provider's sign-in in a new tab. Finishing it signs this browser in through
+              the provider, into this workspace only: test in a private window to stay signed in as you are.
+            </p>
+          )}
           <ErrorNote error={error} />
         </form>
       )}
