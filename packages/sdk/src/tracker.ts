@@ -2,6 +2,7 @@ import createClient from "openapi-fetch";
 import type { paths } from "./generated/schema.js";
 import { type CallOptions, type Http, type RawClient, unwrap } from "./http.js";
 import type { QueryOf, ResponseOf } from "./operation-types.js";
+import { AccountApi } from "./resources/account.js";
 import { ApiKeysApi } from "./resources/api-keys.js";
 import { CommentsApi } from "./resources/comments.js";
 import { CyclesApi } from "./resources/cycles.js";
@@ -79,6 +80,8 @@ export interface Tracker {
   users: UsersApi;
   members: MembersApi;
   apiKeys: ApiKeysApi;
+  /** The caller's own account: name, password, sessions, apps authorised, notification e-mail. */
+  account: AccountApi;
   invites: InvitesApi;
   teams: TeamsApi;
   issues: IssuesApi;
@@ -184,6 +187,7 @@ export function createTracker(options: TrackerOptions = {}): Tracker {
     users: new UsersApi(http),
     members: new MembersApi(http),
     apiKeys: new ApiKeysApi(http),
+    account: new AccountApi(http),
     invites: new InvitesApi(http),
     teams: new TeamsApi(http),
     issues: new IssuesApi(http),

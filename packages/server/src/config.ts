@@ -50,8 +50,13 @@ export interface Config {
   logLevel: LogLevel;
   /** Public base URL used to build invite links. */
   publicUrl: string;
-  /** Set: password reset links are e-mailed through this server (`smtp://user:pass@host:587`). */
+  /**
+   * Set: password reset links and notifications (for the people who chose e-mail) are e-mailed through this
+   * server (`smtp://user:pass@host:587`).
+   */
   smtpUrl: string | undefined;
+  /** When notification e-mails go out (`modules/notifications/notification-mailer.ts`). */
+  notificationMail: NotificationMailSettings;
   /** Requests a minute per API key (burst: a sixth of it), counted across instances; 0 turns limiting off. */
   rateLimitPerMinute: number;
   /**
@@ -71,6 +76,15 @@ export interface Config {
   oauthResources: string[];
   /** Files uploaded to issues: size limit, where they are stored, the key that signs their URLs. */
   attachments: AttachmentSettings;
+}
+
+export interface NotificationMailSettings {
+  /** How often the outbox of `instant` e-mails is looked at (`TRACKER_MAIL_POLL_MS`, default 5 s). */
+  pollMs: number;
+  /** The hour (UTC, 0-23) the daily e-mails go out (`TRACKER_DIGEST_HOUR`, default 8). */
+  digestHour: number;
+  /** How often an instance checks whether daily e-mails are due (`TRACKER_DIGEST_CHECK_MS`, default 5 min). */
+  digestCheckMs: number;
 }
 
 export interface AttachmentSettings {
@@ -102,6 +116,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     logLevel,
     publicUrl: env.TRACKER_PUBLIC_URL ?? `http://localhost:${port}`,
     smtpUrl: env.TRACKER_SMTP_URL || undefined,
+    notificationMail: {
+      pollMs: positiveInt(env.TRACKER_MAIL_POLL_MS, 5_000, "TRACKER_MAIL_POLL_MS"),
+      digestHour: digestHour(env.TRACKER_DIGEST_HOUR),
+      digestCheckMs: positiveInt(env.TRACKER_DIGEST_CHECK_MS, 300_000, "TRACKER_DIGEST_CHECK_MS"),
+    },
     rateLimitPerMinute: nonNegativeInt(
       env.TRACKER_RATE_LIMIT_PER_MINUTE,
       1200,
@@ -176,6 +195,19 @@ function trustedProxies(value: string | undefined): string[] | number {
     throw new Error(`TRACKER_TRUSTED_PROXIES: ${(err as Error).message}`);
   }
   return items;
+}
+
+function positiveInt(value: string | undefined, fallback: number, name: string): number {
+  const n = nonNegativeInt(value, fallback, name);
+  if (n === 0) throw new Error(`${name} must be above 0`);
+  return n;
+}
+
+/** `TRACKER_DIGEST_HOUR`: the hour of the day (UTC) the daily notification e-mails go out. */
+function digestHour(value: string | undefined): number {
+  const hour = nonNegativeInt(value, 8, "TRACKER_DIGEST_HOUR");
+  if (hour > 23) throw new Error(`TRACKER_DIGEST_HOUR must be an hour from 0 to 23, got "${value}"`);
+  return hour;
 }
 
 function nonNegativeInt(value: string | undefined, fallback: number, name: string): number {

@@ -28,7 +28,12 @@ import {
   IssueSearchRecentSince,
 } from "./modules/issues/issue.entity.js";
 import { Label } from "./modules/labels/label.entity.js";
-import { IssueSubscription, Notification } from "./modules/notifications/notification.entity.js";
+import {
+  IssueSubscription,
+  Notification,
+  NotificationMail,
+  NotificationSetting,
+} from "./modules/notifications/notification.entity.js";
 import {
   Project,
   ProjectIssueCounts,
@@ -87,6 +92,8 @@ export const entities: EntitySchema[] = [
   ActivityEvent,
   IssueSubscription,
   Notification,
+  NotificationSetting,
+  NotificationMail,
   Document,
   DocumentIssue,
   StatusUpdate,

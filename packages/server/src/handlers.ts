@@ -14,6 +14,7 @@ import { issueHandlers } from "./modules/issues/issue.routes.js";
 import { labelHandlers } from "./modules/labels/label.routes.js";
 import { memberHandlers } from "./modules/members/member.routes.js";
 import { notificationHandlers } from "./modules/notifications/notification.routes.js";
+import { oauthGrantHandlers } from "./modules/oauth-grants/grant.routes.js";
 import { projectHandlers } from "./modules/projects/project.routes.js";
 import { sessionHandlers } from "./modules/sessions/session.routes.js";
 import { ssoHandlers } from "./modules/sso/sso.routes.js";
@@ -31,6 +32,7 @@ export const allHandlers: HandlerEntry[] = [
   ...apiKeyHandlers,
   ...inviteHandlers,
   ...sessionHandlers,
+  ...oauthGrantHandlers,
   ...ssoHandlers,
   ...devHandlers,
   ...teamHandlers,

@@ -18,6 +18,7 @@ import { attachmentStore } from "./modules/attachments/attachment-store.js";
 import { sweepOrphanAttachments } from "./modules/attachments/attachment-sweep.js";
 import * as codehostQueries from "./modules/codehost/codehost.query.js";
 import { pruneSearchRecent } from "./modules/issues/list/search-recent.query.js";
+import { NotificationMailer } from "./modules/notifications/notification-mailer.js";
 import { pruneSsoLogins } from "./modules/sso/sso.service.js";
 import * as webhookQueries from "./modules/webhooks/webhook.query.js";
 import { WebhookDispatcher } from "./modules/webhooks/webhook-dispatcher.js";
@@ -35,6 +36,8 @@ export interface RunningServer {
   server: Server;
   /** The live event stream (GET /events) of this instance. */
   events: EventHub;
+  /** This instance's notification e-mail (a test sends the daily e-mails with `sendDueDigests`). */
+  mailer: NotificationMailer;
   /** Stops accepting, lets in-flight requests finish, then closes the pool. */
   close(): Promise<void>;
 }
@@ -80,6 +83,16 @@ export async function startHttp(
     dataDir: config.dataDir,
   });
   if (webhooksConfig.dispatch) await webhooks.start();
+  // Notification e-mail: this instance's share of the outbox and of the daily e-mails (modules/notifications).
+  let publicUrl = config.publicUrl;
+  const mailer = new NotificationMailer({
+    orm,
+    logger,
+    smtpUrl: config.smtpUrl,
+    publicUrl: () => publicUrl,
+    settings: config.notificationMail,
+  });
+  mailer.start();
   const server = app.listen(config.port);
   answerClientErrors(server);
   await new Promise<void>((resolve, reject) => {
@@ -88,26 +101,31 @@ export async function startHttp(
   }).catch(async (err) => {
     stopPrune();
     await webhooks.stop();
+    await mailer.stop();
     await events.stop();
     await orm.close(true);
     throw err;
   });
   keepListening(server, logger);
   const { port } = server.address() as AddressInfo;
-  // The OAuth issuer: the public URL, or this address when the port was chosen at start (PORT=0).
-  await oauth.start(/:0\/?$/.test(config.publicUrl) ? `http://127.0.0.1:${port}` : config.publicUrl);
+  // The OAuth issuer and the e-mails' links: the public URL, or this address when the port was chosen at
+  // start (PORT=0).
+  if (/:0\/?$/.test(config.publicUrl)) publicUrl = `http://127.0.0.1:${port}`;
+  await oauth.start(publicUrl);
   let closing: Promise<void> | undefined;
   return {
     url: `http://127.0.0.1:${port}`,
     orm,
     server,
     events,
+    mailer,
     close() {
       closing ??= (async () => {
         // Draining: new requests get 503 while the ones in flight finish, for at most the drain timeout.
         lifecycle.draining = true;
         stopPrune();
         await webhooks.stop();
+        await mailer.stop();
         // Event streams never finish on their own: end them first (with a retry hint) so they hold nothing.
         await events.stop();
         const deadline = Date.now() + config.drainTimeoutMs;

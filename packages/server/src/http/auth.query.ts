@@ -171,10 +171,16 @@ export async function authenticateSessionHash(
   tokenHash: string,
 ): Promise<{ caller: Caller; epoch: string }> {
   const rows = await sql<
-    PersonRow & { session_id: string; active_workspace_id: string | null; sso_workspace_id: string | null }
+    PersonRow & {
+      session_id: string;
+      active_workspace_id: string | null;
+      sso_workspace_id: string | null;
+      stale: boolean;
+    }
   >(
     em,
     q`select s.id as session_id, s.active_workspace_id, s.sso_workspace_id,
+             s.last_seen_at < now() - interval '1 minute' as stale,
              ${personColumns(raw("(s.sso_workspace_id is null or w.id = s.sso_workspace_id)"))}
        from sessions s join users u on u.id = s.user_id
       where s.token_hash = ${tokenHash} and s.expires_at > now()`,
@@ -182,6 +188,8 @@ export async function authenticateSessionHash(
   );
   const row = rows[0];
   if (!row) throw new Unauthenticated("The session has ended or expired: sign in again.");
+  // When it was last seen (GET /auth/sessions), to the minute: at most one write a minute per session.
+  if (row.stale) await sql(em, q`update sessions set last_seen_at = now() where id = ${row.session_id}`);
   return {
     caller: {
       ...personOf(row),

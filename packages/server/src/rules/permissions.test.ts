@@ -1,6 +1,7 @@
 import { randomUUID } from "node:crypto";
 import { sign } from "@octokit/webhooks-methods";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
+import { hashPassword } from "../modules/users/password.js";
 import { databaseFingerprint } from "../test/fingerprint.js";
 import { testContract, useTestServer } from "../test/harness.js";
 import { startTestIdp, type TestIdp } from "../test/oidc-idp.js";
@@ -274,6 +275,40 @@ async function githubDelivery(): Promise<Req> {
     },
   };
 }
+/** A signed-in browser of the user's (as sign-in writes it): its id. */
+async function sessionOf(userId: string): Promise<string> {
+  const id = randomUUID();
+  await srv.query(
+    `insert into sessions (id, user_id, token_hash, user_agent, created_at, last_seen_at, expires_at)
+     values ($1, $2, $3, 'Test browser', now(), now(), now() + interval '1 day')`,
+    [id, userId, randomUUID()],
+  );
+  return id;
+}
+/** An app the user authorised for the fixture's workspace, as the OAuth server stores the grant: its id. */
+async function grantOf(userId: string): Promise<string> {
+  const jti = randomUUID().replaceAll("-", "");
+  await srv.query(
+    `insert into oauth_store (kind, id_hash, payload, expires_at)
+     values ('Grant', encode(sha256(convert_to($1, 'UTF8')), 'hex'), $2::jsonb, now() + interval '1 day')`,
+    [
+      jti,
+      JSON.stringify({
+        jti,
+        kind: "Grant",
+        accountId: `${userId}:${fx.workspaceId}`,
+        clientId: "test-app",
+        openid: { scope: "read" },
+        resources: { [`${srv.url}/api/v1`]: "read" },
+        iat: Math.floor(Date.now() / 1000),
+      }),
+    ],
+  );
+  return (await srv.query<{ id: string }>("select md5($1)::uuid::text as id", [jti]))[0]!.id;
+}
+const KNOWN_PASSWORD = "a known password 123";
+const KNOWN_HASH = hashPassword(KNOWN_PASSWORD);
+
 /** A new user of `role` in the workspace, with their own account key. */
 function freshUser(role: Role) {
   return srv.addMember(admin(), role);
@@ -366,6 +401,29 @@ const CASES: Record<keyof typeof OPERATION_RULES, Case> = {
   },
   signOutEverywhere: { call: async () => ({ method: "POST", path: "/auth/sign-out-everywhere" }) },
   getSession: { call: async () => get("/auth/session") },
+  listSessions: { call: async () => get("/auth/sessions") },
+  deleteSession: {
+    call: async (role) => ({ method: "DELETE", path: `/auth/sessions/${await sessionOf(fx.users[role])}` }),
+  },
+  changePassword: {
+    call: async (role) => {
+      await srv.query("update users set password_hash = $1 where id = $2", [
+        await KNOWN_HASH,
+        fx.users[role],
+      ]);
+      // The same password again: it stays known for the next call.
+      return {
+        method: "POST",
+        path: "/auth/password",
+        body: { currentPassword: KNOWN_PASSWORD, newPassword: KNOWN_PASSWORD },
+      };
+    },
+  },
+  updateMe: { call: async () => ({ method: "PATCH", path: "/me", body: { name: "Renamed Person" } }) },
+  listOAuthGrants: { call: async () => get("/oauth-grants") },
+  revokeOAuthGrant: {
+    call: async (role) => ({ method: "DELETE", path: `/oauth-grants/${await grantOf(fx.users[role])}` }),
+  },
   deleteInvite: { call: async () => ({ method: "DELETE", path: `/invites/${(await invite()).id}` }) },
   updateMember: {
     call: async () => ({ method: "PATCH", path: `/members/${fx.target.userId}`, body: { role: "member" } }),
@@ -773,6 +831,10 @@ const CASES: Record<keyof typeof OPERATION_RULES, Case> = {
   },
   listNotifications: { call: async () => get("/my/notifications") },
   markNotificationsRead: { call: async () => ({ method: "POST", path: "/my/notifications/read", body: {} }) },
+  getNotificationSettings: { call: async () => get("/my/notification-settings") },
+  putNotificationSettings: {
+    call: async () => ({ method: "PUT", path: "/my/notification-settings", body: { email: "daily" } }),
+  },
   getIssueSubscription: onIssue("GET", "/subscription"),
   subscribeIssue: onIssue("PUT", "/subscription"),
   unsubscribeIssue: onIssue("DELETE", "/subscription"),

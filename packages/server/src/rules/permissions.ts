@@ -137,6 +137,14 @@ export const RULES = {
   "session.read": rule({ kind: "read", roles: "anyone", ...OPEN }),
   "session.end": rule({ kind: "write", roles: "anyone", ...OPEN }),
   "session.resetPassword": rule({ kind: "write", roles: "anyone", ...OPEN }),
+  /**
+   * A person's own account, outside any workspace: their name (`write`), their password (a credential:
+   * `admin`, as making keys is), the apps they authorised (listing `read`, revoking a credential `admin`).
+   */
+  "account.update": rule({ kind: "write", roles: "anyone", ...OPEN }),
+  "account.password": rule({ kind: "admin", roles: "anyone", ...OPEN }),
+  "oauthGrant.list": rule({ kind: "read", roles: "anyone", ...OPEN }),
+  "oauthGrant.revoke": rule({ kind: "admin", roles: "anyone", ...OPEN }),
   "member.passwordReset": adminOnly("Only workspace admins may make password reset links."),
   "workspace.list": rule({ kind: "read", roles: "anyone", ...OPEN }),
   "workspace.create": rule({
@@ -214,6 +222,9 @@ export const RULES = {
   "issue.subscribe": everyone("write", "seen"),
   "notification.read": everyone("read"),
   "notification.update": everyone("write"),
+  /** How the person is told of notifications: theirs, for every workspace of theirs. */
+  "notificationSettings.read": rule({ kind: "read", roles: "anyone", ...OPEN }),
+  "notificationSettings.update": rule({ kind: "write", roles: "anyone", ...OPEN }),
   "issue.delete": adminsAnd([creator], "Only the issue's creator or a workspace admin may delete it."),
   "comment.update": adminsAnd([author], "Only the author of a comment may edit it.", { roles: [] }),
   "comment.delete": adminsAnd([author], "Only the comment's author or a workspace admin may delete it."),

@@ -38,6 +38,8 @@ describe("the role × action table", () => {
       "PUT /workspace/codehost",
       "DELETE /workspace/codehost",
       "POST /invites",
+      "POST /auth/password",
+      "DELETE /oauth-grants/{id}",
       "PUT /sso",
       "DELETE /sso",
       "DELETE /invites/{id}",

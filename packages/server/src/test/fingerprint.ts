@@ -2,7 +2,8 @@ import type { TestServer } from "./harness.js";
 
 /**
  * A fingerprint of every table of the test server's database, to assert that refused requests changed
- * nothing. `api_keys` without `last_used_at`, which authenticating may touch.
+ * nothing. `api_keys` without `last_used_at` and `sessions` without `last_seen_at`, which authenticating
+ * may touch.
  */
 export async function databaseFingerprint(srv: Pick<TestServer, "query">): Promise<string> {
   const tables = await srv.query<{ table_name: string }>(
@@ -13,7 +14,9 @@ export async function databaseFingerprint(srv: Pick<TestServer, "query">): Promi
     const row =
       table_name === "api_keys"
         ? "(t.id, t.user_id, t.scope, t.workspace_id, t.active_workspace_id, t.name, t.token_hash)::text"
-        : "t::text";
+        : table_name === "sessions"
+          ? "(t.id, t.user_id, t.token_hash, t.active_workspace_id, t.sso_workspace_id, t.expires_at)::text"
+          : "t::text";
     const [h] = await srv.query<{ h: string }>(
       `select md5(coalesce(string_agg(${row}, '|' order by ${row}), '')) as h from "${table_name}" t`,
     );

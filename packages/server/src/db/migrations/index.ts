@@ -44,6 +44,7 @@ import { Migration20261128230000_team_state_counts } from "./Migration2026112823
 import { Migration20261129000000_team_state_counts_per_statement } from "./Migration20261129000000_team_state_counts_per_statement.js";
 import { Migration20261129010000_team_open_updated_index } from "./Migration20261129010000_team_open_updated_index.js";
 import { Migration20261130090000_rate_limit_buckets } from "./Migration20261130090000_rate_limit_buckets.js";
+import { Migration20261201120000_account_settings } from "./Migration20261201120000_account_settings.js";
 import { Migration20261201130000_import_mode } from "./Migration20261201130000_import_mode.js";
 
 /** Applied in this order on every start. Add each new migration here (npm run migration:create). */
@@ -147,5 +148,6 @@ export const migrationsList: MigrationObject[] = [
     class: Migration20261129010000_team_open_updated_index,
   },
   { name: "Migration20261130090000_rate_limit_buckets", class: Migration20261130090000_rate_limit_buckets },
+  { name: "Migration20261201120000_account_settings", class: Migration20261201120000_account_settings },
   { name: "Migration20261201130000_import_mode", class: Migration20261201130000_import_mode },
 ];

@@ -43,3 +43,34 @@ export const Notification = defineEntity({
     createdAt: createdTimestamp(),
   },
 });
+
+/**
+ * How a person is told of their notifications (openapi.yaml, `putNotificationSettings`): `email` is
+ * `none`, `instant` or `daily`; no row is `none`. `lastDigestAt`: when their last daily e-mail was sent
+ * (or the setting chosen), so each scheduled hour sends once (`notification-mailer.ts`).
+ */
+export const NotificationSetting = defineEntity({
+  name: "NotificationSetting",
+  tableName: "notification_settings",
+  properties: {
+    user: () => p.manyToOne(User).primary().deleteRule("cascade"),
+    email: p.text(),
+    lastDigestAt: p.datetime().nullable(),
+    updatedAt: p.datetime(),
+  },
+});
+
+/**
+ * The outbox of `instant` e-mails: one row per notification to send, queued by the trigger of
+ * `db/functions/notification-mails.ts`, deleted once sent; `attempts` and `dueAt` space out retries.
+ */
+export const NotificationMail = defineEntity({
+  name: "NotificationMail",
+  tableName: "notification_mails",
+  indexes: [{ properties: ["dueAt"] }],
+  properties: {
+    notification: () => p.manyToOne(Notification).primary().deleteRule("cascade"),
+    attempts: p.integer(),
+    dueAt: p.datetime(),
+  },
+});

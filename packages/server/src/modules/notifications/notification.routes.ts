@@ -1,10 +1,11 @@
-import { handle, inWorkspace } from "../../http/handler.js";
+import { handle, inWorkspace, type RequestScope } from "../../http/handler.js";
 import {
   getSubscription,
   listNotifications,
   markNotificationsRead,
   setSubscription,
 } from "./notification.query.js";
+import { emailSetting, type NotificationEmail, setEmailSetting } from "./notification-settings.query.js";
 
 /** The inbox (`/my/notifications`) and following issues (`/issues/{identifier}/subscription`). */
 export const notificationHandlers = [
@@ -19,6 +20,14 @@ export const notificationHandlers = [
     status: 200,
     body: await markNotificationsRead(inWorkspace(s), body),
   })),
+  handle("getNotificationSettings", async (s) => ({
+    status: 200,
+    body: { settings: settingsOf(s, await emailSetting(s.em, s.caller!.userId)) },
+  })),
+  handle("putNotificationSettings", async (s, { body }) => {
+    await setEmailSetting(s.em, s.caller!.userId, body.email);
+    return { status: 200, body: { settings: settingsOf(s, body.email) } };
+  }),
   handle("getIssueSubscription", async (s, { params }) => ({
     status: 200,
     body: await getSubscription(inWorkspace(s), params.identifier),
@@ -32,3 +41,12 @@ export const notificationHandlers = [
     body: await setSubscription(inWorkspace(s), params.identifier, false),
   })),
 ];
+
+/** The contract's `NotificationSettings`: the person's choice and what the deployment offers. */
+function settingsOf(s: RequestScope, email: NotificationEmail) {
+  return {
+    email,
+    emailAvailable: Boolean(s.config.smtpUrl),
+    digestHour: s.config.notificationMail.digestHour,
+  };
+}

@@ -24,7 +24,11 @@ export const Session = defineEntity({
      * the person, and the only one the session reaches.
      */
     ssoWorkspace: () => p.manyToOne(Workspace).nullable().deleteRule("cascade"),
+    /** The browser's `User-Agent` as it signed in, cut to 300 characters (openapi.yaml, `listSessions`). */
+    userAgent: p.text().nullable(),
     createdAt: createdTimestamp(),
+    /** When authentication last saw the session: written at most once a minute. */
+    lastSeenAt: p.datetime().onCreate(() => new Date()),
     expiresAt: p.datetime(),
   },
 });

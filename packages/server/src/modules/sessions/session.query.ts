@@ -1,6 +1,7 @@
 import type { EntityManager } from "@mikro-orm/postgresql";
 import { sql } from "../../db/sql.js";
 import { q } from "../../db/sql-fragment.js";
+import { iso } from "../../db/sql-time.js";
 import type { MemberRole } from "../workspaces/workspace.entity.js";
 
 /** The contract's `SessionInfo`: the person, how they called, and their workspaces with their roles. */
@@ -18,4 +19,31 @@ export async function sessionInfo(
        order by w.created_at, w.id`,
   );
   return { user, via, expiresAt: expiresAt ? expiresAt.toISOString() : null, workspaces };
+}
+
+/** The contract's `BrowserSession`: a person's live sessions, most recently seen first. */
+export async function listSessions(em: EntityManager, userId: string, currentId: string | null) {
+  const rows = await sql<{
+    id: string;
+    user_agent: string | null;
+    created_at: Date;
+    last_seen_at: Date;
+    expires_at: Date;
+    sso: boolean;
+  }>(
+    em,
+    q`select id, user_agent, created_at, last_seen_at, expires_at, sso_workspace_id is not null as sso
+        from sessions
+       where user_id = ${userId} and expires_at > now()
+       order by last_seen_at desc, created_at desc, id`,
+  );
+  return rows.map((r) => ({
+    id: r.id,
+    userAgent: r.user_agent,
+    createdAt: iso(r.created_at)!,
+    lastSeenAt: iso(r.last_seen_at)!,
+    expiresAt: iso(r.expires_at)!,
+    current: r.id === currentId,
+    singleSignOn: r.sso,
+  }));
 }

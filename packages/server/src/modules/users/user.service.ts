@@ -1,5 +1,6 @@
 import { randomUUID } from "node:crypto";
 import type { EntityManager } from "@mikro-orm/postgresql";
+import { fieldPath, Invalid } from "../../http/problem.js";
 import { type IUser, User } from "./user.entity.js";
 
 export type UserRef = Pick<IUser, "id" | "name" | "email">;
@@ -23,4 +24,20 @@ export async function findOrCreateUser(
     .returning(["id", "name", "email"])
     .execute<UserRef[]>("all");
   return created;
+}
+
+/**
+ * `PATCH /me`: the caller's own name (openapi.yaml, `updateMe`), trimmed; only spaces is 400. The name
+ * is a column authentication reads, so the rename bumps `auth_epoch` (migration `…_auth_epoch`) and
+ * cached callers are read afresh.
+ */
+export async function updateMe(em: EntityManager, me: UserRef, body: { name?: string }): Promise<UserRef> {
+  if (body.name === undefined) return me;
+  const name = body.name.trim();
+  if (!name)
+    throw new Invalid("A name cannot be only spaces.", [
+      { path: fieldPath("body", "name"), message: "must not be blank" },
+    ]);
+  await em.nativeUpdate(User, me.id, { name });
+  return { ...me, name };
 }
