@@ -5,6 +5,8 @@ export interface ToolDeps {
   tracker: Tracker;
   /** Time limit of each SDK call in ms (`--timeout`, `TRACKER_TIMEOUT_MS`; default 30 s). */
   timeoutMs: number;
+  /** The agent runs on this machine (stdio): `attach_file` may read a local `path`. */
+  localFiles?: boolean | undefined;
 }
 
 export const DEFAULT_TIMEOUT_MS = 30_000;

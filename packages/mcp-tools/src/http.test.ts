@@ -1,11 +1,12 @@
 import { request } from "node:http";
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { ToolListChangedNotificationSchema } from "@modelcontextprotocol/sdk/types.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type RunningHttpServer, startHttpServer } from "./http.js";
 import { connectHttp, textOf } from "./test/connect.js";
 import { callEveryTool } from "./test/tool-calls.js";
 import { useWorkspace } from "./test/workspace.js";
-import { ALL_TOOLS, TOOLSET_NAMES } from "./toolsets.js";
+import { ALL_TOOLS, TOOLSET_NAMES, TOOLSETS } from "./toolsets.js";
 
 // `tracker-mcp --http` against a real server: one deployment, each session acting with its own key.
 const ws = useWorkspace();
@@ -116,9 +117,22 @@ describe("tracker-mcp over Streamable HTTP", () => {
   it("lets a session choose its toolsets and read-only with headers, never past the deployment's exclusions", async () => {
     const names = async (client: Client) => (await client.listTools()).tools.map((t) => t.name);
     const docs = await connect(ws.token, { "X-MCP-Toolsets": "docs", "X-MCP-Tools": "whoami" });
-    expect(await names(docs)).toEqual(["whoami", "search_documents", "get_document", "save_document"]);
+    expect(await names(docs)).toEqual([
+      "whoami",
+      "search_documents",
+      "get_document",
+      "save_document",
+      "attach_file",
+      "enable_toolset",
+    ]);
     const reading = await connect(ws.token, { "X-MCP-Toolsets": "issues,docs", "X-MCP-Readonly": "true" });
-    expect(await names(reading)).toEqual(["search_issues", "get_issue", "search_documents", "get_document"]);
+    expect(await names(reading)).toEqual([
+      "search_issues",
+      "get_issue",
+      "search_documents",
+      "get_document",
+      "enable_toolset",
+    ]);
     const refused = await post({
       authorization: `Bearer ${ws.token}`,
       "x-mcp-toolsets": "issues,everything",
@@ -140,11 +154,49 @@ describe("tracker-mcp over Streamable HTTP", () => {
         "X-MCP-Toolsets": "docs",
         "X-MCP-Readonly": "false",
       });
-      expect(await names(client)).toEqual(["search_documents"]);
+      expect(await names(client)).toEqual(["search_documents", "enable_toolset"]);
       await client.close();
     } finally {
       await narrow.close();
     }
+  });
+
+  it("names the toolsets a session leaves out in its tool list, and turns one on, telling the client", async () => {
+    const client = await connect(ws.token, { "X-MCP-Toolsets": "issues" });
+    let changed = 0;
+    client.setNotificationHandler(ToolListChangedNotificationSchema, () => {
+      changed++;
+    });
+    const before = (await client.listTools()).tools;
+    const enable = before.find((t) => t.name === "enable_toolset")!;
+    expect(before.at(-1)!.name).toBe("enable_toolset");
+    for (const name of TOOLSET_NAMES.filter((n) => n !== "issues"))
+      expect(enable.description).toContain(`\n${name}: ${TOOLSETS[name].short}`);
+    const enabled = await client.callTool({ name: "enable_toolset", arguments: { toolset: "planning" } });
+    expect(textOf(enabled)).toBe(
+      `Enabled planning: ${TOOLSETS.planning.tools.map((t) => t.name).join(", ")}.`,
+    );
+    await expect.poll(() => changed).toBeGreaterThanOrEqual(1);
+    const after = (await client.listTools()).tools;
+    expect(after.map((t) => t.name)).toEqual([
+      ...before.map((t) => t.name),
+      ...TOOLSETS.planning.tools.map((t) => t.name),
+    ]);
+    expect(after.find((t) => t.name === "enable_toolset")!.description).not.toContain("\nplanning:");
+    expect(textOf(await client.callTool({ name: "list_projects", arguments: {} }))).toMatch(
+      /^Launch \[started\]/m,
+    );
+
+    // Read-only: only the toolset's reads appear.
+    const reading = await connect(ws.token, { "X-MCP-Toolsets": "issues", "X-MCP-Readonly": "true" });
+    await reading.callTool({ name: "enable_toolset", arguments: { toolset: "docs" } });
+    expect((await reading.listTools()).tools.map((t) => t.name)).toEqual([
+      "search_issues",
+      "get_issue",
+      "enable_toolset",
+      "search_documents",
+      "get_document",
+    ]);
   });
 
   it("offers each key only the tools its role may call", async () => {

@@ -55,7 +55,10 @@ if (config.http) {
         config.timeoutMs,
       )
     : undefined;
-  const server = createTrackerServer({ tracker, timeoutMs: config.timeoutMs }, { ...config, role });
+  const server = createTrackerServer(
+    { tracker, timeoutMs: config.timeoutMs, localFiles: true },
+    { ...config, role },
+  );
   await server.connect(new StdioServerTransport());
   const shown = config.dynamic
     ? offered

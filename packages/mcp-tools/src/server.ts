@@ -1,10 +1,9 @@
 import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import type { ToolDeps } from "./deps.js";
-import { registerDynamicToolsets } from "./dynamic.js";
+import { registerToolsets, type ToolsetOptions } from "./dynamic.js";
 import { registerPrompts } from "./prompts/index.js";
 import { registerResources } from "./resources/index.js";
 import { ResourceSubscriptions } from "./subscriptions.js";
-import { registerTool } from "./tool.js";
 import { installCompactToolList } from "./tool-list.js";
 import {
   ALL_TOOLS,
@@ -12,7 +11,6 @@ import {
   selectTools,
   TOOLSET_NAMES,
   TOOLSETS,
-  type ToolSelection,
   type ToolsetName,
 } from "./toolsets.js";
 import { VERSION } from "./version.js";
@@ -26,24 +24,18 @@ const INSTRUCTIONS =
   "tracker://issues/ENG-123, tracker://projects/<name>, tracker://teams/ENG can be subscribed to for changes.";
 
 /**
- * One sentence naming the toolsets this session leaves out (and the key could use), so an agent knows a
- * task it cannot do here is possible: the tool list shows only what is on.
+ * One sentence naming the toolsets this session leaves out (and the key could use), for clients that show
+ * the instructions; the tool list says the same in enable_toolset's description.
  */
 function moreToolsets(offered: Set<string>, selection: TrackerServerOptions): string {
-  const off = TOOLSET_NAMES.filter((name: ToolsetName) => {
-    const usable = TOOLSETS[name].tools.filter((t) => allowedTool(t, selection));
-    return usable.length > 0 && usable.every((t) => !offered.has(t.name));
-  });
+  const off = TOOLSET_NAMES.filter((name: ToolsetName) =>
+    TOOLSETS[name].tools.some((t) => allowedTool(t, selection) && !offered.has(t.name)),
+  );
   if (off.length === 0) return "";
   const list = off.map((name) => `${name} (${TOOLSETS[name].short})`).join("; ");
-  return selection.dynamic
-    ? ` Off until enable_toolset turns them on: ${list}.`
-    : ` Not offered here: ${list}. If a task needs one, tell the user: tracker-mcp --toolsets, or the X-MCP-Toolsets header over HTTP, turns it on.`;
+  return ` Off until enable_toolset turns them on: ${list}.`;
 }
-export interface TrackerServerOptions extends ToolSelection {
-  /** Start with list_toolsets and enable_toolset only (plus what the selection names). */
-  dynamic?: boolean | undefined;
-}
+export type TrackerServerOptions = ToolsetOptions;
 
 /** A tool server acting through `deps.tracker`: the selected tools, the resources and the prompts. */
 export function createTrackerServer(deps: ToolDeps, options: TrackerServerOptions = {}): McpServer {
@@ -66,8 +58,7 @@ export function createTrackerServer(deps: ToolDeps, options: TrackerServerOption
     // Enabling a toolset enables each of its tools: tell the client once.
     debouncedNotificationMethods: ["notifications/tools/list_changed"],
   });
-  if (options.dynamic) registerDynamicToolsets(server, deps, options);
-  else for (const tool of selectTools(options)) registerTool(server, deps, tool);
+  registerToolsets(server, deps, options);
   installCompactToolList(server);
   registerResources(server, deps);
   registerPrompts(server, deps, (tool) => reachable.has(tool));

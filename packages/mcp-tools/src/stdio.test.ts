@@ -1,7 +1,7 @@
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { ToolListChangedNotificationSchema } from "@modelcontextprotocol/sdk/types.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { connectStdio, textOf } from "./test/connect.js";
+import { connectStdio, MAIN_JS, textOf } from "./test/connect.js";
 import { callEveryTool, TOOL_CALLS } from "./test/tool-calls.js";
 import { useWorkspace } from "./test/workspace.js";
 import { ALL_TOOLS, TOOLSETS } from "./toolsets.js";
@@ -41,6 +41,48 @@ describe("tracker-mcp over stdio", () => {
   it("calls every tool with good and with bad input", async () => {
     expect(TOOL_CALLS.map((c) => c.tool).sort()).toEqual(ALL_TOOLS.map((t) => t.name).sort());
     await callEveryTool(client);
+  });
+
+  it("names the toolsets left out in its tool list, turns one on and tells the client; --read-only holds", async () => {
+    const plain = await connectStdio({ TRACKER_URL: ws.url, TRACKER_API_KEY: ws.token });
+    try {
+      let changed = 0;
+      plain.setNotificationHandler(ToolListChangedNotificationSchema, () => {
+        changed++;
+      });
+      const before = (await plain.listTools()).tools;
+      const enable = before.find((t) => t.name === "enable_toolset")!;
+      expect(enable.description).toMatch(/\nplanning: projects, initiatives, cycles, status updates\n/);
+      expect(enable.description).toContain("\ndocs: documents, file attachments");
+      expect(before.map((t) => t.name)).not.toContain("list_projects");
+      const good = await plain.callTool({ name: "enable_toolset", arguments: { toolset: "planning" } });
+      expect(textOf(good)).toMatch(/^Enabled planning: create_issues, list_projects, /);
+      await expect.poll(() => changed).toBeGreaterThanOrEqual(1);
+      const after = (await plain.listTools()).tools.map((t) => t.name);
+      expect(after).toEqual([...before.map((t) => t.name), ...TOOLSETS.planning.tools.map((t) => t.name)]);
+      expect(textOf(await plain.callTool({ name: "list_projects", arguments: {} }))).toMatch(
+        /^Launch \[started\]/m,
+      );
+      // Over stdio the agent's files are this machine's: attach_file reads a path.
+      await plain.callTool({ name: "enable_toolset", arguments: { toolset: "docs" } });
+      const attached = await plain.callTool({
+        name: "attach_file",
+        arguments: { identifier: "ENG-2", path: MAIN_JS, fileName: "main.js" },
+      });
+      expect(textOf(attached)).toMatch(/^Attached main\.js \(/);
+    } finally {
+      await plain.close();
+    }
+    const reading = await connectStdio({ TRACKER_URL: ws.url, TRACKER_API_KEY: ws.token }, ["--read-only"]);
+    try {
+      await reading.callTool({ name: "enable_toolset", arguments: { toolset: "planning" } });
+      const names = (await reading.listTools()).tools.map((t) => t.name);
+      expect(names).toContain("list_projects");
+      expect(names).not.toContain("save_project");
+      expect(names.every((n) => /^(search|get|list|whoami|enable_toolset)/.test(n))).toBe(true);
+    } finally {
+      await reading.close();
+    }
   });
 
   it("starts with --dynamic on the two discovery tools and enables a toolset, telling the client", async () => {

@@ -10,13 +10,15 @@ export function trackTool(server: McpServer, name: string, tool: RegisteredTool)
   registered.set(server, tools.set(name, tool));
 }
 
-// An output schema describes what the server sends, so `additionalProperties: false` on its objects tells
-// the model nothing it can act on; on input it does (a misspelt argument is refused) and stays.
+// An output schema describes what the server sends, so `additionalProperties: false` and `required` on its
+// objects tell the model nothing it can act on (the answer shows which fields came; `null` stays in each
+// field's type); on input they do (a misspelt or missing argument is refused) and stay.
 function dropClosedObjects(node: unknown): void {
   if (Array.isArray(node)) for (const item of node) dropClosedObjects(item);
   else if (node && typeof node === "object") {
     const record = node as Record<string, unknown>;
     if (record.additionalProperties === false) delete record.additionalProperties;
+    if (Array.isArray(record.required)) delete record.required;
     for (const value of Object.values(record)) dropClosedObjects(value);
   }
 }
@@ -44,7 +46,7 @@ function jsonSchema(schema: unknown, io: "input" | "output"): Tool["inputSchema"
 /**
  * Answers `tools/list` as the MCP SDK does, minus what costs every request tokens and tells a model
  * nothing: the `$schema` line of each input and output schema, the default `execution` block (absent
- * means the same), safe-integer bounds and the closed-object markers of output schemas. Every agent pays for the tool list on every turn, so bytes here are worth saving.
+ * means the same), safe-integer bounds and the closed-object and `required` markers of output schemas. Every agent pays for the tool list on every turn, so bytes here are worth saving.
  */
 export function installCompactToolList(server: McpServer): void {
   server.server.setRequestHandler(ListToolsRequestSchema, () => ({

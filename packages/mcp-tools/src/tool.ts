@@ -31,6 +31,8 @@ export interface ToolContext {
   write(n?: number): CallOptions;
   /** The key this call's writes derive from: the agent's `idempotencyKey`, or one made for this call. */
   idempotencyKey: string;
+  /** Local paths may be read (stdio: the agent's machine is this one). */
+  localFiles: boolean;
 }
 
 export interface ToolDefinition<I extends Shape = Shape, O extends Shape = Shape> {
@@ -91,6 +93,7 @@ export function registerTool(server: McpServer, deps: ToolDeps, def: ToolDefinit
         return { ...read, idempotencyKey: n === 0 ? write.idempotencyKey : `${write.idempotencyKey}:${n}` };
       },
       idempotencyKey: write.idempotencyKey,
+      localFiles: deps.localFiles === true,
     };
     try {
       const answer = await def.run(input, ctx);

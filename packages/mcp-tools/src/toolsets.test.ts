@@ -21,16 +21,25 @@ describe("what a deployment offers", () => {
   });
 
   it("offers single tools on their own or on top of toolsets, and never an excluded one", async () => {
-    expect(await names({ tools: ["get_issue", "list_cycles"] })).toEqual(["get_issue", "list_cycles"]);
+    // enable_toolset comes last whenever a toolset is off: the tool list itself says what else exists.
+    expect(await names({ tools: ["get_issue", "list_cycles"] })).toEqual([
+      "get_issue",
+      "list_cycles",
+      "enable_toolset",
+    ]);
     expect(await names({ toolsets: ["docs"], tools: ["whoami"] })).toEqual([
       "whoami",
       "search_documents",
       "get_document",
       "save_document",
+      "attach_file",
+      "enable_toolset",
     ]);
     expect(await names({ toolsets: ["docs"], excludeTools: ["save_document"] })).toEqual([
       "search_documents",
       "get_document",
+      "attach_file",
+      "enable_toolset",
     ]);
   });
 
@@ -51,6 +60,7 @@ describe("what a deployment offers", () => {
       "invite_member",
       "manage_team_members",
       "manage_labels",
+      "manage_workflow_states",
       "list_webhooks",
       "manage_webhooks",
     ]);
@@ -59,23 +69,24 @@ describe("what a deployment offers", () => {
   it("tells an agent with the default tools which toolsets exist beside them, in few words", async () => {
     const client = await connectClient(noApi());
     const instructions = client.getInstructions() ?? "";
-    const more = instructions.slice(instructions.indexOf(" Not offered here:"));
-      "manage_workflow_states",
+    const more = instructions.slice(instructions.indexOf(" Off until"));
     expect(more).toBe(
-      " Not offered here: planning (projects, initiatives, cycles, status updates); docs (documents); " +
-        "people (invites, team membership); inbox (notifications); admin (labels, webhooks, issue archive, delete). If a task needs one, tell the " +
-        "user: tracker-mcp --toolsets, or the X-MCP-Toolsets header over HTTP, turns it on.",
+      " Off until enable_toolset turns them on: planning (projects, initiatives, cycles, status updates); " +
+        "docs (documents, file attachments); people (invites, team membership); inbox (notifications); " +
+        `admin (${TOOLSETS.admin.short}).`,
     );
     expect(Math.ceil(Buffer.byteLength(more) / 4)).toBeLessThan(80);
     expect(DEFAULT_TOOLSETS).toEqual(["issues", "context"]);
     const dynamic = (await connectClient(noApi(), { dynamic: true })).getInstructions() ?? "";
     expect(dynamic).toMatch(/ Off until enable_toolset turns them on: issues \(issues\); context \(/);
     const everything = (await connectClient(noApi(), { toolsets: TOOLSET_NAMES })).getInstructions() ?? "";
-    expect(everything).not.toMatch(/Not offered/);
+    expect(everything).not.toMatch(/Off until/);
     // A read-only deployment names no toolset it could not offer anyway: people has no read, admin has
     // list_webhooks.
     const reads = (await connectClient(noApi(), { readOnly: true })).getInstructions() ?? "";
-    expect(reads).toMatch(/Not offered here: planning \(.*\); docs \(documents\); admin \(.*webhooks.*\)\. /);
+    expect(reads).toMatch(
+      /Off until enable_toolset turns them on: planning \(.*\); docs \(documents[^)]*\); admin \(.*webhooks.*\)\.$/,
+    );
     expect(Object.keys(TOOLSETS)).toEqual(TOOLSET_NAMES);
   });
 });

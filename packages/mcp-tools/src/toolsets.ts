@@ -2,6 +2,7 @@ import type { MemberRole } from "./roles.js";
 import { roleAllows } from "./roles.js";
 import type { ToolDefinition } from "./tool.js";
 import { archiveIssueTool } from "./tools/archive-issue.js";
+import { attachFileTool } from "./tools/attach-file.js";
 import { checkInboxTool } from "./tools/check-inbox.js";
 import { commentIssueTool } from "./tools/comment-issue.js";
 import { createCycleTool } from "./tools/create-cycle.js";
@@ -26,8 +27,8 @@ import { listWebhooksTool } from "./tools/list-webhooks.js";
 import { manageLabelsTool } from "./tools/manage-labels.js";
 import { manageTeamMembersTool } from "./tools/manage-team-members.js";
 import { manageWebhooksTool } from "./tools/manage-webhooks.js";
-import { moveIssuesTool } from "./tools/move-issues.js";
 import { manageWorkflowStatesTool } from "./tools/manage-workflow-states.js";
+import { moveIssuesTool } from "./tools/move-issues.js";
 import { postStatusUpdateTool } from "./tools/post-status-update.js";
 import { relateIssuesTool } from "./tools/relate-issues.js";
 import { saveDocumentTool } from "./tools/save-document.js";
@@ -96,9 +97,9 @@ export const TOOLSETS = {
     ],
   },
   docs: {
-    description: "Search, read, create and update documents",
-    short: "documents",
-    tools: [searchDocumentsTool, getDocumentTool, saveDocumentTool],
+    description: "Search, read, create and update documents; attach files to issues",
+    short: "documents, file attachments",
+    tools: [searchDocumentsTool, getDocumentTool, saveDocumentTool, attachFileTool],
   },
   people: {
     description: "Invite people to the workspace, add them to teams or take them off",

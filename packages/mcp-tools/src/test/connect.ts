@@ -5,7 +5,7 @@ import { getDefaultEnvironment, StdioClientTransport } from "@modelcontextprotoc
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { InMemoryTransport } from "@modelcontextprotocol/sdk/inMemory.js";
 import type { Tracker } from "@tracker/sdk";
-import { DEFAULT_TIMEOUT_MS } from "../deps.js";
+import { DEFAULT_TIMEOUT_MS, type ToolDeps } from "../deps.js";
 import { createTrackerServer, type TrackerServerOptions } from "../server.js";
 
 const CLIENT_INFO = { name: "test-agent", version: "1.0.0" };
@@ -15,8 +15,9 @@ export async function connectClient(
   tracker: Tracker,
   options: TrackerServerOptions = {},
   timeoutMs = DEFAULT_TIMEOUT_MS,
+  deps: Partial<Omit<ToolDeps, "tracker" | "timeoutMs">> = {},
 ): Promise<Client> {
-  const server = createTrackerServer({ tracker, timeoutMs }, options);
+  const server = createTrackerServer({ tracker, timeoutMs, ...deps }, options);
   const [clientTransport, serverTransport] = InMemoryTransport.createLinkedPair();
   const client = new Client(CLIENT_INFO);
   await Promise.all([server.connect(serverTransport), client.connect(clientTransport)]);

@@ -65,7 +65,7 @@ export const TOOL_CALLS: ToolCall[] = [
     good: { identifier: "ENG-3", type: "duplicated_by", issue: "ENG-7" },
     goodText: /^Related: ENG-3 is duplicated by ENG-7\.$/,
     bad: { identifier: "ENG-3", type: "blocks" },
-    badText: /^Give `type` and `issue` to relate two issues, or `url` to attach a link\.$/,
+    badText: /^Give `identifier`, `type` and `issue` to relate two issues, `pairs` for several/,
   },
   {
     tool: "move_issues",
@@ -226,6 +226,18 @@ export const TOOL_CALLS: ToolCall[] = [
     badText: /^To create a document give `title` and `team`/,
   },
   {
+    tool: "attach_file",
+    good: {
+      identifier: "ENG-1",
+      content: Buffer.from("steps to reproduce\n").toString("base64"),
+      fileName: "repro.txt",
+    },
+    goodText:
+      /^Attached repro\.txt \(text\/plain[^,]*, 19 bytes\) to ENG-1: http.*\nMarkdown: \[repro\.txt\]\(/,
+    bad: { identifier: "ENG-1" },
+    badText: /^Give either `path` \(a local file\) or `content` \(base64\)/,
+  },
+  {
     tool: "invite_member",
     good: { email: "sam@acme.test" },
     goodText: /^Invited sam@acme\.test as member\.\nLink, shown once: http\S+\/invite\/\S+\n/,
@@ -251,7 +263,7 @@ export const TOOL_CALLS: ToolCall[] = [
     // The loopback's discard port, which the test workspace allows (test/workspace.ts): nothing listens.
     good: { action: "create", url: "http://127.0.0.1:9/agent-hook", events: ["issue.created"] },
     goodText:
-      /^Registered http:\/\/127\.0\.0\.1:9\/agent-hook \(id .+\) for issue\.created\. Signing secret \(shown once\): whsec_/,
+      /^Registered http:\/\/127\.0\.0\.1:9\/agent-hook \(id .+\) for issue\.created of every team\. Signing secret \(shown once\): whsec_/,
     bad: { action: "redeliver", webhook: "http://127.0.0.1:9/agent-hook" },
     badText: /^redeliver needs `delivery`/,
   },
@@ -291,6 +303,14 @@ export const TOOL_CALLS: ToolCall[] = [
     bad: { identifier: "ENG-9" },
     badText: /^not_found: No issue "ENG-9"/,
   },
+  {
+    tool: "manage_workflow_states",
+    good: { team: "OPS", action: "create", name: "QA", type: "started" },
+    goodText:
+      /^Added QA \(started, #[0-9a-f]{6}\) to OPS at position \d\.\nOPS states: Backlog \(backlog\), /,
+    bad: { team: "OPS", action: "delete", state: "Done" },
+    badText: /^last_state: "Done" is the last completed state of OPS/,
+  },
 ];
 
 /** Calls every tool of the table through `client`, good then bad, asserting what an agent would see. */
@@ -303,14 +323,6 @@ export async function callEveryTool(client: Client): Promise<void> {
 
     if (process.env.SHOW_TOOL_TEXT) console.log(`== ${call.tool}\n${textOf(good)}`);
     const bad = await client.callTool({ name: call.tool, arguments: call.bad });
-  {
-    tool: "manage_workflow_states",
-    good: { team: "OPS", action: "create", name: "QA", type: "started" },
-    goodText:
-      /^Added QA \(started, #[0-9a-f]{6}\) to OPS at position \d\.\nOPS states: Backlog \(backlog\), /,
-    bad: { team: "OPS", action: "delete", state: "Done" },
-    badText: /^last_state: "Done" is the last completed state of OPS/,
-  },
     if (process.env.SHOW_TOOL_TEXT) console.log(`-- bad\n${textOf(bad)}`);
     expect.soft(bad.isError, `${call.tool} bad: ${textOf(bad)}`).toBe(true);
     expect.soft(textOf(bad), `${call.tool} bad`).toMatch(call.badText);

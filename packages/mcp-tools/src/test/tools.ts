@@ -1,5 +1,6 @@
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { beforeAll } from "vitest";
+import { DEFAULT_TIMEOUT_MS, type ToolDeps } from "../deps.js";
 import type { TrackerServerOptions } from "../server.js";
 import { TOOLSET_NAMES } from "../toolsets.js";
 import { connectClient, textOf } from "./connect.js";
@@ -16,7 +17,10 @@ export interface ToolResult<T = Record<string, unknown>> {
  * A tool's test file: the seeded workspace of `useWorkspace` on a real server, and a real MCP client of a
  * tool server with every toolset (or `options`) acting as its admin.
  */
-export function useTools(options: TrackerServerOptions = { toolsets: TOOLSET_NAMES }): {
+export function useTools(
+  options: TrackerServerOptions = { toolsets: TOOLSET_NAMES },
+  deps: Partial<Omit<ToolDeps, "tracker" | "timeoutMs">> = {},
+): {
   ws: Workspace;
   call<T = Record<string, unknown>>(tool: string, args?: Record<string, unknown>): Promise<ToolResult<T>>;
   client(): Client;
@@ -24,7 +28,7 @@ export function useTools(options: TrackerServerOptions = { toolsets: TOOLSET_NAM
   const ws = useWorkspace();
   let client: Client;
   beforeAll(async () => {
-    client = await connectClient(ws.sdk, options);
+    client = await connectClient(ws.sdk, options, DEFAULT_TIMEOUT_MS, deps);
   });
   return {
     ws,

@@ -1,14 +1,21 @@
 import { z } from "zod";
 import type { ToolsetRegistry } from "../dynamic.js";
 import { defineTool } from "../tool.js";
-import { TOOLSET_NAMES } from "../toolsets.js";
+import { TOOLSET_NAMES, TOOLSETS, type ToolsetName } from "../toolsets.js";
 
-export function enableToolsetTool(registry: ToolsetRegistry) {
+/** What the tool list says of the toolsets still off, one line each: how an agent learns they exist. */
+export function enableToolsetDescription(off: ToolsetName[]): string {
+  if (off.length === 0) return "Every toolset is on.";
+  return `More tools: turn on a toolset and its tools appear at once. Off:\n${off
+    .map((name) => `${name}: ${TOOLSETS[name].short}`)
+    .join("\n")}`;
+}
+
+export function enableToolsetTool(registry: ToolsetRegistry, off: ToolsetName[]) {
   return defineTool({
     name: "enable_toolset",
     title: "Enable toolset",
-    description:
-      "Turn on a toolset (list_toolsets shows them); its tools appear in the tool list at once. Changes nothing in Tracker.",
+    description: enableToolsetDescription(off),
     input: { toolset: z.enum(TOOLSET_NAMES) },
     output: { toolset: z.string(), tools: z.array(z.string()) },
     readOnly: true,
@@ -19,7 +26,7 @@ export function enableToolsetTool(registry: ToolsetRegistry) {
       return {
         text: tools.length
           ? `Enabled ${input.toolset}: ${tools.join(", ")}.`
-          : `${input.toolset} offers no tools here (read-only mode?).`,
+          : `${input.toolset} offers no tools here (read-only mode, or your role).`,
         data: { toolset: input.toolset, tools },
       };
     },

@@ -18,9 +18,10 @@ describe("manage_webhooks", () => {
       },
     );
     expect(created.text).toMatch(
-      /^Registered http:\/\/127\.0\.0\.1:9\/manage-hook \(id .+\) for issue\.created\. Signing secret \(shown once\): whsec_/,
+      /^Registered http:\/\/127\.0\.0\.1:9\/manage-hook \(id .+\) for issue\.created of team ENG\. Signing secret \(shown once\): whsec_/,
     );
     expect(created.data.secret).toMatch(/^whsec_/);
+    expect(created.data.webhook).toMatchObject({ events: ["issue.created"], team: "ENG" });
     const [hook] = (await ws.sdk.webhooks.list()).filter((h) => h.url === url);
     expect(hook).toMatchObject({
       id: created.data.webhook.id,
@@ -33,7 +34,7 @@ describe("manage_webhooks", () => {
     expect(delivery?.eventType).toBe("issue.created");
 
     const off = await call("manage_webhooks", { action: "update", webhook: url, enabled: false });
-    expect(off.text).toBe(`Webhook ${url} is disabled, for issue.created of ENG.`);
+    expect(off.text).toBe(`Webhook ${url} is disabled, for issue.created of team ENG.`);
     const refused = await call("manage_webhooks", {
       action: "redeliver",
       webhook: url,
@@ -54,7 +55,7 @@ describe("manage_webhooks", () => {
     expect((await ws.sdk.webhooks.deliveries(hook!.id)).map((d) => d.id)).toContain(again.data.delivery);
 
     expect((await call("manage_webhooks", { action: "delete", webhook: url })).text).toBe(
-      `Deleted the webhook to ${url}.`,
+      `Deleted the webhook to ${url} (it had issue.created of team ENG).`,
     );
     expect((await ws.sdk.webhooks.list()).map((h) => h.url)).not.toContain(url);
   });

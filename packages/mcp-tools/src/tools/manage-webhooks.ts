@@ -3,6 +3,24 @@ import { ToolRefusal } from "../errors.js";
 import { defineTool, idempotencyKeyInput } from "../tool.js";
 import { findWebhook } from "./webhook-ref.js";
 
+/** What an endpoint receives, said back so the agent sees what it scoped: `issue.created of team ENG`. */
+function scopeOf(hook: { events: string[]; team: { key: string } | null }): string {
+  return `${hook.events.join(",")} of ${hook.team ? `team ${hook.team.key}` : "every team"}`;
+}
+const row = (hook: {
+  id: string;
+  url: string;
+  enabled: boolean;
+  events: string[];
+  team: { key: string } | null;
+}) => ({
+  id: hook.id,
+  url: hook.url,
+  enabled: hook.enabled,
+  events: hook.events,
+  team: hook.team?.key ?? null,
+});
+
 export const manageWebhooksTool = defineTool({
   name: "manage_webhooks",
   title: "Register, change or remove webhooks",
@@ -21,7 +39,15 @@ export const manageWebhooksTool = defineTool({
     idempotencyKey: idempotencyKeyInput,
   },
   output: {
-    webhook: z.object({ id: z.string(), url: z.string(), enabled: z.boolean() }).optional(),
+    webhook: z
+      .object({
+        id: z.string(),
+        url: z.string(),
+        enabled: z.boolean(),
+        events: z.array(z.string()),
+        team: z.string().nullable(),
+      })
+      .optional(),
     secret: z.string().optional(),
     /** `redeliver`: the new delivery's id. */
     delivery: z.string().optional(),
@@ -43,8 +69,8 @@ export const manageWebhooksTool = defineTool({
         write(),
       );
       return {
-        text: `Registered ${webhook.url} (id ${webhook.id}) for ${webhook.events.join(",")}. Signing secret (shown once): ${secret}`,
-        data: { webhook: { id: webhook.id, url: webhook.url, enabled: webhook.enabled }, secret },
+        text: `Registered ${webhook.url} (id ${webhook.id}) for ${scopeOf(webhook)}. Signing secret (shown once): ${secret}`,
+        data: { webhook: row(webhook), secret },
       };
     }
     if (!input.webhook)
@@ -52,7 +78,10 @@ export const manageWebhooksTool = defineTool({
     const hook = await findWebhook(tracker, input.webhook, read);
     if (input.action === "delete") {
       await tracker.webhooks.delete(hook.id, read);
-      return { text: `Deleted the webhook to ${hook.url}.`, data: { deleted: true } };
+      return {
+        text: `Deleted the webhook to ${hook.url} (it had ${scopeOf(hook)}).`,
+        data: { webhook: row(hook), deleted: true },
+      };
     }
     if (input.action === "redeliver") {
       if (!input.delivery)
@@ -60,7 +89,7 @@ export const manageWebhooksTool = defineTool({
       const delivery = await tracker.webhooks.redeliver(hook.id, input.delivery, write());
       return {
         text: `Queued ${delivery.eventType} to ${hook.url} again (delivery ${delivery.id}).`,
-        data: { delivery: delivery.id },
+        data: { webhook: row(hook), delivery: delivery.id },
       };
     }
     const changed = await tracker.webhooks.update(
@@ -74,8 +103,8 @@ export const manageWebhooksTool = defineTool({
       write(),
     );
     return {
-      text: `Webhook ${changed.url} is ${changed.enabled ? "enabled" : "disabled"}, for ${changed.events.join(",")}${changed.team ? ` of ${changed.team.key}` : ""}.`,
-      data: { webhook: { id: changed.id, url: changed.url, enabled: changed.enabled } },
+      text: `Webhook ${changed.url} is ${changed.enabled ? "enabled" : "disabled"}, for ${scopeOf(changed)}.`,
+      data: { webhook: row(changed) },
     };
   },
   about: () => ({}),

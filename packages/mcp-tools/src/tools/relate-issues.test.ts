@@ -15,7 +15,35 @@ describe("relate_issues", () => {
       "duplicate ENG-2",
     ]);
     const bad = await call("relate_issues", { identifier: "ENG-3", type: "blocks" });
-    expect(bad.text).toBe("Give `type` and `issue` to relate two issues, or `url` to attach a link.");
+    expect(bad.text).toBe(
+      "Give `identifier`, `type` and `issue` to relate two issues, `pairs` for several, or `url` to attach a link.",
+    );
+  });
+
+  it("relates several pairs in one call, saying each, and goes on past one that fails", async () => {
+    const res = await call<{ relations: { change: string }[]; failed: string[] }>("relate_issues", {
+      pairs: [
+        { identifier: "ENG-1", type: "blocks", issue: "ENG-6" },
+        { identifier: "ENG-7", type: "related", issue: "ENG-8" },
+        { identifier: "ENG-7", type: "related", issue: "ENG-999" },
+      ],
+    });
+    expect(res.isError).toBe(true);
+    expect(res.text).toMatch(
+      /^Related: ENG-1 blocks ENG-6\.\nRelated: ENG-7 is related to ENG-8\.\nFailed:\nENG-7 related ENG-999: /,
+    );
+    expect(res.data.relations.map((r) => r.change)).toEqual(["related", "related"]);
+    expect((await ws.sdk.issues.relations("ENG-6")).map((r) => `${r.type} ${r.issue.identifier}`)).toContain(
+      "blocked_by ENG-1",
+    );
+    const removed = await call("relate_issues", {
+      identifier: "ENG-1",
+      type: "blocks",
+      issue: "ENG-6",
+      pairs: [{ identifier: "ENG-8", type: "related", issue: "ENG-7" }],
+      remove: true,
+    });
+    expect(removed.text).toBe("Removed: ENG-1 blocks ENG-6.\nRemoved: ENG-8 is related to ENG-7.");
   });
 
   it("relates, recognises an existing relation, removes it, and says what exists when there is none", async () => {

@@ -45,4 +45,24 @@ describe("save_view", () => {
       'No saved view named "Nope". Your views: "Urgent bugs", "My overdue", "Top two".',
     );
   });
+  it("keeps relative dates relative: a view of the next 14 days stays the next 14 days", async () => {
+    const day = (offset: number) => new Date(Date.now() + offset * 86_400_000).toISOString().slice(0, 10);
+    await ws.sdk.issues.create({ team: "ENG", title: "Due in ten days", dueDate: day(10) });
+    await ws.sdk.issues.create({ team: "ENG", title: "Due in twenty days", dueDate: day(20) });
+    const created = await call("save_view", {
+      name: "Due soon",
+      filters: { dueAfter: "today", dueBefore: "+14d" },
+    });
+    expect(created.text).toMatch(/^Created view Due soon \(issues\) dueAfter=today dueBefore=\+14d\./);
+    expect((await ws.sdk.views.list()).find((v) => v.name === "Due soon")?.filters).toEqual({
+      dueAfter: "today",
+      dueBefore: "+14d",
+    });
+    const viaView = await call("search_issues", { view: "Due soon" });
+    expect(viaView.text).toMatch(/^ENG-\d+ \[Backlog\] P- @- due \S+ Due in ten days\n\(1 issue, no more\)$/);
+    const computed = await call("search_issues", { dueAfter: day(0), dueBefore: day(14) });
+    expect(viaView.text).toBe(computed.text);
+    const bad = await call("save_view", { name: "Bad", filters: { dueBefore: "in two weeks" } });
+    expect(bad.isError).toBe(true);
+  });
 });

@@ -31,7 +31,8 @@ export const saveViewTool = defineTool({
   title: "Save a view",
   description:
     "Save a named set of filters (search_issues runs it as `view`), or change the `view` named. `filters` " +
-    "keys are the API's list query names: label (not labels), q, stateType, special, assignee…",
+    "keys are the API's list query names: label (not labels), q, stateType, special, assignee…; relative " +
+    'dates (dueBefore: "+14d", -7d, today) stay relative.',
   input: {
     name: text(schema.ViewCreate.name),
     view: z.string().min(1).optional().describe("The view to change; omit to create."),

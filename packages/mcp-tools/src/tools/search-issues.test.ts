@@ -88,6 +88,27 @@ describe("search_issues", () => {
     );
     const done = await call("search_issues", { completedAfter: "2020-01-01T00:00:00Z" });
     expect(done.text.split("\n")[0]).toMatch(/^ENG-8 \[Done\]/);
+    // updatedBefore beside updatedAfter, and relative days resolved by the server.
+    const tomorrow = new Date(Date.now() + 86_400_000).toISOString().slice(0, 10);
+    const all = await call<{ issues: unknown[] }>("search_issues", { team: "ENG", limit: 200 });
+    const before = await call<{ issues: unknown[] }>("search_issues", {
+      team: "ENG",
+      updatedBefore: tomorrow,
+      limit: 200,
+    });
+    expect(before.data.issues.length).toBe(all.data.issues.length);
+    expect((await call("search_issues", { team: "ENG", updatedBefore: "2020-01-01" })).text).toBe(
+      "No issues match.",
+    );
+    expect((await call("search_issues", { team: "ENG", updatedBefore: "-7d" })).text).toBe(
+      "No issues match.",
+    );
+    const recent = await call<{ issues: unknown[] }>("search_issues", {
+      team: "ENG",
+      updatedAfter: "-1d",
+      limit: 200,
+    });
+    expect(recent.data.issues.length).toBe(all.data.issues.length);
     const bad = await call("search_issues", { updatedAfter: "last tuesday" });
     expect(bad.isError).toBe(true);
     expect(bad.text).toMatch(/^invalid_request: .*\n.*updatedAfter/);

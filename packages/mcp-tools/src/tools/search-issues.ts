@@ -36,7 +36,9 @@ const input = {
   priority: z.array(z.union([z.enum(PRIORITY_NAMES), z.number().int().min(0).max(4)])).optional(),
   estimateMin: estimateBound,
   estimateMax: estimateBound,
-  dueAfter: timeBound,
+  dueAfter: timeBound.describe(
+    "Each date bound: YYYY-MM-DD, relative (today, +14d, -7d) or (not due…) an ISO date-time. …After, …Min inclusive; …Before exclusive.",
+  ),
   dueBefore: timeBound,
   cycle: cycleInput.optional(),
   labels: z.array(z.string().min(1)).optional().describe('Must carry all of them; ["none"]: no labels.'),
@@ -44,9 +46,10 @@ const input = {
     .array(z.enum(ISSUE_SPECIAL_FILTERS))
     .optional()
     .describe("All must hold. blocked: an open blocker; stale: open, untouched 14 days."),
-  createdAfter: timeBound.describe("Date or ISO date-time. …After, …Min inclusive; …Before exclusive."),
+  createdAfter: timeBound,
   createdBefore: timeBound,
   updatedAfter: timeBound,
+  updatedBefore: timeBound,
   completedAfter: timeBound.describe("Closed at or after; open issues never match."),
   completedBefore: timeBound,
   sort: z.enum(ISSUE_SORTS).optional().describe("`-` reverses; default -updated."),

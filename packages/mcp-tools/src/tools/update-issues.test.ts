@@ -16,6 +16,24 @@ describe("update_issues", () => {
     expect(bad.text).toMatch(/^Nothing to change: give at least one of state/);
   });
 
+  it("posts `comment` on each issue it updates, or alone, and never on one it could not update", async () => {
+    const res = await call<{ commented: string[] }>("update_issues", {
+      identifiers: ["ENG-4", "ENG-999", "ENG-5"],
+      priority: "low",
+      comment: "Lowered: not in this release.",
+    });
+    expect(res.text).toMatch(
+      /^Updated:\nENG-4 .*\nENG-5 .*\n(people: .*\n)?Commented on ENG-4, ENG-5\.\nFailed:\nENG-999: not_found/,
+    );
+    expect(res.data.commented).toEqual(["ENG-4", "ENG-5"]);
+    for (const id of ["ENG-4", "ENG-5"])
+      expect((await ws.sdk.issues.get(id)).comments.map((c) => c.body)).toContain(
+        "Lowered: not in this release.",
+      );
+    const only = await call("update_issues", { identifiers: ["ENG-4"], comment: "Still waiting on design." });
+    expect(only.text).toBe("Commented on ENG-4.");
+  });
+
   it("updates what it can of several issues and says which failed and why", async () => {
     const result = await call("update_issues", { identifiers: ["ENG-7", "ENG-999"], assignee: "none" });
     expect(result.isError).toBe(true);

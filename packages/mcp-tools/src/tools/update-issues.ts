@@ -31,26 +31,29 @@ export const updateIssuesTool = defineTool({
     dueDate: dateInput.nullable().optional(),
     estimate: whole(schema.IssueUpdate.estimate).nullable().optional(),
     parent: z.string().min(1).nullable().optional().describe("Parent issue identifier."),
+    comment: text(schema.CommentBody.body).optional().describe("Markdown, posted on each issue updated."),
   },
   output: {
     updated: z.array(issueRow),
     failed: z.array(z.object({ identifier: z.string(), error: z.string() })),
     createdLabels: z.array(z.string()),
     left: z.array(z.string()),
+    commented: z.array(z.string()),
   },
   readOnly: false,
   destructive: true,
   idempotent: true,
   async run(input, { tracker, read, write }) {
-    const { identifiers, priority, assignee, ...fields } = input;
+    const { identifiers, priority, assignee, comment, ...fields } = input;
     const body: BodyOf<"updateIssue"> = {};
     for (const [key, value] of Object.entries(fields))
       if (value !== undefined) Object.assign(body, { [key]: value });
     if (priority !== undefined) body.priority = parsePriority(priority)!;
     if (assignee !== undefined) body.assignee = assignee === "none" ? null : assignee;
-    if (Object.keys(body).length === 0)
+    const changes = Object.keys(body).length > 0;
+    if (!changes && comment === undefined)
       throw new ToolRefusal(
-        "Nothing to change: give at least one of state, assignee, priority, title, description, addLabels, removeLabels, project, cycle, dueDate, estimate, parent.",
+        "Nothing to change: give at least one of state, assignee, priority, title, description, addLabels, removeLabels, project, cycle, dueDate, estimate, parent, comment.",
       );
     const unique = [...new Set(identifiers.map((i) => i.toUpperCase()))];
     const updated: z.output<typeof issueRow>[] = [];
@@ -59,25 +62,32 @@ export const updateIssuesTool = defineTool({
     // A new project or cycle takes the issue out of its old one: read it first to say which.
     const moves = body.project !== undefined || body.cycle !== undefined;
     const left: string[] = [];
+    const commented: string[] = [];
     // One request per issue (the API updates one at a time); a failure is reported and the rest still go.
+    // The comment goes after the issue's update (its own key, after every update's), only when that worked.
     for (const [n, identifier] of unique.entries()) {
       try {
-        const before = moves ? await tracker.issues.get(identifier, read) : undefined;
-        const after = await tracker.issues.update(identifier, body, write(n));
+        const before = moves || !changes ? await tracker.issues.get(identifier, read) : undefined;
+        const after = changes ? await tracker.issues.update(identifier, body, write(n)) : before!;
+        if (comment !== undefined) {
+          await tracker.comments.create(identifier, { body: comment }, write(unique.length + n));
+          commented.push(after.identifier);
+        }
         updated.push(toIssueRow(after));
-        const moved = before && leftLine(before, after);
+        const moved = changes && before && leftLine(before, after);
         if (moved) left.push(moved);
       } catch (err) {
         if (unique.length === 1) throw err;
         failed.push({ identifier, error: briefError(err) });
       }
     }
-    const lines = updated.length ? ["Updated:", ...issueLines(updated)] : [];
+    const lines = updated.length && changes ? ["Updated:", ...issueLines(updated)] : [];
     lines.push(...left, ...createdLabelsLine(updated.length ? createdLabels : []));
+    if (commented.length) lines.push(`Commented on ${commented.join(", ")}.`);
     if (failed.length) lines.push("Failed:", ...failed.map((f) => `${f.identifier}: ${f.error}`));
     return {
       text: lines.join("\n"),
-      data: { updated, failed, createdLabels: updated.length ? createdLabels : [], left },
+      data: { updated, failed, createdLabels: updated.length ? createdLabels : [], left, commented },
       isError: failed.length > 0,
     };
   },
