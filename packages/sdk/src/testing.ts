@@ -83,6 +83,7 @@ export function anIssue(overrides: Partial<Schemas["Issue"]> = {}): Schemas["Iss
     priority: 2,
     estimate: null,
     dueDate: null,
+    delegate: null,
     team: { id: "00000000-0000-4000-8000-00000000000e", key: "ENG", name: "Engineering" },
     state: { id: "00000000-0000-4000-8000-0000000000a1", name: "In Progress", type: "started" },
     assignee: { id: "00000000-0000-4000-8000-0000000000b1", name: "Ada Lovelace", email: "ada@example.com" },

@@ -3,6 +3,7 @@ import { ChangeEvent } from "./events/change-event.entity.js";
 import { AuthEpoch } from "./http/auth-epoch.entity.js";
 import { IdempotentRequest } from "./http/idempotent-request.entity.js";
 import { RateLimitBucket } from "./http/rate-limit-bucket.entity.js";
+import { AgentActivity, AgentSession } from "./modules/agents/agent.entity.js";
 import { ApiKey } from "./modules/api-keys/api-key.entity.js";
 import { Attachment } from "./modules/attachments/attachment.entity.js";
 import {
@@ -115,4 +116,6 @@ export const entities: EntitySchema[] = [
   SsoLogin,
   SignInFailure,
   PasswordReset,
+  AgentSession,
+  AgentActivity,
 ];

@@ -1,6 +1,7 @@
 import { eventHandlers } from "./events/events.routes.js";
 import type { HandlerEntry } from "./http/handler.js";
 import { digestHandlers } from "./modules/activity/digest.routes.js";
+import { agentHandlers } from "./modules/agents/agent.routes.js";
 import { apiKeyHandlers } from "./modules/api-keys/api-key.routes.js";
 import { attachmentHandlers } from "./modules/attachments/attachment.routes.js";
 import { codehostHandlers } from "./modules/codehost/codehost.routes.js";
@@ -52,4 +53,5 @@ export const allHandlers: HandlerEntry[] = [
   ...eventHandlers,
   ...codehostHandlers,
   ...webhookHandlers,
+  ...agentHandlers,
 ];

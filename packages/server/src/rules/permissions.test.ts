@@ -259,6 +259,32 @@ async function webhook(): Promise<{ id: string; deliveryId: string }> {
   return { id, deliveryId: log.deliveries[0]!.id };
 }
 /** A GitHub `ping` delivery to the workspace, signed with the secret it was just connected with. */
+/** An agent added by the admin (with admin access, so keys of every level can be made from its own). */
+async function agent(): Promise<{ name: string; token: string }> {
+  const body = await made<{ agent: { name: string; token: string } }>(admin(), {
+    method: "POST",
+    path: "/agents",
+    body: { name: `bot-${++n}-${randomUUID().slice(0, 8)}`, access: "admin" },
+  });
+  return body.agent;
+}
+/** A session of a new agent on a new issue of the team, opened by the admin delegating it. */
+async function agentSession(team = "ENG"): Promise<{ id: string; token: string }> {
+  const bot = await agent();
+  const identifier = await issue(team);
+  await made(admin(), { method: "PATCH", path: `/issues/${identifier}`, body: { delegate: bot.name } });
+  const body = await made<{ sessions: { id: string }[] }>(bot.token, {
+    method: "GET",
+    path: "/agent-sessions",
+  });
+  return { id: body.sessions[0]!.id, token: bot.token };
+}
+const onAgentSession = (method: Req["method"], suffix = "", body?: unknown) =>
+  inTeam(async (team) => ({
+    method,
+    path: `/agent-sessions/${(await agentSession(team)).id}${suffix}`,
+    body,
+  }));
 async function githubDelivery(): Promise<Req> {
   const secret = `secret-${randomUUID()}`;
   await made(admin(), { method: "PUT", path: "/workspace/codehost", body: { provider: "github", secret } });
@@ -829,6 +855,36 @@ const CASES: Record<keyof typeof OPERATION_RULES, Case> = {
       return { method: "POST", path: `/webhooks/${id}/deliveries/${deliveryId}/redeliver` };
     },
   },
+  listAgents: { call: async () => get("/agents") },
+  createAgent: {
+    call: async () => ({
+      method: "POST",
+      path: "/agents",
+      body: { name: `bot-${++n}-${randomUUID().slice(0, 8)}` },
+    }),
+  },
+  listAgentSessions: inTeam(async (team) => get(`/agent-sessions?issue=${await issue(team)}`)),
+  getAgentSession: onAgentSession("GET"),
+  // Only the session's agent posts in it: on their own, the call is the agent's.
+  createAgentActivity: {
+    call: async (_, mode) => {
+      const session = await agentSession();
+      return {
+        method: "POST",
+        path: `/agent-sessions/${session.id}/activities`,
+        body: { kind: "thought", body: "Thinking" },
+        ...(mode === "own" ? { token: session.token } : {}),
+      };
+    },
+    hidden: async () => ({
+      method: "POST",
+      path: `/agent-sessions/${(await agentSession("HID")).id}/activities`,
+      body: { kind: "thought", body: "Thinking" },
+    }),
+  },
+  createAgentMessage: onAgentSession("POST", "/messages", { body: "Any news?" }),
+  // Guests may not stop one: refused outright, no subject to hide.
+  stopAgentSession: { call: onAgentSession("POST", "/stop").call },
   listNotifications: { call: async () => get("/my/notifications") },
   markNotificationsRead: { call: async () => ({ method: "POST", path: "/my/notifications/read", body: {} }) },
   getNotificationSettings: { call: async () => get("/my/notification-settings") },
@@ -1045,12 +1101,17 @@ describe("access level × operation", () => {
   async function keyOf(token: string, level: Level): Promise<string> {
     const id = `${token} ${level}`;
     if (!keys.has(id)) {
-      const made_ = await made<{ key: { token: string } }>(token, {
-        method: "POST",
-        path: "/api-keys",
-        body: { name: `${level} key`, scope: "account", access: level },
-      });
-      keys.set(id, made_.key.token);
+      const ask = (scope: string) =>
+        send(token, {
+          method: "POST",
+          path: "/api-keys",
+          body: { name: `${level} key`, scope, access: level },
+        });
+      // An agent's key is a workspace key, which makes workspace keys only.
+      let res = await ask("account");
+      if (res.status === 403) res = await ask("workspace");
+      if (res.status >= 300) throw new Error(`setup POST /api-keys: ${JSON.stringify(res.body)}`);
+      keys.set(id, (res.body as { key: { token: string } }).key.token);
     }
     return keys.get(id)!;
   }

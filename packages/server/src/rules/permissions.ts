@@ -220,6 +220,29 @@ export const RULES = {
   "issue.import": adminOnly("Only workspace admins may import issues with their original people and times."),
   /** Following an issue is the caller's own, on what they see; notifications are their own. */
   "issue.subscribe": everyone("write", "seen"),
+  /** Agents (openapi.yaml, "Agents"): app users an admin adds; their sessions on what the caller sees. */
+  "agent.read": everyone("read"),
+  "agent.create": adminOnly("Only workspace admins may add agents."),
+  "agentSession.read": everyone("read", "seen"),
+  /** People who see the issue write to its agent; only the session's agent reports in it. */
+  "agentSession.message": everyone("write", "seen"),
+  "agentSession.report": adminsAnd<{ agentId: string }>(
+    [
+      {
+        who: "the session's agent",
+        holds: (a: Actor, s: { agentId: string }) => s.agentId === a.caller.userId,
+      },
+    ],
+    "Only the session's agent may post its activities.",
+    { roles: [] },
+  ),
+  "agentSession.stop": rule({
+    kind: "write",
+    roles: NOT_GUESTS,
+    seen: true,
+    refusal: "forbidden",
+    detail: "Guests may not stop an agent's session.",
+  }),
   "notification.read": everyone("read"),
   "notification.update": everyone("write"),
   /** How the person is told of notifications: theirs, for every workspace of theirs. */

@@ -49,6 +49,7 @@ describe("the role × action table", () => {
       "POST /api-keys",
       "POST /api-keys scope=account",
       "DELETE /api-keys/{id}",
+      "POST /agents",
       "DELETE /teams/{key}",
       "POST /projects/{id}/move",
       "POST /initiatives/{id}/move",

@@ -18,6 +18,7 @@ const REASON: Record<Notification["reason"], string> = {
   assigned: "assigned to you",
   created: "you created it",
   subscribed: "you follow it",
+  delegated: "delegated to you",
 };
 
 /** The sidebar's count of unread notifications, shown only when there are some. */

@@ -46,6 +46,7 @@ import { Migration20261129010000_team_open_updated_index } from "./Migration2026
 import { Migration20261130090000_rate_limit_buckets } from "./Migration20261130090000_rate_limit_buckets.js";
 import { Migration20261201120000_account_settings } from "./Migration20261201120000_account_settings.js";
 import { Migration20261201130000_import_mode } from "./Migration20261201130000_import_mode.js";
+import { Migration20261202034235_agents } from "./Migration20261202034235_agents.js";
 
 /** Applied in this order on every start. Add each new migration here (npm run migration:create). */
 export const migrationsList: MigrationObject[] = [
@@ -150,4 +151,5 @@ export const migrationsList: MigrationObject[] = [
   { name: "Migration20261130090000_rate_limit_buckets", class: Migration20261130090000_rate_limit_buckets },
   { name: "Migration20261201120000_account_settings", class: Migration20261201120000_account_settings },
   { name: "Migration20261201130000_import_mode", class: Migration20261201130000_import_mode },
+  { name: "Migration20261202034235_agents", class: Migration20261202034235_agents },
 ];

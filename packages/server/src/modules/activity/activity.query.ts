@@ -41,6 +41,7 @@ export type IssueUpdatedField =
   | "priority"
   | "estimate"
   | "dueDate"
+  | "delegate"
   | "project"
   | "cycle"
   | "parent";
@@ -70,6 +71,12 @@ export interface ActivityPayloads {
   /** `POST /issues/{identifier}/archive` and `/unarchive` (issues/write/archive.query.ts): who and when say it all. */
   issue_archived: Record<string, never>;
   issue_unarchived: Record<string, never>;
+  /** An agent's session opened on the issue (modules/agents), recorded by its own statement. */
+  agent_session_created: {
+    session: { id: string };
+    agent: UserBrief;
+    trigger: "delegated" | "mentioned";
+  };
 }
 
 export interface IssueBriefOut {

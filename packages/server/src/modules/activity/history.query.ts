@@ -1,9 +1,10 @@
 import type { components } from "@tracker/sdk/schema";
 import { sql } from "../../db/sql.js";
-import { EMPTY, q } from "../../db/sql-fragment.js";
+import { EMPTY, q, raw } from "../../db/sql-fragment.js";
 import { iso } from "../../db/sql-time.js";
 import type { WorkspaceScope } from "../../http/handler.js";
 import { Invalid } from "../../http/problem.js";
+import { ACTIVITY_JSON } from "../agents/agent.query.js";
 import { resolveIssue } from "../shared/resolve.query.js";
 import type { ActivityEventOut } from "./activity.query.js";
 
@@ -33,7 +34,8 @@ function decodeCursor(cursor: string): Position {
 
 /**
  * `GET /issues/{identifier}/history`: the issue's activity events (recorded by each write in its own
- * transaction, `activity.query.ts`), oldest first, paged by (created_at, id) so that events recorded
+ * transaction, `activity.query.ts`) and its agents' session activities (modules/agents, as type
+ * `agent_activity` with the session's id and the activity as the contract's `AgentActivity`), oldest first, paged by (created_at, id) so that events recorded
  * later never shift a page already read. One more row than the page tells whether another follows.
  */
 export async function getIssueHistory(
@@ -44,6 +46,10 @@ export async function getIssueHistory(
   const after = opts.cursor === undefined ? null : decodeCursor(opts.cursor);
   const issue = await resolveIssue(scope, ref);
   const limit = opts.limit ?? 50;
+  const after_ = (t: string) =>
+    after
+      ? q`and (${raw(t)}.created_at, ${raw(t)}.id) > (${after.at}::timestamptz, ${after.id}::uuid)`
+      : EMPTY;
   const rows = await sql<{
     id: string;
     type: ActivityEventOut["type"];
@@ -55,14 +61,25 @@ export async function getIssueHistory(
     title: string;
   }>(
     scope.em,
-    q`select e.id, e.type, e.payload, e.created_at, e.created_at::text as at_text,
-            a.id as actor_id, a.name as actor_name, i.title
-       from activity_events e
-       join issues i on i.id = e.issue_id
-       left join users a on a.id = e.actor_id
-      where e.issue_id = ${issue.id} and e.workspace_id = ${scope.workspace.id}
-        ${after ? q`and (e.created_at, e.id) > (${after.at}::timestamptz, ${after.id}::uuid)` : EMPTY}
-      order by e.created_at, e.id
+    q`select h.*, i.title from (
+        (select e.id, e.type, e.payload, e.created_at, e.created_at::text as at_text,
+                a.id as actor_id, a.name as actor_name
+           from activity_events e
+           left join users a on a.id = e.actor_id
+          where e.issue_id = ${issue.id} and e.workspace_id = ${scope.workspace.id} ${after_("e")}
+          order by e.created_at, e.id
+          limit ${limit + 1})
+        union all
+        (select x.id, 'agent_activity', json_build_object('session', json_build_object('id', x.session_id),
+                                                          'activity', ${raw(ACTIVITY_JSON)})::jsonb,
+                x.created_at, x.created_at::text, a.id, a.name
+           from agent_activities x
+           left join users a on a.id = x.author_id
+          where x.issue_id = ${issue.id} and x.workspace_id = ${scope.workspace.id} ${after_("x")}
+          order by x.created_at, x.id
+          limit ${limit + 1})) h
+       join issues i on i.id = ${issue.id}
+      order by h.created_at, h.id
       limit ${limit + 1}`,
   );
   const page = rows.slice(0, limit);

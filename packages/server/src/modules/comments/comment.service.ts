@@ -4,6 +4,7 @@ import { recordChanges } from "../../events/record-change.query.js";
 import type { WorkspaceScope } from "../../http/handler.js";
 import { authorize } from "../../rules/permissions.js";
 import { commentAddedPayload, recordActivity } from "../activity/activity.query.js";
+import { onComment } from "../agents/agent.service.js";
 import { type IssueKey, resolveIssue } from "../shared/resolve.query.js";
 import {
   type CommentOut,
@@ -56,6 +57,8 @@ export async function createComment(scope: WorkspaceScope, ref: string, body: st
       { entity: "comment", action: "created", id: commentId, ...issueChange(issue) },
       { entity: "issue", action: "updated", id: issue.id, ...issueChange(issue) },
     ]);
+    // Agents it mentions, and sessions waiting for a person's answer (openapi.yaml, "Agents").
+    await onComment(tx, { id: issue.id, ...issueChange(issue) }, commentId, body);
     return commentId;
   });
   return loadComment(scope.em, id);

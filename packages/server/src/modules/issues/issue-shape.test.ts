@@ -54,6 +54,10 @@ describe("the Issue shape", () => {
       l1,
       l2,
     ]);
+    // Delegated to an agent (openapi.yaml, `Issue.delegate`).
+    const agent = (await srv.client(apiKey.token).POST("/agents", { body: { name: "shape-bot" } })).data!
+      .agent;
+    await srv.query("update issues set delegate_id = $2 where id = $1", [full, agent.id]);
 
     // Built: the row `issueColumns` selects, shaped by `issueFromRow`.
     const rows = await srv.query<IssueRow>(
@@ -69,6 +73,7 @@ describe("the Issue shape", () => {
       priority: 2,
       estimate: 3,
       dueDate: "2030-01-31",
+      delegate: { id: agent.id, name: "shape-bot" },
       team: { id: team!.id, key: "SER", name: "Serial" },
       state: { id: todo!.id, name: "Todo", type: "unstarted" },
       assignee: { id: user.id, name: user.name, email: user.email },
@@ -86,6 +91,7 @@ describe("the Issue shape", () => {
       description: null,
       estimate: null,
       assignee: null,
+      delegate: null,
       labels: [],
       parentId: full,
     });

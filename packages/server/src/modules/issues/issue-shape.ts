@@ -57,6 +57,7 @@ export function issueColumns(labelIds?: string[] | { writtenIn: string }): SqlFr
   i.priority as "priority",
   i.estimate as "estimate",
   ${raw(dateSql("i.due_date"))} as "dueDate",
+  (select json_build_object('id', sd.id, 'name', sd.name) from users sd where sd.id = i.delegate_id) as "delegate",
   (select json_build_object('id', st.id, 'key', st.key, 'name', st.name) from teams st
     where st.id = i.team_id) as "team",
   (select json_build_object('id', ss.id, 'name', ss.name, 'type', ss.type) from workflow_states ss
@@ -90,6 +91,7 @@ export interface IssueRow {
   priority: number;
   estimate: number | null;
   dueDate: string | null;
+  delegate: Ref<"delegate"> | null;
   team: Ref<"team">;
   state: Ref<"state">;
   assignee: Ref<"assignee"> | null;
@@ -113,6 +115,7 @@ export function issueFromRow(r: IssueRow): IssueOut {
     priority: r.priority as Priority,
     estimate: r.estimate,
     dueDate: r.dueDate,
+    delegate: r.delegate,
     team: r.team,
     state: { id: r.state.id, name: r.state.name, type: r.state.type as StateType },
     assignee: r.assignee,

@@ -162,6 +162,8 @@ export const Issue = defineEntity({
     /** Copy of the state's type, kept in step by the issue service: "open" filters and indexes need it. */
     stateType: p.enum([...STATE_TYPES]),
     assignee: () => p.manyToOne(User).nullable().deleteRule("set null"),
+    /** The agent the issue is delegated to (openapi.yaml, `Issue.delegate`). */
+    delegate: () => p.manyToOne(User).nullable().index().deleteRule("set null"),
     creator: () => p.manyToOne(User).nullable().deleteRule("set null"),
     project: () => p.manyToOne(Project).nullable().deleteRule("set null"),
     cycle: () => p.manyToOne(Cycle).nullable().deleteRule("set null"),

@@ -9,8 +9,8 @@ describe("users and members", () => {
     const guest = await srv.addMember(apiKey.token, "guest", "gus@example.com");
     const res = await srv.client(guest.token).GET("/users");
     expect(res.data!.users).toEqual([
-      { id: user.id, name: "Ada Admin", email: user.email, role: "admin", isMe: false },
-      { id: guest.userId, name: "gus", email: "gus@example.com", role: "guest", isMe: true },
+      { id: user.id, name: "Ada Admin", email: user.email, role: "admin", isMe: false, kind: "person" },
+      { id: guest.userId, name: "gus", email: "gus@example.com", role: "guest", isMe: true, kind: "person" },
     ]);
   });
 
@@ -32,7 +32,14 @@ describe("users and members", () => {
       .PATCH("/members/{userId}", { params: { path: { userId: b.userId } }, body: { role: "guest" } });
     expect(ok.data).toEqual({
       ok: true,
-      user: { id: b.userId, name: expect.any(String), email: b.email, role: "guest", isMe: false },
+      user: {
+        id: b.userId,
+        name: expect.any(String),
+        email: b.email,
+        role: "guest",
+        isMe: false,
+        kind: "person",
+      },
     });
     expect(await srv.query("select role from memberships where user_id = $1", [b.userId])).toEqual([
       { role: "guest" },

@@ -24,6 +24,6 @@ describe("the list page's Issue fields", () => {
   it("read the issue's own fields in one JSON text, in the list's order", () => {
     expect(ISSUE_OWN_JSON_SQL).toMatch(/^'"title":' \|\| /);
     const names = [...ISSUE_OWN_JSON_SQL.matchAll(/'[,]?"(\w+)":'/g)].map((m) => m[1]);
-    expect(names).toEqual(["title", "description", "priority", "estimate", "dueDate"]);
+    expect(names).toEqual(["title", "description", "priority", "estimate", "dueDate", "delegate"]);
   });
 });

@@ -25,6 +25,7 @@ export type ListRow = Pick<
   | "priority"
   | "estimate"
   | "dueDate"
+  | "delegate"
   | "parentId"
   | "createdAt"
   | "updatedAt"
@@ -56,7 +57,7 @@ export type NamedListRow = Pick<
   | "completedAt"
   | "archivedAt"
 > & {
-  /** `"title":…,"description":…,"priority":…,"estimate":…,"dueDate":…` */
+  /** `"title":…,"description":…,"priority":…,"estimate":…,"dueDate":…,"delegate":…` */
   own: string;
   /** The issue's label ids (`issues.label_ids`), comma-separated; empty without labels. */
   labelIds: string | null;
@@ -110,6 +111,9 @@ export const ISSUE_PAGE_FIELDS = {
   priority: { own: "i.priority" },
   estimate: { own: "coalesce(i.estimate::text, 'null')" },
   dueDate: { own: "coalesce(to_json(i.due_date)::text, 'null')" },
+  delegate: {
+    own: "coalesce((select json_build_object('id', sd.id, 'name', sd.name)::text from users sd where sd.id = i.delegate_id), 'null')",
+  },
   team: { json: (_, refs) => refs.team.json },
   state: { json: (_, refs) => refs.state },
   assignee: { json: (_, refs) => refs.assignee },

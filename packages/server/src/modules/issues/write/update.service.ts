@@ -4,6 +4,8 @@ import type { WorkspaceScope } from "../../../http/handler.js";
 import { Invalid, NotFound } from "../../../http/problem.js";
 import { isFinished, type StateType } from "../../../rules/state-types.js";
 import type { ActivityInput, StateBrief, UserBrief } from "../../activity/activity.query.js";
+import { findAgent } from "../../agents/agent.query.js";
+import { openSession } from "../../agents/agent.service.js";
 import { issueKeyQuery, type NamedRow } from "../../shared/resolve.query.js";
 import type { IssueUpdateInput } from "../issue-shape.js";
 import { type IssueOut, issueFromRow } from "../issue-shape.js";
@@ -44,6 +46,7 @@ export async function updateIssue(
     planPlainFields(plan);
     planState(plan);
     planAssignee(plan);
+    const delegate = await planDelegate(plan);
     planProject(plan);
     planCycle(plan);
     planParent(plan);
@@ -56,7 +59,10 @@ export async function updateIssue(
       await recordChanges(tx.em, tx.workspace.id, labelsCreated(plan.createdLabels));
       return issueFromRow(cur);
     }
-    return issueFromRow(await writeUpdate(plan));
+    const written = issueFromRow(await writeUpdate(plan));
+    // Delegating opens a session and tells the agent, in the update's transaction.
+    if (delegate) await openSession(tx, plan.key, delegate, "delegated");
+    return written;
   });
 }
 
@@ -124,6 +130,31 @@ function planAssignee(plan: UpdatePlan): void {
   set(plan, "assignee_id", assignee?.id ?? null);
   const from = cur.assignee ? { id: cur.assignee.id, name: cur.assignee.name } : null;
   event(plan, { type: "assignee_changed", payload: { from, to: assignee } });
+}
+
+/**
+ * A new delegate: an agent of the workspace by name or id that sees the issue's team (400 naming
+ * `delegate` otherwise), recorded in `issue_updated`. The agent newly delegated to, to open its session.
+ */
+async function planDelegate(plan: UpdatePlan): Promise<UserBrief | undefined> {
+  const { cur, input, tx } = plan;
+  if (input.delegate === undefined) return undefined;
+  let agent: UserBrief | null = null;
+  if (input.delegate !== null) {
+    const found = await findAgent(tx, input.delegate.trim(), cur.team.id);
+    if (!found?.sees)
+      throw new Invalid(
+        found
+          ? `The agent "${found.name}" cannot see ${cur.team.key}'s issues.`
+          : `No agent "${input.delegate}" in this workspace.`,
+        [{ path: "/body/delegate", message: "must name an agent (listAgents) that sees the issue's team" }],
+      );
+    agent = { id: found.id, name: found.name };
+  }
+  if ((agent?.id ?? null) === (cur.delegate?.id ?? null)) return undefined;
+  set(plan, "delegate_id", agent?.id ?? null);
+  plan.changes.delegate = { from: cur.delegate, to: agent };
+  return agent ?? undefined;
 }
 
 function planProject(plan: UpdatePlan): void {
