@@ -23,6 +23,14 @@ describe("flags and environment", () => {
     expect(DEFAULT_TOOLSETS).toEqual(["issues", "context"]);
   });
 
+  it("reads --lockdown alone as mark, =drop as drop, and TRACKER_LOCKDOWN", () => {
+    expect(readConfig(["--lockdown"], {}).config.lockdown).toBe("mark");
+    expect(readConfig(["--lockdown=drop"], {}).config.lockdown).toBe("drop");
+    expect(readConfig([], { TRACKER_LOCKDOWN: "1" }).config.lockdown).toBe("mark");
+    expect(readConfig([], {}).config.lockdown).toBeUndefined();
+    expect(() => readConfig(["--lockdown=sometimes"], {})).toThrow(/--lockdown: Unknown lockdown/);
+  });
+
   it("reads the environment, and lets a flag win over it", () => {
     const env = {
       TRACKER_TOOLSETS: "planning,docs",

@@ -1,5 +1,6 @@
 import { parseArgs } from "node:util";
 import { DEFAULT_TIMEOUT_MS } from "./deps.js";
+import { type LockdownMode, parseLockdown } from "./lockdown.js";
 import { parseTools, parseToolsets, TOOLSET_NAMES, TOOLSETS, type ToolsetName } from "./toolsets.js";
 
 /** How `tracker-mcp` runs, from its flags and, for what they leave unset, its environment. */
@@ -16,6 +17,8 @@ export interface Config {
   allowedOrigins: string[];
   /** The public URL of the HTTP endpoint, the OAuth resource its tokens are issued for; default its address. */
   resource: string | undefined;
+  /** `--lockdown`: text by guests and the code host fenced as untrusted (`mark`) or left out (`drop`). */
+  lockdown: LockdownMode | undefined;
 }
 
 export const USAGE = `Usage: tracker-mcp [options]
@@ -29,6 +32,9 @@ Options (each has an environment variable; the flag wins):
   --exclude-tools <list>    Tools never to offer, whatever names them      (TRACKER_EXCLUDE_TOOLS)
   --read-only               Offer only tools that change nothing           (TRACKER_READ_ONLY=1)
   --dynamic                 Start with list_toolsets and enable_toolset    (TRACKER_DYNAMIC=1)
+  --lockdown[=drop]         Fence text by guests and the code host as      (TRACKER_LOCKDOWN=1|drop)
+                            untrusted; =drop leaves it out. Over HTTP also
+                            per request: X-Tracker-Lockdown: 1 or drop
   --timeout <ms>            Time limit of each call to the Tracker server  (TRACKER_TIMEOUT_MS; default 30000)
   --http                    Serve Streamable HTTP at /mcp instead of stdio
   --port <n>                HTTP port                                      (TRACKER_MCP_PORT; default 3333)
@@ -63,7 +69,8 @@ function positiveInt(value: string, what: string): number {
 function parseFlags(argv: string[]) {
   try {
     return parseArgs({
-      args: argv,
+      // `--lockdown` alone means its first mode, as `--lockdown=mark`.
+      args: argv.map((a) => (a === "--lockdown" ? "--lockdown=mark" : a)),
       strict: true,
       options: {
         toolsets: { type: "string" },
@@ -71,6 +78,7 @@ function parseFlags(argv: string[]) {
         "exclude-tools": { type: "string" },
         "read-only": { type: "boolean" },
         dynamic: { type: "boolean" },
+        lockdown: { type: "string" },
         timeout: { type: "string" },
         http: { type: "boolean" },
         port: { type: "string" },
@@ -102,6 +110,12 @@ export function readConfig(
   } catch (err) {
     throw new UsageError((err as Error).message);
   }
+  let lockdown: LockdownMode | undefined;
+  try {
+    lockdown = parseLockdown(values.lockdown ?? env.TRACKER_LOCKDOWN);
+  } catch (err) {
+    throw new UsageError(`--lockdown: ${(err as Error).message}`);
+  }
   const timeout = values.timeout ?? env.TRACKER_TIMEOUT_MS;
   const port = values.port ?? env.TRACKER_MCP_PORT;
   const config: Config = {
@@ -119,6 +133,7 @@ export function readConfig(
       .map((o) => o.trim().replace(/\/+$/, ""))
       .filter(Boolean),
     resource: values["public-url"] ?? env.TRACKER_MCP_PUBLIC_URL ?? undefined,
+    lockdown,
   };
   return { config, help: values.help ?? false, version: values.version ?? false };
 }

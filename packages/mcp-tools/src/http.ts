@@ -36,6 +36,8 @@ export interface HttpServerOptions extends TrackerServerOptions {
    * default the address it listens at.
    */
   resource?: string | undefined;
+  /** `--lockdown` for every session; a request's `X-Tracker-Lockdown` header can make it stricter. */
+  lockdown?: "mark" | "drop" | undefined;
   /** The tracker's OAuth issuer (its public URL); default `trackerUrl`. */
   authorizationServer?: string | undefined;
   /**
@@ -183,7 +185,10 @@ export async function startHttpServer(options: HttpServerOptions): Promise<Runni
       userAgent: `tracker-mcp/${VERSION}`,
     });
     const role = await roleOf(tracker, options.timeoutMs);
-    const server = createTrackerServer({ tracker, timeoutMs: options.timeoutMs }, { ...chosen, role });
+    const server = createTrackerServer(
+      { tracker, timeoutMs: options.timeoutMs, lockdown: options.lockdown },
+      { ...chosen, role },
+    );
     const session: Session = {
       server,
       keyHash: sha256(binding),

@@ -56,7 +56,7 @@ if (config.http) {
       )
     : undefined;
   const server = createTrackerServer(
-    { tracker, timeoutMs: config.timeoutMs, localFiles: true },
+    { tracker, timeoutMs: config.timeoutMs, localFiles: true, lockdown: config.lockdown },
     { ...config, role },
   );
   await server.connect(new StdioServerTransport());

@@ -2,6 +2,7 @@ import { type ResponseOf, responseOf, type Schemas } from "@tracker/sdk";
 import { z } from "zod";
 import { facts, indent, issueLine, shortTime, toIssueRow } from "../format.js";
 import { identifierInput } from "../inputs.js";
+import { CODE_HOST, type Trust } from "../lockdown.js";
 import { relationWords } from "../relations.js";
 import { defineTool } from "../tool.js";
 import { eventSummary } from "./get-digest.js";
@@ -159,6 +160,63 @@ export function issueViewText(v: IssueView, archivedAt?: string | null): string 
   return lines.join("\n");
 }
 
+type HistoryEvent = Schemas["ActivityEvent"];
+type HistoryRow = { at: string; actor: string | null; type: string; summary: string };
+
+/**
+ * Lockdown of one issue: the title and description by whoever last wrote them (from its history), its
+ * comments by their authors, its pull requests' titles and history lines from the code host. Changes
+ * `view` and `history` in place; answers whether anything was fenced or left out.
+ */
+async function lockDown(
+  trust: Trust,
+  view: IssueView,
+  issue: Schemas["IssueDetail"],
+  events: HistoryEvent[],
+  history: HistoryRow[],
+): Promise<boolean> {
+  let held = false;
+  const writerOf = async (field: "title" | "description") => {
+    const last = events.findLast(
+      (e) =>
+        e.type === "issue_created" ||
+        (e.type === "issue_updated" &&
+          Object.hasOwn((e.payload.changes ?? {}) as Record<string, unknown>, field)),
+    );
+    return last ? trust.untrustedWriter(last.actor) : undefined;
+  };
+  const titleBy = await writerOf("title");
+  if (titleBy) {
+    view.title = trust.line(view.title, titleBy);
+    held = true;
+  }
+  const descriptionBy = view.description ? await writerOf("description") : undefined;
+  if (descriptionBy && view.description) {
+    view.description = trust.block(view.description, descriptionBy);
+    held = true;
+  }
+  for (const [n, comment] of issue.comments.entries()) {
+    const by = await trust.untrustedWriter(comment.author);
+    if (by && view.comments[n]) {
+      view.comments[n]!.body = trust.block(view.comments[n]!.body, by);
+      held = true;
+    }
+  }
+  for (const pr of view.pullRequests) {
+    pr.title = trust.line(pr.title, CODE_HOST);
+    held = true;
+  }
+  for (const [n, e] of events.entries()) {
+    const row = history[n]!;
+    const by = e.type === "pull_request" ? CODE_HOST : await trust.untrustedWriter(e.actor);
+    if (by && ["comment_added", "issue_created", "issue_updated", "pull_request"].includes(e.type)) {
+      row.summary = trust.line(row.summary, by);
+      held = true;
+    }
+  }
+  return held;
+}
+
 export const getIssueTool = defineTool({
   name: "get_issue",
   title: "Get issue",
@@ -180,19 +238,29 @@ export const getIssueTool = defineTool({
   readOnly: true,
   destructive: false,
   idempotent: true,
-  async run(input, { tracker, read }) {
+  async run(input, { tracker, read, trust }) {
     const [issue, page] = await Promise.all([
       tracker.issues.get(input.identifier, read),
       tracker.issues.pageData(input.identifier, read),
     ]);
     const view = issueView(issue, page);
-    if (!input.history) return { text: issueViewText(view, issue.archivedAt), data: { issue: view } };
-    const history: { at: string; actor: string | null; type: string; summary: string }[] = [];
-    for await (const e of tracker.issues.iterateHistory(input.identifier, read))
-      history.push({ at: e.createdAt, actor: e.actor?.name ?? null, type: e.type, summary: eventSummary(e) });
+    // Lockdown needs the history to know who wrote the title and description.
+    const events: HistoryEvent[] = [];
+    if (input.history || trust)
+      for await (const e of tracker.issues.iterateHistory(input.identifier, read)) events.push(e);
+    const history: HistoryRow[] = events.map((e) => ({
+      at: e.createdAt,
+      actor: e.actor?.name ?? null,
+      type: e.type,
+      summary: eventSummary(e),
+    }));
+    const held = trust ? await lockDown(trust, view, issue, events, history) : false;
+    const legend = held ? `${trust!.legend()}\n` : "";
+    if (!input.history)
+      return { text: legend + issueViewText(view, issue.archivedAt), data: { issue: view } };
     const lines = history.map((e) => `  ${shortTime(e.at)} ${e.actor ?? "automation"}: ${e.summary}`);
     return {
-      text: `${issueViewText(view, issue.archivedAt)}\n\nHistory, oldest first:\n${lines.join("\n")}`,
+      text: `${legend}${issueViewText(view, issue.archivedAt)}\n\nHistory, oldest first:\n${lines.join("\n")}`,
       data: { issue: view, history },
     };
   },
