@@ -15,6 +15,7 @@ export type { components, operations, paths } from "./generated/schema.js";
 export type { CallOptions, Page, RawClient } from "./http.js";
 export type { BodyOf, OperationId, QueryOf, ResponseOf, Schemas } from "./operation-types.js";
 export type { AccountApi } from "./resources/account.js";
+export type { AgentSessionsApi, AgentsApi } from "./resources/agents.js";
 export type { ApiKeysApi } from "./resources/api-keys.js";
 export type { CommentsApi } from "./resources/comments.js";
 export type { CyclesApi } from "./resources/cycles.js";

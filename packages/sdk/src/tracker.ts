@@ -3,6 +3,7 @@ import type { paths } from "./generated/schema.js";
 import { type CallOptions, type Http, type RawClient, unwrap } from "./http.js";
 import type { QueryOf, ResponseOf } from "./operation-types.js";
 import { AccountApi } from "./resources/account.js";
+import { AgentSessionsApi, AgentsApi } from "./resources/agents.js";
 import { ApiKeysApi } from "./resources/api-keys.js";
 import { CommentsApi } from "./resources/comments.js";
 import { CyclesApi } from "./resources/cycles.js";
@@ -97,6 +98,10 @@ export interface Tracker {
   events: EventsApi;
   webhooks: WebhooksApi;
   inbox: InboxApi;
+  /** The workspace's agents: app users that are delegated issues and mentioned. */
+  agents: AgentsApi;
+  /** Agents' sessions on issues: their activities, people's replies, the stop signal. */
+  agentSessions: AgentSessionsApi;
   /**
    * What others did on the caller's issues, newest first (default: the last 14 days).
    *
@@ -202,6 +207,8 @@ export function createTracker(options: TrackerOptions = {}): Tracker {
     viewDefaults: new ViewDefaultsApi(http),
     events: new EventsApi(http),
     webhooks: new WebhooksApi(http),
+    agents: new AgentsApi(http),
+    agentSessions: new AgentSessionsApi(http),
     inbox: new InboxApi(http),
     digest: async (query = {}, options) =>
       (await unwrap(raw.GET("/my/digest", { params: { query }, ...http.init(options) }))).events,

@@ -227,6 +227,21 @@ export class IssuesApi {
   }
 
   /**
+   * Delegates the issue to an agent (its name or id), beside its assignee, or clears it with `null`: a new
+   * delegate gets a session on the issue and is told at once.
+   *
+   * @example
+   * const issue = await tracker.issues.delegate("ENG-1", "triage-bot");
+   */
+  async delegate(
+    identifier: string,
+    agent: string | null,
+    options?: CallOptions,
+  ): Promise<ResponseOf<"updateIssue">["issue"]> {
+    return this.update(identifier, { delegate: agent }, options);
+  }
+
+  /**
    * Everything the issue page shows in one call: the issue, comments, sub-issues, relations, choices.
    *
    * @example

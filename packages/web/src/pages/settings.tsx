@@ -7,9 +7,11 @@ import { describeError } from "../session.js";
 import { store, useData } from "../store.js";
 import { IntegrationsSettings } from "./settings-integrations.js";
 import { ApiKeysSettings } from "./settings-keys.js";
+import { LabelsSettings } from "./settings-labels.js";
 import { PeopleSettings } from "./settings-people.js";
 import { TeamsSettings } from "./settings-teams.js";
 import { WorkspaceSettings } from "./settings-workspace.js";
+import { WorkflowSettings } from "./settings-workflow.js";
 
 type Webhook = Schemas["Webhook"];
 
@@ -18,6 +20,9 @@ const TABS = [
   { tab: "workspace", label: "Workspace", admin: false },
   { tab: "teams", label: "Teams", admin: false },
   { tab: "people", label: "People", admin: true },
+  // Not offered to guests, whom the server refuses: labels and a team's workflow are members' and admins'.
+  { tab: "labels", label: "Labels", admin: false, members: true },
+  { tab: "workflow", label: "Workflow", admin: false, members: true },
   { tab: "api-keys", label: "API keys", admin: false },
   { tab: "integrations", label: "Integrations", admin: true },
   { tab: "webhooks", label: "Webhooks", admin: true },
@@ -45,7 +50,9 @@ export function SettingsPage({ tab }: { tab: SettingsTab }) {
     lastTab.current = tab;
     heading.current?.focus();
   });
-  const shown = TABS.filter((t) => !t.admin || me?.role === "admin");
+  const shown = TABS.filter(
+    (t) => (!t.admin || me?.role === "admin") && (!("members" in t) || (me && me.role !== "guest")),
+  );
   return (
     <div className="page settings-page">
       <h1>Settings</h1>
@@ -73,6 +80,8 @@ export function SettingsPage({ tab }: { tab: SettingsTab }) {
           {tab === "webhooks" && <WebhooksSettings />}
         </section>
       </div>
+          {tab === "labels" && <LabelsSettings />}
+          {tab === "workflow" && <WorkflowSettings />}
     </div>
   );
 }
