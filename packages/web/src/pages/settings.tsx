@@ -10,8 +10,8 @@ import { ApiKeysSettings } from "./settings-keys.js";
 import { LabelsSettings } from "./settings-labels.js";
 import { PeopleSettings } from "./settings-people.js";
 import { TeamsSettings } from "./settings-teams.js";
-import { WorkspaceSettings } from "./settings-workspace.js";
 import { WorkflowSettings } from "./settings-workflow.js";
+import { WorkspaceSettings } from "./settings-workspace.js";
 
 type Webhook = Schemas["Webhook"];
 
@@ -19,10 +19,10 @@ type Webhook = Schemas["Webhook"];
 const TABS = [
   { tab: "workspace", label: "Workspace", admin: false },
   { tab: "teams", label: "Teams", admin: false },
-  { tab: "people", label: "People", admin: true },
   // Not offered to guests, whom the server refuses: labels and a team's workflow are members' and admins'.
   { tab: "labels", label: "Labels", admin: false, members: true },
   { tab: "workflow", label: "Workflow", admin: false, members: true },
+  { tab: "people", label: "People", admin: true },
   { tab: "api-keys", label: "API keys", admin: false },
   { tab: "integrations", label: "Integrations", admin: true },
   { tab: "webhooks", label: "Webhooks", admin: true },
@@ -74,14 +74,14 @@ export function SettingsPage({ tab }: { tab: SettingsTab }) {
           </h2>
           {tab === "workspace" && <WorkspaceSettings />}
           {tab === "teams" && <TeamsSettings />}
+          {tab === "labels" && <LabelsSettings />}
+          {tab === "workflow" && <WorkflowSettings />}
           {tab === "people" && <PeopleSettings />}
           {tab === "api-keys" && <ApiKeysSettings />}
           {tab === "integrations" && <IntegrationsSettings />}
           {tab === "webhooks" && <WebhooksSettings />}
         </section>
       </div>
-          {tab === "labels" && <LabelsSettings />}
-          {tab === "workflow" && <WorkflowSettings />}
     </div>
   );
 }
