@@ -145,7 +145,7 @@ describe("settings as a member", () => {
     await expect
       .poll(() => other.getByText(/Only workspace admins may change the workspace/).count())
       .toBe(1);
-    expect(await nav.getByRole("link", { name: "API keys" }).count()).toBe(1);
+    expect(await nav.getByRole("link", { name: "Access" }).count()).toBe(1);
     expect(await nav.getByRole("link", { name: "Webhooks" }).count()).toBe(0);
     await other.goto(session.at("/settings/webhooks"));
     await expect.poll(() => other.getByText(/Only workspace admins may see webhooks/).count()).toBe(1);

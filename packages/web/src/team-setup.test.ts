@@ -179,7 +179,14 @@ describe("a team sets itself up", () => {
       .poll(() => other.getByText(/Only workspace admins may change the workspace/).count())
       .toBe(1);
     const nav = other.getByRole("navigation", { name: "Settings" });
-    expect(await nav.getByRole("link").allTextContents()).toEqual(["Workspace", "Teams", "API keys"]);
+    expect(await nav.getByRole("link").allTextContents()).toEqual([
+      "Workspace",
+      "Teams",
+      "Labels",
+      "Workflow",
+      "My account",
+      "Access",
+    ]);
     expect(await other.getByRole("button", { name: "Save" }).count()).toBe(0);
     // Opened by its address, People tells the member it is the admins'.
     await other.goto(at("/settings/people"));
@@ -250,9 +257,9 @@ describe("a team sets itself up", () => {
   });
 
   test("the admin makes a read-only API key, sees its token once, and revokes it", async () => {
-    await page.goto(at("/settings/api-keys"));
+    await page.goto(at("/settings/access"));
     await page.getByLabel("Key name").fill("CI reader");
-    await page.getByLabel("Access").selectOption("read");
+    await page.getByRole("combobox", { name: "Access" }).selectOption("read");
     await page.getByLabel("Expires after").selectOption("30");
     await page.getByRole("button", { name: "Create key" }).click();
     const field = page.getByLabel("Token of CI reader");
@@ -276,7 +283,7 @@ describe("a team sets itself up", () => {
 
     // Shown once: gone after leaving the screen.
     await page.getByRole("navigation", { name: "Settings" }).getByRole("link", { name: "Workspace" }).click();
-    await page.getByRole("navigation", { name: "Settings" }).getByRole("link", { name: "API keys" }).click();
+    await page.getByRole("navigation", { name: "Settings" }).getByRole("link", { name: "Access" }).click();
     await expect.poll(() => row.count()).toBe(1);
     expect(await page.getByLabel("Token of CI reader").count()).toBe(0);
     expect(await page.getByText(token).count()).toBe(0);
