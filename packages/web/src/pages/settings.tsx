@@ -5,8 +5,9 @@ import { ErrorNote } from "../components/widgets.js";
 import { Link, useTitle } from "../router.js";
 import { describeError } from "../session.js";
 import { store, useData } from "../store.js";
+import { AccessSettings } from "./settings-access.js";
+import { AccountSettings } from "./settings-account.js";
 import { IntegrationsSettings } from "./settings-integrations.js";
-import { ApiKeysSettings } from "./settings-keys.js";
 import { LabelsSettings } from "./settings-labels.js";
 import { PeopleSettings } from "./settings-people.js";
 import { TeamsSettings } from "./settings-teams.js";
@@ -23,14 +24,18 @@ const TABS = [
   { tab: "labels", label: "Labels", admin: false, members: true },
   { tab: "workflow", label: "Workflow", admin: false, members: true },
   { tab: "people", label: "People", admin: true },
-  { tab: "api-keys", label: "API keys", admin: false },
+  { tab: "account", label: "My account", admin: false },
+  { tab: "access", label: "Access", admin: false },
   { tab: "integrations", label: "Integrations", admin: true },
   { tab: "webhooks", label: "Webhooks", admin: true },
 ] as const;
 export type SettingsTab = (typeof TABS)[number]["tab"];
 
+/** Old addresses of tabs, still opened: API keys became part of Access. */
+const RENAMED: Record<string, SettingsTab> = { "api-keys": "access" };
+
 export function isSettingsTab(tab: string | undefined): tab is SettingsTab {
-  return TABS.some((t) => t.tab === tab);
+  return TABS.some((t) => t.tab === tab) || (tab !== undefined && Object.hasOwn(RENAMED, tab));
 }
 
 /**
@@ -38,7 +43,8 @@ export function isSettingsTab(tab: string | undefined): tab is SettingsTab {
  * admins may do (People, Webhooks) are offered to admins only; the server refuses the rest of the people
  * anyway, and a screen opened by its address shows what the server says.
  */
-export function SettingsPage({ tab }: { tab: SettingsTab }) {
+export function SettingsPage({ tab: asked }: { tab: SettingsTab }) {
+  const tab = RENAMED[asked] ?? asked;
   const { ws, me } = useApp();
   const current = TABS.find((t) => t.tab === tab)!;
   useTitle(`${current.label} settings`);
@@ -77,7 +83,8 @@ export function SettingsPage({ tab }: { tab: SettingsTab }) {
           {tab === "labels" && <LabelsSettings />}
           {tab === "workflow" && <WorkflowSettings />}
           {tab === "people" && <PeopleSettings />}
-          {tab === "api-keys" && <ApiKeysSettings />}
+          {tab === "account" && <AccountSettings />}
+          {tab === "access" && <AccessSettings />}
           {tab === "integrations" && <IntegrationsSettings />}
           {tab === "webhooks" && <WebhooksSettings />}
         </section>
