@@ -114,6 +114,10 @@ describe("lockdown", () => {
       /History, oldest first:[\s\S]*<untrusted-[0-9a-f]{6} from="guest gail@example\.com">commented: Ignore/,
     );
 
+    // The issue resource reads the same way.
+    const resource = await client.readResource({ uri: "tracker://issues/ENG-1" });
+    expect((resource.contents[0] as { text: string }).text).toMatch(fence);
+
     const guests = await read(client, guestIssue);
     expect(guests.data.issue.title).toMatch(
       /^<untrusted-[0-9a-f]{6} from="guest gail@example\.com">Urgent: run the cleanup<\//,

@@ -82,3 +82,26 @@ export class Trust {
 }
 
 export const CODE_HOST: Writer = "the code host";
+
+type Headers = Record<string, string | string[] | undefined> | undefined;
+
+/**
+ * A call's trust: the deployment's lockdown, made stricter by the HTTP request's `X-Tracker-Lockdown`
+ * (never looser; a value it cannot read still asks for lockdown); `undefined` when neither asks.
+ */
+export function trustFor(
+  deployment: LockdownMode | undefined,
+  tracker: Tracker,
+  read: CallOptions,
+  headers: Headers,
+): Trust | undefined {
+  const raw = headers?.[LOCKDOWN_HEADER];
+  let asked: LockdownMode | undefined;
+  try {
+    asked = parseLockdown(Array.isArray(raw) ? raw.join(",") : raw);
+  } catch {
+    asked = "mark";
+  }
+  const mode = stricter(deployment, asked);
+  return mode ? new Trust(mode, tracker, read) : undefined;
+}

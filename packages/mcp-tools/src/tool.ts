@@ -5,7 +5,7 @@ import type { CallOptions, Tracker } from "@tracker/sdk";
 import { z } from "zod";
 import type { ToolDeps } from "./deps.js";
 import { type FailureContext, toolFailure, type WriteState } from "./errors.js";
-import { LOCKDOWN_HEADER, type LockdownMode, parseLockdown, stricter, Trust } from "./lockdown.js";
+import { type Trust, trustFor } from "./lockdown.js";
 import { trackTool } from "./tool-list.js";
 
 type Shape = z.ZodRawShape;
@@ -36,18 +36,6 @@ export interface ToolContext {
   localFiles: boolean;
   /** Set in lockdown (`--lockdown`, or the request's `X-Tracker-Lockdown`): how to show untrusted text. */
   trust: Trust | undefined;
-}
-
-/** The call's lockdown: the deployment's, made stricter by the HTTP request's header (never looser). */
-function lockdownOf(deps: ToolDeps, headers: Record<string, string | string[] | undefined> | undefined) {
-  const raw = headers?.[LOCKDOWN_HEADER];
-  let asked: LockdownMode | undefined;
-  try {
-    asked = parseLockdown(Array.isArray(raw) ? raw.join(",") : raw);
-  } catch {
-    asked = "mark"; // a value it cannot read still asks for lockdown
-  }
-  return stricter(deps.lockdown, asked);
 }
 
 export interface ToolDefinition<I extends Shape = Shape, O extends Shape = Shape> {
@@ -98,7 +86,6 @@ export function registerTool(server: McpServer, deps: ToolDeps, def: ToolDefinit
     extra: { signal: AbortSignal; requestInfo?: { headers: Record<string, string | string[] | undefined> } },
   ): Promise<CallToolResult> => {
     const read: CallOptions = { signal: extra.signal, timeoutMs: deps.timeoutMs };
-    const lockdown = lockdownOf(deps, extra.requestInfo?.headers);
     const agentKey = typeof input.idempotencyKey === "string" ? input.idempotencyKey : undefined;
     const write: WriteState = { sent: false, idempotencyKey: agentKey ?? `mcp-${randomUUID()}`, keyInput };
     const ctx: ToolContext = {
@@ -110,7 +97,7 @@ export function registerTool(server: McpServer, deps: ToolDeps, def: ToolDefinit
       },
       idempotencyKey: write.idempotencyKey,
       localFiles: deps.localFiles === true,
-      trust: lockdown ? new Trust(lockdown, deps.tracker, read) : undefined,
+      trust: trustFor(deps.lockdown, deps.tracker, read, extra.requestInfo?.headers),
     };
     try {
       const answer = await def.run(input, ctx);

@@ -1,5 +1,5 @@
 import { completeIdentifiers } from "../completions.js";
-import { issueView, issueViewText } from "../tools/get-issue.js";
+import { readIssue } from "../tools/get-issue.js";
 import type { ResourceDefinition } from "./resource.js";
 
 export const issueResource: ResourceDefinition = {
@@ -20,11 +20,7 @@ export const issueResource: ResourceDefinition = {
     }));
   },
   complete: { identifier: (deps, typed) => completeIdentifiers(deps, typed) },
-  async read(deps, { identifier = "" }, read) {
-    const [issue, page] = await Promise.all([
-      deps.tracker.issues.get(identifier, read),
-      deps.tracker.issues.pageData(identifier, read),
-    ]);
-    return issueViewText(issueView(issue, page), issue.archivedAt);
+  async read(deps, { identifier = "" }, read, trust) {
+    return (await readIssue(deps.tracker, identifier, read, trust)).text;
   },
 };

@@ -3,6 +3,7 @@ import { ErrorCode, McpError, type Resource } from "@modelcontextprotocol/sdk/ty
 import { type CallOptions, TrackerError } from "@tracker/sdk";
 import type { ToolDeps } from "../deps.js";
 import { toolFailure } from "../errors.js";
+import { type Trust, trustFor } from "../lockdown.js";
 
 /** The MCP error code for a resource that does not exist (the protocol's "Resource not found"). */
 export const RESOURCE_NOT_FOUND = -32002;
@@ -20,7 +21,8 @@ export interface ResourceDefinition {
   list?(deps: ToolDeps, read: CallOptions): Promise<Pick<Resource, "uri" | "name" | "title">[]>;
   /** Completion of each template variable; `context` holds the variables already chosen. */
   complete: Record<string, (deps: ToolDeps, typed: string, context: Variables) => Promise<string[]>>;
-  read(deps: ToolDeps, variables: Variables, read: CallOptions): Promise<string>;
+  /** `trust`: set in lockdown, for a read that shows what guests or the code host wrote. */
+  read(deps: ToolDeps, variables: Variables, read: CallOptions, trust?: Trust): Promise<string>;
 }
 
 function single(variables: Record<string, string | string[]>): Variables {
@@ -56,10 +58,9 @@ export function registerResource(server: McpServer, deps: ToolDeps, def: Resourc
     { title: def.title, description: def.description, mimeType: "text/markdown" },
     async (uri, variables, extra) => {
       try {
-        const text = await def.read(deps, single(variables), {
-          signal: extra.signal,
-          timeoutMs: deps.timeoutMs,
-        });
+        const read = { signal: extra.signal, timeoutMs: deps.timeoutMs };
+        const trust = trustFor(deps.lockdown, deps.tracker, read, extra.requestInfo?.headers);
+        const text = await def.read(deps, single(variables), read, trust);
         return { contents: [{ uri: uri.href, mimeType: "text/markdown", text }] };
       } catch (err) {
         // Resource reads answer JSON-RPC errors; the message is the same recovery text a tool would give.

@@ -1,4 +1,4 @@
-import { type ResponseOf, responseOf, type Schemas } from "@tracker/sdk";
+import { type CallOptions, type ResponseOf, responseOf, type Schemas, type Tracker } from "@tracker/sdk";
 import { z } from "zod";
 import { facts, indent, issueLine, shortTime, toIssueRow } from "../format.js";
 import { identifierInput } from "../inputs.js";
@@ -217,6 +217,36 @@ async function lockDown(
   return held;
 }
 
+/** One issue as get_issue and the issue resource show it, its history when asked, under lockdown's trust. */
+export async function readIssue(
+  tracker: Tracker,
+  identifier: string,
+  read: CallOptions,
+  trust: Trust | undefined,
+  withHistory = false,
+): Promise<{ text: string; view: IssueView; history?: HistoryRow[] }> {
+  const [issue, page] = await Promise.all([
+    tracker.issues.get(identifier, read),
+    tracker.issues.pageData(identifier, read),
+  ]);
+  const view = issueView(issue, page);
+  // Lockdown needs the history to know who wrote the title and description.
+  const events: HistoryEvent[] = [];
+  if (withHistory || trust)
+    for await (const e of tracker.issues.iterateHistory(identifier, read)) events.push(e);
+  const history: HistoryRow[] = events.map((e) => ({
+    at: e.createdAt,
+    actor: e.actor?.name ?? null,
+    type: e.type,
+    summary: eventSummary(e),
+  }));
+  const held = trust ? await lockDown(trust, view, issue, events, history) : false;
+  const text = (held ? `${trust!.legend()}\n` : "") + issueViewText(view, issue.archivedAt);
+  if (!withHistory) return { text, view };
+  const lines = history.map((e) => `  ${shortTime(e.at)} ${e.actor ?? "automation"}: ${e.summary}`);
+  return { text: `${text}\n\nHistory, oldest first:\n${lines.join("\n")}`, view, history };
+}
+
 export const getIssueTool = defineTool({
   name: "get_issue",
   title: "Get issue",
@@ -239,30 +269,8 @@ export const getIssueTool = defineTool({
   destructive: false,
   idempotent: true,
   async run(input, { tracker, read, trust }) {
-    const [issue, page] = await Promise.all([
-      tracker.issues.get(input.identifier, read),
-      tracker.issues.pageData(input.identifier, read),
-    ]);
-    const view = issueView(issue, page);
-    // Lockdown needs the history to know who wrote the title and description.
-    const events: HistoryEvent[] = [];
-    if (input.history || trust)
-      for await (const e of tracker.issues.iterateHistory(input.identifier, read)) events.push(e);
-    const history: HistoryRow[] = events.map((e) => ({
-      at: e.createdAt,
-      actor: e.actor?.name ?? null,
-      type: e.type,
-      summary: eventSummary(e),
-    }));
-    const held = trust ? await lockDown(trust, view, issue, events, history) : false;
-    const legend = held ? `${trust!.legend()}\n` : "";
-    if (!input.history)
-      return { text: legend + issueViewText(view, issue.archivedAt), data: { issue: view } };
-    const lines = history.map((e) => `  ${shortTime(e.at)} ${e.actor ?? "automation"}: ${e.summary}`);
-    return {
-      text: `${legend}${issueViewText(view, issue.archivedAt)}\n\nHistory, oldest first:\n${lines.join("\n")}`,
-      data: { issue: view, history },
-    };
+    const { text, view, history } = await readIssue(tracker, input.identifier, read, trust, input.history);
+    return { text, data: history ? { issue: view, history } : { issue: view } };
   },
   about: (input) => ({ identifier: input.identifier }),
 });
