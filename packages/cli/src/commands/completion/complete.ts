@@ -26,6 +26,7 @@ const KIND_BY_FLAG: Record<string, ValueKind> = {
   assignee: "users",
   lead: "users",
   state: "states",
+  moveTo: "states",
   project: "projects",
   workspace: "workspaces",
 };

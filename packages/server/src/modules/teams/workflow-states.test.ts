@@ -205,7 +205,7 @@ describe("updateWorkflowState", () => {
     expect(taken.error).toMatchObject({ status: 409, code: "state_name_taken" });
     const typed = await admin.PATCH("/teams/{key}/states/{stateId}", {
       params: { path: { key, stateId: todo } },
-      body: { type: "started" } as { name: string },
+      body: { type: "started" } as unknown as { name: string },
     });
     expect(typed.error).toMatchObject({ status: 400, code: "invalid_request" });
     const cross = await admin.PATCH("/teams/{key}/states/{stateId}", {
