@@ -3,6 +3,7 @@ import { startTestServer, type TestServer } from "@tracker/server/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { importCsv, parseCsv } from "./import-csv.js";
 import { releaseNotes } from "./release-notes.js";
+import { classify, runTriageAgent } from "./triage-agent.js";
 import { triageOverdue } from "./triage-overdue.js";
 
 let srv: TestServer;
@@ -126,5 +127,123 @@ describe("import-csv", () => {
       Someday: 0,
       Numbered: 1,
     });
+  });
+});
+
+describe("triage-agent", () => {
+  const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+  /** Polls `read` until `done` holds, every 25 ms, for up to `ms`. */
+  async function until<T>(read: () => Promise<T>, done: (value: T) => boolean, ms = 10_000): Promise<T> {
+    const deadline = Date.now() + ms;
+    for (;;) {
+      const value = await read();
+      if (done(value)) return value;
+      if (Date.now() > deadline) throw new Error(`timed out; last: ${JSON.stringify(value)}`);
+      await sleep(25);
+    }
+  }
+
+  it("matches the first rule the text holds", () => {
+    expect(classify("App crashes on save")).toMatchObject({
+      rule: { label: "bug", priority: 1 },
+      matched: "crashes",
+    });
+    expect(classify("The list is slow")).toMatchObject({ rule: { label: "performance", priority: 3 } });
+    expect(classify("Add dark mode")).toBeUndefined();
+  });
+
+  it("acknowledges a delegated issue within 2 s, triages it, asks when unsure and stops when told", async () => {
+    await tracker.teams.create({ name: "Support", key: "SUP" });
+    const agent = await tracker.agents.create({ name: "triage-bot" });
+    const asAgent = createTracker({ baseUrl: srv.url, apiKey: agent.token });
+    const controller = new AbortController();
+    const log: string[] = [];
+    let ready!: () => void;
+    const listening = new Promise<void>((r) => {
+      ready = r;
+    });
+    const running = runTriageAgent(asAgent, {
+      signal: controller.signal,
+      onReady: ready,
+      log: (l) => log.push(l),
+    });
+    await listening;
+    try {
+      // A bug the rules know: a thought in the history within 2 s, then labelled, prioritised and answered.
+      const bug = await tracker.issues.create({
+        team: "SUP",
+        title: "App crashes on save",
+        description: "Stack trace attached.",
+      });
+      const delegatedAt = Date.now();
+      await tracker.issues.delegate(bug.identifier, "triage-bot");
+      const history = await until(
+        () => tracker.issues.history(bug.identifier),
+        (h) => h.events.some((e) => e.type === "agent_activity"),
+        2_000,
+      );
+      expect(Date.now() - delegatedAt).toBeLessThan(2_000);
+      const first = history.events.find((e) => e.type === "agent_activity")!;
+      expect(first.payload).toMatchObject({ activity: { kind: "thought" } });
+      expect(first.actor).toEqual({ id: agent.id, name: "triage-bot" });
+      const [session] = await tracker.agentSessions.list({ issue: bug.identifier });
+      const done = await until(
+        () => tracker.agentSessions.get(session!.id),
+        (s) => s.session.state === "complete",
+      );
+      expect(done.activities.map((a) => a.kind)).toEqual(["thought", "action", "response"]);
+      expect(done.activities[2]!.body).toContain('"crashes"');
+      // An earlier test made the label "Bug": names match whatever their case.
+      const triaged = await tracker.issues.get(bug.identifier);
+      expect([triaged.labels.map((l) => l.toLowerCase()), triaged.priority]).toEqual([["bug"], 1]);
+
+      // No rule matches: the agent asks, and waits for the person's answer.
+      const vague = await tracker.issues.create({ team: "SUP", title: "Add dark mode" });
+      await tracker.issues.delegate(vague.identifier, "triage-bot");
+      const [asking] = await tracker.agentSessions.list({ issue: vague.identifier });
+      const waiting = await until(
+        () => tracker.agentSessions.get(asking!.id),
+        (s) => s.session.state === "awaiting_input",
+      );
+      expect(waiting.activities.map((a) => a.kind)).toEqual(["thought", "elicitation"]);
+      await sleep(500);
+      expect((await tracker.agentSessions.get(asking!.id)).session.state).toBe("awaiting_input");
+      await tracker.agentSessions.reply(asking!.id, "It is slow to load, not a new feature");
+      const answered = await until(
+        () => tracker.agentSessions.get(asking!.id),
+        (s) => s.session.state === "complete",
+      );
+      expect(answered.activities.map((a) => a.kind)).toEqual([
+        "thought",
+        "elicitation",
+        "prompt",
+        "thought",
+        "action",
+        "response",
+      ]);
+      expect(await tracker.issues.get(vague.identifier)).toMatchObject({
+        labels: ["performance"],
+        priority: 3,
+      });
+
+      // Stopped while it waits: it posts nothing more.
+      const other = await tracker.issues.create({ team: "SUP", title: "Rename the workspace menu" });
+      await tracker.issues.delegate(other.identifier, "triage-bot");
+      const [third] = await tracker.agentSessions.list({ issue: other.identifier });
+      await until(
+        () => tracker.agentSessions.get(third!.id),
+        (s) => s.session.state === "awaiting_input",
+      );
+      expect((await tracker.agentSessions.stop(third!.id)).state).toBe("stopped");
+      await until(
+        async () => log,
+        (l) => l.includes(`${other.identifier}: stopped by a person`),
+      );
+      const after = await tracker.agentSessions.get(third!.id);
+      expect(after.activities.map((a) => a.kind)).toEqual(["thought", "elicitation", "stop"]);
+    } finally {
+      controller.abort();
+      await running;
+    }
   });
 });
