@@ -15,7 +15,7 @@ const REDIRECT = "http://127.0.0.1:9/callback";
 let meta: { authorization_endpoint: string; token_endpoint: string; registration_endpoint: string };
 
 beforeAll(async () => {
-  meta = await (await fetch(`${srv.url}/.well-known/oauth-authorization-server`)).json();
+  meta = (await (await fetch(`${srv.url}/.well-known/oauth-authorization-server`)).json()) as typeof meta;
 });
 
 /** An app named `name` approved by the holder of `key` for `workspace`, with `scope`: its tokens. */
