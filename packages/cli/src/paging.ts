@@ -15,29 +15,36 @@ export function parseLimit(limit: string | undefined, all: boolean | undefined, 
 
 /**
  * Fetches pages of a paged list until `limit` items or the last page, asking each page for no more than
- * it needs; shows progress on a terminal when it takes more than one page.
+ * it needs and following each page's `nextCursor` (so a list others write to meanwhile lists no item twice
+ * and skips none that stays put, as offsets would); shows progress on a terminal when it takes more than
+ * one page. A server that answers no `nextCursor` is followed by `nextOffset`.
  */
 export async function collectPages<T>(
   deps: Deps,
   limit: number,
-  fetchPage: (page: { limit: number; offset?: number }) => Promise<{ items: T[]; nextOffset: number | null }>,
+  fetchPage: (page: {
+    limit: number;
+    offset?: number;
+    cursor?: string;
+  }) => Promise<{ items: T[]; nextOffset: number | null; nextCursor?: string | null }>,
   noun: string,
 ): Promise<{ items: T[]; more: boolean }> {
   const items: T[] = [];
-  let offset: number | null = 0;
+  let next: { cursor: string } | { offset: number } | Record<string, never> | null = {};
   const bar = progress(deps);
   try {
-    while (offset !== null && items.length < limit) {
-      const page = await fetchPage({
-        limit: Math.min(PAGE_MAX, limit - items.length),
-        ...(offset ? { offset } : {}),
-      });
+    while (next !== null && items.length < limit) {
+      const page = await fetchPage({ limit: Math.min(PAGE_MAX, limit - items.length), ...next });
       items.push(...page.items);
-      offset = page.nextOffset;
-      if (offset !== null && items.length < limit) bar.update(`Fetched ${items.length} ${noun}…`);
+      next = page.nextCursor
+        ? { cursor: page.nextCursor }
+        : page.nextCursor === undefined && page.nextOffset !== null
+          ? { offset: page.nextOffset }
+          : null;
+      if (next !== null && items.length < limit) bar.update(`Fetched ${items.length} ${noun}…`);
     }
   } finally {
     bar.done();
   }
-  return { items, more: offset !== null };
+  return { items, more: next !== null };
 }

@@ -164,7 +164,9 @@ export async function listPlanning<T>(
   opts: PlanningListFlags,
   plural: string,
   extra: Record<string, string | string[]>,
-  fetchPage: (query: Record<string, unknown>) => Promise<{ items: T[]; nextOffset: number | null }>,
+  fetchPage: (
+    query: Record<string, unknown>,
+  ) => Promise<{ items: T[]; nextOffset: number | null; nextCursor?: string | null }>,
   columns: Column<T>[],
 ): Promise<void> {
   const query: Record<string, unknown> = { ...extra };

@@ -37,12 +37,13 @@ export type CallInit = {
 };
 
 /**
- * One page of a paged list (`issues`, `projects`, `initiatives`): its items, and the `offset` of the
- * next page, `null` on the last.
+ * One page of a paged list (`issues`, `projects`, `initiatives`): its items, and the `cursor` and the
+ * `offset` of the next page, `null` on the last (the `offset` also on a page asked for by `cursor`).
  */
 export interface Page<T> {
   items: T[];
   nextOffset: number | null;
+  nextCursor: string | null;
 }
 
 /** What every resource namespace receives: the configured openapi-fetch client. */
@@ -78,25 +79,37 @@ export async function done(call: Promise<{ error?: unknown; response: Response }
   if (!response.ok) throw TrackerError.fromResponse(response, error);
 }
 
-/**
- * Follows `nextOffset` from `query.offset` (0 by default) until the server answers `null`, yielding each
- * item of each page.
- */
 /** Builds a page from a list's answer, marked with the answer it came from like every result. */
-export function pageOf<T>(answer: object, items: T[], nextOffset: number | null): Page<T> {
+export function pageOf<T>(
+  answer: object,
+  items: T[],
+  nextOffset: number | null,
+  nextCursor?: string | null,
+): Page<T> {
   const info = (answer as { lastResponse?: ResponseInfo }).lastResponse;
-  const page = { items, nextOffset };
+  // Undefined (kept, for `paginate`) from a server older than `nextCursor`.
+  const page = { items, nextOffset, nextCursor: nextCursor as string | null };
   return info ? attachResponse(page, info) : page;
 }
 
-export async function* paginate<Q extends { offset?: number }, Item>(
+/**
+ * Every item of a list from `query` on (its `offset` or `cursor`, else the start), following each page's
+ * `nextCursor` until it is `null`: a walk by cursor lists an item that does not change once, whatever else
+ * changes meanwhile (the contract's "Pagination"), where offsets repeat and skip items. A server that
+ * answers no `nextCursor` is followed by `nextOffset`.
+ */
+export async function* paginate<Q extends { offset?: number; cursor?: string }, Item>(
   query: Q,
   fetchPage: (query: Q) => Promise<Page<Item>>,
 ): AsyncGenerator<Item> {
-  let offset: number | null = query.offset ?? 0;
-  while (offset !== null) {
-    const page = await fetchPage({ ...query, offset });
+  const { offset: _offset, cursor: _cursor, ...rest } = query;
+  let page = await fetchPage(query);
+  for (;;) {
     yield* page.items;
-    offset = page.nextOffset;
+    const next = page.nextCursor;
+    if (next) page = await fetchPage({ ...rest, cursor: next } as Q);
+    else if (next === undefined && page.nextOffset !== null)
+      page = await fetchPage({ ...rest, offset: page.nextOffset } as Q);
+    else return;
   }
 }

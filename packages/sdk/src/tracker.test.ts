@@ -176,7 +176,30 @@ describe("SDK_VERSION", () => {
 });
 
 describe("pagination", () => {
-  it("iterate follows nextOffset across pages and stops at null", async () => {
+  it("iterate follows nextCursor across pages and stops at null", async () => {
+    const fake = fakeFetch(
+      json({ issues: [issue(1), issue(2)], nextOffset: 2, nextCursor: "c2" }),
+      json({ issues: [issue(3), issue(4)], nextOffset: null, nextCursor: "c4" }),
+      json({ issues: [issue(5)], nextOffset: null, nextCursor: null }),
+      json({ issues: [issue(6)], nextOffset: null, nextCursor: null }), // never asked for
+    );
+    const tracker = createTracker({ baseUrl, fetch: fake.fetch });
+
+    const seen: string[] = [];
+    for await (const each of tracker.issues.iterate({ team: "ENG", limit: 2, offset: 10 })) {
+      seen.push(each.identifier);
+    }
+
+    expect(seen).toEqual(["ENG-1", "ENG-2", "ENG-3", "ENG-4", "ENG-5"]);
+    // The first page where the caller asked; then by cursor, without the offset.
+    expect(fake.requests.map((r) => new URL(r.url).search)).toEqual([
+      "?team=ENG&limit=2&offset=10",
+      "?team=ENG&limit=2&cursor=c2",
+      "?team=ENG&limit=2&cursor=c4",
+    ]);
+  });
+
+  it("iterate follows nextOffset of a server that answers no nextCursor", async () => {
     const fake = fakeFetch(
       json({ issues: [issue(1), issue(2)], nextOffset: 2 }),
       json({ issues: [issue(3), issue(4)], nextOffset: 4 }),
@@ -192,7 +215,7 @@ describe("pagination", () => {
 
     expect(seen).toEqual(["ENG-1", "ENG-2", "ENG-3", "ENG-4", "ENG-5"]);
     expect(fake.requests.map((r) => new URL(r.url).search)).toEqual([
-      "?team=ENG&special=mine&limit=2&offset=0",
+      "?team=ENG&special=mine&limit=2",
       "?team=ENG&special=mine&limit=2&offset=2",
       "?team=ENG&special=mine&limit=2&offset=4",
     ]);

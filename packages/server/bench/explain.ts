@@ -4,7 +4,7 @@ import { sql } from "../src/db/sql.js";
 import type { WorkspaceScope } from "../src/http/handler.js";
 import { type IssueCountQuery, issueCountQuery } from "../src/modules/issues/list/counts.query.js";
 import type { IssueFilter } from "../src/modules/issues/list/filter.js";
-import { issueListQuery, namesForFilter } from "../src/modules/issues/list/list.query.js";
+import { issueListQuery, listIssues, namesForFilter } from "../src/modules/issues/list/list.query.js";
 import type { Seeded } from "./seed.js";
 
 export interface PlanReport {
@@ -97,6 +97,42 @@ export function listShapes(seeded: Seeded): { name: string; filter: IssueFilter 
 }
 
 /**
+ * The same sorts one page after another by `cursor` (the contract's "Pagination"), deep in the list: the
+ * cursor of the page at offset 5,000, so each plan shows whether the keyset condition reads the sort's index
+ * from the cursor on, as the offset path's first page reads it (and not from the start, as an offset does).
+ */
+export async function cursorShapes(
+  scope: WorkspaceScope,
+  seeded: Seeded,
+): Promise<{ name: string; filter: IssueFilter }[]> {
+  const team = seeded.teamKeys[3]!;
+  const shapes: { name: string; filter: IssueFilter }[] = [];
+  const bases: { name: string; filter: IssueFilter }[] = [
+    { name: "workspace", filter: {} },
+    { name: "team", filter: { team } },
+    { name: "label", filter: { label: ["bug"] } },
+    { name: "special overdue,blocked", filter: { special: ["overdue", "blocked"] } },
+  ];
+  for (const sort of SORTS)
+    for (const s of [sort, `-${sort}`] as IssueFilter["sort"][]) {
+      bases.push({ name: `workspace, sort ${s}`, filter: { sort: s } });
+      bases.push({ name: `team, sort ${s}`, filter: { team, sort: s } });
+    }
+  for (const base of bases) {
+    const deep = base.filter.team || base.filter.special ? 500 : 5000;
+    const page = JSON.parse((await listIssues(scope, { ...base.filter, offset: deep })).text) as {
+      nextCursor: string | null;
+    };
+    if (page.nextCursor)
+      shapes.push({
+        name: `cursor after ${deep}: ${base.name}`,
+        filter: { ...base.filter, cursor: page.nextCursor },
+      });
+  }
+  return shapes;
+}
+
+/**
  * Every kind of statement `countIssues` produces as the board and its pages ask it: a board's columns (a
  * team by state, with and without open state types), a cycle's and a project's progress (by state type),
  * a list's group headers (each grouping, workspace-wide and per team), and counts under the filters whose
@@ -149,7 +185,7 @@ export function adminScope(em: EntityManager, seeded: Seeded): WorkspaceScope {
 export async function explainListShapes(em: EntityManager, seeded: Seeded): Promise<PlanReport[]> {
   const scope = adminScope(em, seeded);
   const reports: PlanReport[] = [];
-  for (const shape of listShapes(seeded)) {
+  for (const shape of [...listShapes(seeded), ...(await cursorShapes(scope, seeded))]) {
     // The statements a page runs: in turn, until one answers with rows (`listIssues`).
     const { statements } = await issueListQuery(
       scope,

@@ -5,7 +5,7 @@ import {
   INITIATIVE_STATUSES,
 } from "@tracker/sdk";
 import { z } from "zod";
-import { cursorInput, decodeCursor, pageFooter, pageOf, pageOutput } from "../cursor.js";
+import { cursorInput, decodeListCursor, listPageOf, pageFooter, pageOutput } from "../cursor.js";
 import { pageLimitInput } from "../inputs.js";
 import { initiativeLine, initiativeRow, toInitiativeRow } from "../planning.js";
 import { defineTool } from "../tool.js";
@@ -31,10 +31,10 @@ export const listInitiativesTool = defineTool({
   idempotent: true,
   async run(input, { tracker, read }) {
     const { limit, cursor, ...query } = input;
-    const offset = decodeCursor(cursor, query);
-    const page = await tracker.initiatives.list({ ...query, limit, offset }, read);
+    const at = decodeListCursor(cursor, query);
+    const page = await tracker.initiatives.list({ ...query, limit, ...at }, read);
     const initiatives = page.items.map(toInitiativeRow);
-    const paging = pageOf(page.nextOffset, query);
+    const paging = listPageOf(page, query);
     const text = initiatives.length
       ? [...initiatives.map(initiativeLine), pageFooter(initiatives.length, "initiative", paging)].join("\n")
       : "No initiatives match.";

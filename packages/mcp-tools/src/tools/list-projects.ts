@@ -1,6 +1,6 @@
 import { HEALTH_VALUES, PROJECT_SORTS, PROJECT_SPECIAL_FILTERS, PROJECT_STATUSES } from "@tracker/sdk";
 import { z } from "zod";
-import { cursorInput, decodeCursor, pageFooter, pageOf, pageOutput } from "../cursor.js";
+import { cursorInput, decodeListCursor, listPageOf, pageFooter, pageOutput } from "../cursor.js";
 import { initiativeRefInput, pageLimitInput } from "../inputs.js";
 import { projectLine, projectRow, toProjectRow } from "../planning.js";
 import { defineTool } from "../tool.js";
@@ -31,10 +31,10 @@ export const listProjectsTool = defineTool({
   idempotent: true,
   async run(input, { tracker, read }) {
     const { limit, cursor, ...query } = input;
-    const offset = decodeCursor(cursor, query);
-    const page = await tracker.projects.list({ ...query, limit, offset }, read);
+    const at = decodeListCursor(cursor, query);
+    const page = await tracker.projects.list({ ...query, limit, ...at }, read);
     const projects = page.items.map(toProjectRow);
-    const paging = pageOf(page.nextOffset, query);
+    const paging = listPageOf(page, query);
     const text = projects.length
       ? [...projects.map(projectLine), pageFooter(projects.length, "project", paging)].join("\n")
       : "No projects match.";

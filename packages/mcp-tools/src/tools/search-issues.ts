@@ -8,7 +8,7 @@ import {
 } from "@tracker/sdk";
 import { z } from "zod";
 import { query as contractQuery, text } from "../contract.js";
-import { cursorInput, decodeCursor, pageFooter, pageOf, pageOutput } from "../cursor.js";
+import { cursorInput, decodeListCursor, listPageOf, pageFooter, pageOutput } from "../cursor.js";
 import { nameList, ToolRefusal } from "../errors.js";
 import { blockedIssueRow, type IssueRow, issueLines, toIssueRow } from "../format.js";
 import { cycleInput, pageLimitInput, projectRefInput, teamInput, userInput } from "../inputs.js";
@@ -126,13 +126,13 @@ export const searchIssuesTool = defineTool({
   idempotent: true,
   async run(input, { tracker, read }) {
     const query = await issueQuery(tracker, input, read);
-    const offset = decodeCursor(input.cursor, query);
-    const page = await tracker.issues.list({ ...query, limit: input.limit, offset }, read);
+    const at = decodeListCursor(input.cursor, query);
+    const page = await tracker.issues.list({ ...query, limit: input.limit, ...at }, read);
     const rows = page.items.map(toIssueRow);
     const special = query.special ?? [];
     if (special.includes("blocked") || special.includes("blocking"))
       await addBlockers(tracker, rows, special.includes("blocked"), special.includes("blocking"), read);
-    const paging = pageOf(page.nextOffset, query);
+    const paging = listPageOf(page, query);
     const text =
       rows.length === 0
         ? "No issues match."

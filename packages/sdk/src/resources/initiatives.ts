@@ -18,7 +18,7 @@ export class InitiativesApi {
     const page = await unwrap(
       this.http.raw.GET("/initiatives", { params: { query }, ...this.http.init(options) }),
     );
-    return pageOf(page, page.initiatives, page.nextOffset);
+    return pageOf(page, page.initiatives, page.nextOffset, page.nextCursor);
   }
 
   /**

@@ -66,7 +66,7 @@ export class IssuesApi {
     const page = await unwrap(
       this.http.raw.GET("/issues", { params: { query }, ...this.http.init(options) }),
     );
-    return pageOf(page, page.issues, page.nextOffset);
+    return pageOf(page, page.issues, page.nextOffset, page.nextCursor);
   }
 
   /**

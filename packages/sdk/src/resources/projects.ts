@@ -15,7 +15,7 @@ export class ProjectsApi {
     const page = await unwrap(
       this.http.raw.GET("/projects", { params: { query }, ...this.http.init(options) }),
     );
-    return pageOf(page, page.projects, page.nextOffset);
+    return pageOf(page, page.projects, page.nextOffset, page.nextCursor);
   }
 
   /**

@@ -36,7 +36,14 @@ describe("tracker api", () => {
     expect(json<{ issues: { identifier: string }[]; nextOffset: null }>(all)).toMatchObject({
       issues: [{ identifier: "ENG-1" }, { identifier: "ENG-2" }, { identifier: "ENG-3" }],
       nextOffset: null,
+      nextCursor: null,
     });
+    // From an offset on, then by each page's cursor.
+    const rest = await s.run(["api", "/issues?limit=1&sort=created&offset=1", "--paginate"]);
+    expect(json<{ issues: { identifier: string }[] }>(rest).issues.map((i) => i.identifier)).toEqual([
+      "ENG-2",
+      "ENG-3",
+    ]);
   });
 
   it("sends headers with -H and prints the status line and headers with -i", async () => {

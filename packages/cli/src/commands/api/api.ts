@@ -108,14 +108,25 @@ function headersOf(values: string[] = []): Record<string, string> {
   return headers;
 }
 
-/** The one array of a paged answer (`issues`, `projects`, `initiatives`) and its `nextOffset`. */
-function pageOf(data: unknown): { key: string; items: unknown[]; next: number | null } | undefined {
-  if (!data || typeof data !== "object" || !("nextOffset" in data)) return undefined;
+/**
+ * The one array of a paged answer (`issues`, `projects`, `initiatives`, an issue's `events`) and where the
+ * next page starts: its `nextCursor`, else (a server or list without cursors) its `nextOffset`.
+ */
+function pageOf(
+  data: unknown,
+): { key: string; items: unknown[]; next: { cursor: string } | { offset: number } | null } | undefined {
+  if (!data || typeof data !== "object" || !("nextOffset" in data || "nextCursor" in data)) return undefined;
   const record = data as Record<string, unknown>;
   const key = Object.keys(record).find((k) => Array.isArray(record[k]));
   if (!key) return undefined;
-  const next = record.nextOffset;
-  return { key, items: record[key] as unknown[], next: typeof next === "number" ? next : null };
+  const { nextCursor, nextOffset } = record;
+  const next =
+    typeof nextCursor === "string"
+      ? { cursor: nextCursor }
+      : nextCursor === undefined && typeof nextOffset === "number"
+        ? { offset: nextOffset }
+        : null;
+  return { key, items: record[key] as unknown[], next };
 }
 
 export async function run(opts: Opts<typeof spec>, deps: Deps): Promise<void> {
@@ -152,9 +163,10 @@ export async function run(opts: Opts<typeof spec>, deps: Deps): Promise<void> {
   const headers = headersOf(opts.header);
 
   const client = deps.tracker.raw as unknown as LooseClient;
-  const send = (offset?: number) =>
+  const send = (next?: { cursor: string } | { offset: number }) =>
     client.request(method, url.pathname, {
-      params: { query: offset === undefined ? query : { ...query, offset } },
+      // A cursor names where the next page starts by itself: the first page's offset goes.
+      params: { query: next === undefined ? query : { ...query, offset: undefined, ...next } },
       ...(body !== undefined ? { body } : {}),
       ...(Object.keys(headers).length ? { headers } : {}),
       ...(deps.call.signal ? { signal: deps.call.signal } : {}),
@@ -173,7 +185,12 @@ export async function run(opts: Opts<typeof spec>, deps: Deps): Promise<void> {
       if (!page) break;
       items.push(...page.items);
     }
-    data = { ...(data as object), [page?.key ?? Object.keys(data as object)[0]!]: items, nextOffset: null };
+    data = {
+      ...(data as object),
+      [page?.key ?? Object.keys(data as object)[0]!]: items,
+      ...("nextOffset" in (data as object) ? { nextOffset: null } : {}),
+      ...("nextCursor" in (data as object) ? { nextCursor: null } : {}),
+    };
   }
   await printJson(deps, data);
 }

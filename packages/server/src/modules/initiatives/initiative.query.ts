@@ -24,6 +24,8 @@ export type InitiativeQuery = planning.PlanningQuery<
 >;
 
 interface InitiativeRow {
+  /** On the page's last row: its sort keys, for `nextCursor`. */
+  sort_keys: string | null;
   auth_epoch: string;
   id: string;
   name: string;
@@ -45,6 +47,11 @@ interface InitiativeRow {
 const SORTS: Record<Exclude<Schemas["InitiativeSort"], `-${string}`>, string> = {
   ...planning.sharedSorts(initiativeStatusValues),
   projects: "h.project_count",
+};
+
+const SORT_TYPES: planning.SortTypes<keyof typeof SORTS> = {
+  ...planning.SHARED_SORT_TYPES,
+  projects: { type: "int", notNull: true },
 };
 
 const COUNTED = `pr.status not in ${UNCOUNTED_PROJECT_STATUSES_SQL}`;
@@ -72,7 +79,7 @@ function initiativeSpecials(
 export async function queryInitiatives(
   scope: WorkspaceScope,
   q: InitiativeQuery,
-): Promise<{ initiatives: InitiativeOut[]; nextOffset: number | null }> {
+): Promise<{ initiatives: InitiativeOut[]; nextOffset: number | null; nextCursor: string | null }> {
   const vis = visibleInitiativeCondition(scope, "h");
   // The projects listed with each initiative are only those the caller may see.
   const projectVis = visibleProjectCondition(scope, "pr");
@@ -87,6 +94,9 @@ export async function queryInitiatives(
   conditions.lead(scope, q.lead);
   conditions.anyOf("h.health", "text", q.health);
   conditions.specials(q.special, initiativeSpecials(scope));
+  const cursor = planning.planningCursor("initiatives", SORTS, SORT_TYPES, q, "-updated");
+  const after = planning.afterCursor(cursor);
+  if (after) conditions.add(after);
   const order = planning.orderBy(SORTS, q.sort ?? "-updated").sql;
   const offset = q.offset ?? 0;
   const page = conditions.page(q.limit, offset);
@@ -117,7 +127,7 @@ export async function queryInitiatives(
      )
      select h.id, h.name, h.description, h.status, h.lead_id, lu.name as lead_name, lu.email as lead_email,
             ${dateSql("h.target_date")} as target_date, h.done, h.total, h.percent, h.excluded, h.health,
-            h.projects, ${AUTH_EPOCH_SQL} as auth_epoch
+            h.projects, ${AUTH_EPOCH_SQL} as auth_epoch, ${cursor.sortKeysSql} as sort_keys
        from h left join users lu on lu.id = h.lead_id
       where ${conditions.where.join(" and ")}
       order by ${order}${page}`,
@@ -126,7 +136,7 @@ export async function queryInitiatives(
     { prepare: true },
   );
   confirmCaller(scope, rows[0]?.auth_epoch);
-  const { rows: pageRows, nextOffset } = planning.pageOf(rows, q.limit, offset);
+  const { rows: pageRows, nextOffset, nextCursor } = planning.pageOf(rows, q.limit, offset, cursor);
   return {
     initiatives: pageRows.map((r) => ({
       id: r.id,
@@ -145,6 +155,7 @@ export async function queryInitiatives(
       progress: { done: r.done, total: r.total, percent: r.percent, excludedProjects: r.excluded },
     })),
     nextOffset,
+    nextCursor,
   };
 }
 

@@ -1,4 +1,13 @@
 import type { components } from "@tracker/sdk/schema";
+import {
+  decodeCursor,
+  encodeCursor,
+  type KeysetKey,
+  type KeyValue,
+  type KeyValueType,
+  keysetBranches,
+  refuseCursorWithOffset,
+} from "../../db/keyset.js";
 import { TODAY } from "../../db/sql-time.js";
 import type { WorkspaceScope } from "../../http/handler.js";
 import { FINISHED_STATUSES_SQL } from "../../rules/state-types.js";
@@ -25,6 +34,8 @@ export interface PlanningQuery<Status, Special, Sort> {
   /** No limit: every match. */
   limit?: number;
   offset?: number;
+  /** Start after the row this `nextCursor` was made from (the contract's "Pagination"); not with `offset`. */
+  cursor?: string;
 }
 
 /** A condition: literal text, or text with its `?` parameters. */
@@ -138,12 +149,86 @@ export function orderBy<K extends string>(
   return { key, sql: [orderTerm(sorts[key], descending), "lower(h.name) asc", "h.id asc"].join(", ") };
 }
 
-/** The page out of rows fetched one past it, and the offset of the next page when there is one. */
-export function pageOf<T>(
+/** The page out of rows fetched one past it, and the offset and cursor of the next page when there is one. */
+export function pageOf<T extends { sort_keys?: string | null }>(
   rows: T[],
   limit: number | undefined,
   offset: number,
-): { rows: T[]; nextOffset: number | null } {
+  cursor?: PlanningCursor,
+): { rows: T[]; nextOffset: number | null; nextCursor: string | null } {
   const more = limit !== undefined && rows.length > limit;
-  return { rows: more ? rows.slice(0, limit) : rows, nextOffset: more ? offset + limit! : null };
+  const last = more ? rows[limit! - 1]!.sort_keys : undefined;
+  return {
+    rows: more ? rows.slice(0, limit) : rows,
+    nextOffset: more && !cursor?.after ? offset + limit! : null,
+    nextCursor:
+      cursor && last ? encodeCursor(cursor.list, cursor.sort, JSON.parse(last) as KeyValue[]) : null,
+  };
+}
+
+/** A sort key's value type, and whether it is never NULL, for a cursor. */
+export type SortTypes<K extends string> = Record<K, { type: KeyValueType; notNull?: boolean }>;
+
+/** The types of the shared sorts (`sharedSorts`). */
+export const SHARED_SORT_TYPES: SortTypes<keyof ReturnType<typeof sharedSorts>> = {
+  name: { type: "text", notNull: true },
+  target: { type: "date" },
+  health: { type: "int", notNull: true },
+  status: { type: "int" },
+  updated: { type: "timestamptz", notNull: true },
+  progress: { type: "int", notNull: true },
+};
+
+/** A list's cursor: its keys (`orderBy`'s), the position it starts after, and the last row's keys as SQL. */
+export interface PlanningCursor {
+  list: string;
+  sort: string;
+  keys: KeysetKey[];
+  after?: KeyValue[];
+  /** The keys of a row of `h` (and the lead `lu`) as JSON text: each page's `sort_keys`. */
+  sortKeysSql: string;
+}
+
+/**
+ * The cursor of a list (`list`: "projects", "initiatives") in the order `orderBy` gives `sort`; with
+ * `cursor`, its position (400 for one not made for this list and sort, or with an offset).
+ */
+export function planningCursor<K extends string>(
+  list: string,
+  sorts: Record<K, string>,
+  types: SortTypes<K>,
+  q: { sort?: K | `-${K}`; cursor?: string; offset?: number },
+  fallback: K | `-${K}`,
+): PlanningCursor {
+  refuseCursorWithOffset(q);
+  const sort = q.sort ?? fallback;
+  const desc = sort.startsWith("-");
+  const key = (desc ? sort.slice(1) : sort) as K;
+  const keys: KeysetKey[] = [
+    { expr: sorts[key], desc, ...types[key] },
+    { expr: "lower(h.name)", type: "text", desc: false, notNull: true },
+    { expr: "h.id", type: "uuid", desc: false, notNull: true },
+  ];
+  return {
+    list,
+    sort,
+    keys,
+    after: q.cursor === undefined ? undefined : decodeCursor(q.cursor, list, sort, keys),
+    sortKeysSql: `json_build_array(${keys.map((k) => k.expr).join(", ")})::text`,
+  };
+}
+
+/**
+ * The rows after the cursor as one condition. These lists hold a workspace's projects or initiatives (a
+ * thousand, not a million), read in the sort's order or computed in full before paging: the branches of
+ * `keysetBranches` as one disjunction read the same index or rows as the offset path does.
+ */
+export function afterCursor(cursor: PlanningCursor): Term | undefined {
+  if (!cursor.after) return undefined;
+  const branches = keysetBranches(cursor.keys, cursor.after);
+  if (!branches.length) return "false";
+  return {
+    sql: `(${branches.map((b) => `(${b.sql})`).join(" or ")})`,
+    params: branches.flatMap((b) => b.params),
+  };
 }

@@ -81,6 +81,8 @@ interface ProjectRow {
   total: number;
   percent: number;
   health: Health;
+  /** On the page's last row: its sort keys, for `nextCursor`. */
+  sort_keys: string | null;
 }
 
 /** What the page reads of `h`: naming them (not `h.*`) lets the planner skip the aggregates nobody reads. */
@@ -93,6 +95,11 @@ const SORTS: Record<ProjectSortKey, string> = {
   lead: "lower(lu.name)",
 };
 type ProjectSortKey = Exclude<ProjectSort, `-${string}`>;
+const SORT_TYPES: planning.SortTypes<ProjectSortKey> = {
+  ...planning.SHARED_SORT_TYPES,
+  scope: { type: "int", notNull: true },
+  lead: { type: "text" },
+};
 
 /** Sorts and special filters that read a computed column (progress, health, issue counts). */
 const COMPUTED_SORTS: ReadonlySet<string> = new Set(["health", "progress", "scope"]);
@@ -113,7 +120,10 @@ function projectSpecials(scope: WorkspaceScope): Record<ProjectSpecial, planning
 }
 
 /** Compiles every filter, special filter and sort to one SQL statement (fetching one row past the page). */
-export async function projectListQuery(scope: WorkspaceScope, q: ProjectQuery): Promise<SqlFragment> {
+export async function projectListQuery(
+  scope: WorkspaceScope,
+  q: ProjectQuery,
+): Promise<SqlFragment & { cursor: planning.PlanningCursor }> {
   const vis = visibleProjectCondition(scope, "h");
   const conditions = new planning.PlanningConditions(vis.sql, [scope.workspace.id, ...vis.params]);
   const { where, params } = conditions;
@@ -136,6 +146,9 @@ export async function projectListQuery(scope: WorkspaceScope, q: ProjectQuery): 
   }
   conditions.anyOf("h.health", "text", q.health);
   conditions.specials(q.special, projectSpecials(scope));
+  const cursor = planning.planningCursor("projects", SORTS, SORT_TYPES, q, "-updated");
+  const after = planning.afterCursor(cursor);
+  if (after) conditions.add(after);
 
   const { key: sortKey, sql: order } = planning.orderBy(SORTS, q.sort ?? "-updated");
   /** Whether a filter or the sort reads a computed column (else only the page's metrics are computed). */
@@ -153,7 +166,7 @@ export async function projectListQuery(scope: WorkspaceScope, q: ProjectQuery): 
             ${jsonTimeSql("h.updated_at")} as updated_at, h.done, h.total, h.percent, h.health,
             array_to_string(${teamIds.sql}, ',') as team_ids,
             (select w.names_version::text from workspaces w where w.id = ?) as names_version,
-            ${AUTH_EPOCH_SQL} as auth_epoch`;
+            ${AUTH_EPOCH_SQL} as auth_epoch, ${cursor.sortKeysSql} as sort_keys`;
   if (computed) {
     // Progress and health of every visible project (the filter or sort reads them), then the page, and only
     // then the page's initiative and lead names. The inner join to users is removed by the planner unless
@@ -171,6 +184,7 @@ export async function projectListQuery(scope: WorkspaceScope, q: ProjectQuery): 
          left join users lu on lu.id = h.lead_id
         order by ${order}`,
       params,
+      cursor,
     };
   }
   // Nothing reads a computed value before paging: page the plain rows first, then compute progress and
@@ -187,6 +201,7 @@ export async function projectListQuery(scope: WorkspaceScope, q: ProjectQuery): 
        left join users lu on lu.id = h.lead_id
       order by ${order}`,
     params,
+    cursor,
   };
 }
 
@@ -204,19 +219,24 @@ const PLAN_FREE_KEYS: ReadonlySet<string> = new Set([
   "team",
   "limit",
   "offset",
+  "cursor",
 ]);
 
 /** One page of projects with their progress, health and visible teams, in one statement. */
 export async function queryProjects(
   scope: WorkspaceScope,
   q: ProjectQuery,
-): Promise<{ projects: ProjectOut[]; nextOffset: number | null }> {
+): Promise<{ projects: ProjectOut[]; nextOffset: number | null; nextCursor: string | null }> {
   const query = await projectListQuery(scope, q);
   const rows = await sql<ProjectRow>(scope.em, query, {
     prepare: genericPlanWhenOnly(q, PLAN_FREE_KEYS),
   });
   confirmCaller(scope, rows[0]?.auth_epoch);
-  const { rows: pageRows, nextOffset } = planning.pageOf(rows, q.limit, q.offset ?? 0);
+  const {
+    rows: pageRows,
+    nextOffset,
+    nextCursor,
+  } = planning.pageOf(rows, q.limit, q.offset ?? 0, query.cursor);
   const teams = await pageTeams(scope, pageRows);
   return {
     projects: pageRows.map((r) => ({
@@ -235,6 +255,7 @@ export async function queryProjects(
       health: r.health,
     })),
     nextOffset,
+    nextCursor,
   };
 }
 

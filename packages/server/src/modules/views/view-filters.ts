@@ -53,7 +53,7 @@ type Spec =
   | { type: "date" };
 
 /** Paging and order are not filters: a view has its own `sort`, and pages are the reader's business. */
-type NotFilters = "workspace" | "sort" | "limit" | "offset";
+type NotFilters = "workspace" | "sort" | "limit" | "offset" | "cursor";
 type ProjectFilter = NonNullable<operations["listProjects"]["parameters"]["query"]>;
 type InitiativeFilter = NonNullable<operations["listInitiatives"]["parameters"]["query"]>;
 

@@ -1,5 +1,6 @@
 import { issueSpecialFilterValues, type operations } from "@tracker/sdk/schema";
 import { stateTypeRank } from "../../../db/functions/issue-sort-keys.js";
+import { type KeysetKey, type KeyValueType, refuseCursorWithOffset } from "../../../db/keyset.js";
 import { TODAY } from "../../../db/sql-time.js";
 import type { WorkspaceScope } from "../../../http/handler.js";
 import { HttpProblem, Invalid } from "../../../http/problem.js";
@@ -234,19 +235,27 @@ const SPECIAL_SQL: Record<IssueSpecial, string> = {
  * `asc nulls last` / `desc nulls first` puts them last ascending and first descending, and the descending
  * order is the exact reverse of the ascending one (an index on the expression serves both directions).
  */
-const SORT_SQL: Record<string, { exprs: string[]; joins?: string }> = {
+export const SORT_SQL: Record<
+  string,
+  // `types`: each expression's SQL type and whether it can be NULL, for a cursor (`db/keyset.ts`).
+  { exprs: string[]; types: KeyValueType[]; notNull?: boolean[]; joins?: string }
+> = {
   // 1 urgent first ... 4 low; 0 "none" is missing.
-  priority: { exprs: ["nullif(i.priority, 0)"] },
-  due: { exprs: ["i.due_date"] },
-  created: { exprs: ["i.created_at"] },
-  updated: { exprs: ["i.updated_at"] },
-  title: { exprs: ["lower(i.title)"] },
-  estimate: { exprs: ["i.estimate"] },
+  priority: { exprs: ["nullif(i.priority, 0)"], types: ["int"] },
+  due: { exprs: ["i.due_date"], types: ["date"] },
+  created: { exprs: ["i.created_at"], types: ["timestamptz"], notNull: [true] },
+  updated: { exprs: ["i.updated_at"], types: ["timestamptz"], notNull: [true] },
+  title: { exprs: ["lower(i.title)"], types: ["text"], notNull: [true] },
+  estimate: { exprs: ["i.estimate"], types: ["int"] },
   // State type order (backlog, unstarted, started, completed, canceled), then the state's workflow position;
   // the assignee's name. Both on keys the database keeps on the issue, in the order of an index
   // (db/functions/issue-sort-keys.ts), so a page stops after the page as every other sort does.
-  state: { exprs: [stateTypeRank("i.state_type"), "i.state_position"] },
-  assignee: { exprs: ["i.assignee_sort"] },
+  state: {
+    exprs: [stateTypeRank("i.state_type"), "i.state_position"],
+    types: ["int", "int"],
+    notNull: [true, false],
+  },
+  assignee: { exprs: ["i.assignee_sort"], types: ["text"] },
 };
 
 /**
@@ -265,6 +274,27 @@ export function issueOrderBy(sort: string = DEFAULT_ISSUE_SORT): { orderBy: stri
     orderBy: [...spec.exprs.map((e) => `${e} ${dir}`), `i.team_id ${tie}`, `i.number ${tie}`].join(", "),
     joins: spec.joins ?? "",
   };
+}
+
+/**
+ * The keys of a sort's order (`issueOrderBy`), tiebreakers included, for a cursor (`db/keyset.ts`): the
+ * values a page's last row has for them start the next page.
+ */
+export function issueKeysetKeys(sort: string = DEFAULT_ISSUE_SORT): KeysetKey[] {
+  const desc = sort.startsWith("-");
+  const spec = SORT_SQL[desc ? sort.slice(1) : sort];
+  if (!spec)
+    throw new Invalid(`Unknown sort "${sort}".`, [{ path: "/query/sort", message: "is not a sort key" }]);
+  return [
+    ...spec.exprs.map((expr, n) => ({
+      expr,
+      type: spec.types[n]!,
+      desc,
+      notNull: spec.notNull?.[n] ?? false,
+    })),
+    { expr: "i.team_id", type: "uuid", desc, notNull: true },
+    { expr: "i.number", type: "int", desc, notNull: true },
+  ];
 }
 
 /** Whether the list is in `updated` order, either way: the order the first sources of a page walk. */
@@ -597,7 +627,11 @@ export async function compileIssueFilter(
 }
 
 /** The page window of a filter: `limit` 1..200 (default 50), `offset` >= 0. */
-export function issuePage(filter: Pick<IssueFilter, "limit" | "offset">): { limit: number; offset: number } {
+export function issuePage(filter: Pick<IssueFilter, "limit" | "offset" | "cursor">): {
+  limit: number;
+  offset: number;
+} {
+  refuseCursorWithOffset(filter);
   const limit = filter.limit ?? DEFAULT_ISSUE_LIMIT;
   const offset = filter.offset ?? 0;
   if (!Number.isInteger(limit) || limit < 1 || limit > MAX_ISSUE_LIMIT)

@@ -1,10 +1,25 @@
+import {
+  decodeCursor,
+  encodeCursor,
+  type KeyValue,
+  keysetBranches,
+  keysetSource,
+} from "../../../db/keyset.js";
 import { genericPlanWhenOnly, sql, sqlOne } from "../../../db/sql.js";
 import { q, type SqlFragment } from "../../../db/sql-fragment.js";
 import { jsonTimeSql } from "../../../db/sql-time.js";
 import { AUTH_EPOCH_SQL, confirmCaller } from "../../../http/auth.js";
 import { JsonText, type WorkspaceScope } from "../../../http/handler.js";
 import { latestNames, namesAt, type WorkspaceNames, withLatestNames } from "../../shared/workspace-names.js";
-import { asList, compileIssueFilter, type IssueFilter, issuePage, orderByOver } from "./filter.js";
+import {
+  asList,
+  compileIssueFilter,
+  DEFAULT_ISSUE_SORT,
+  type IssueFilter,
+  issueKeysetKeys,
+  issuePage,
+  orderByOver,
+} from "./filter.js";
 import { labelToWalk, labelWalkSource } from "./label-walk.js";
 import {
   type FullListRow,
@@ -53,6 +68,10 @@ interface ListSource {
  */
 export async function issueListQuery(scope: WorkspaceScope, filter: IssueFilter, names?: WorkspaceNames) {
   const { limit, offset } = issuePage(filter);
+  // A cursor (the contract's "Pagination") starts the page after the row it holds the sort keys of.
+  const sort = filter.sort ?? DEFAULT_ISSUE_SORT;
+  const keys = issueKeysetKeys(sort);
+  const after = filter.cursor === undefined ? undefined : decodeCursor(filter.cursor, "issues", sort, keys);
   const recentSearch = isRecentSearch(filter);
   // A search in `updated` order runs on generic plans (`listIssues`).
   const compiled = await compileIssueFilter(scope, filter, { genericPlan: recentSearch, names });
@@ -62,27 +81,39 @@ export async function issueListQuery(scope: WorkspaceScope, filter: IssueFilter,
   // planner from reading the sort's index in order instead and checking each issue's stored vector, which
   // its generic plan (blind to the words, it assumes 0.5% of issues match) prefers: at a million issues a
   // rare phrase read ~100,000 of them that way (bench/README.md, "Full-text fallback").
-  const matches = `from issues i ${compiled.joins}
-                   where ${compiled.where}`;
-  const all: ListSource = {
-    text: recentSearch
-      ? `select m.id from (select i.id, i.updated_at, i.team_id, i.number ${matches} offset 0) m
+  // With a cursor, one more condition: the rows after it, as one range of the sort's index or a few in turn
+  // (`keysetBranches`), so the page is read from the same index as the first page, starting at the cursor.
+  const select = (extra?: SqlFragment): SqlFragment => {
+    const matches = `from issues i ${compiled.joins}
+                   where ${compiled.where}${extra ? `\n and ${extra.sql}` : ""}`;
+    return {
+      sql: recentSearch
+        ? `select m.id from (select i.id, i.updated_at, i.team_id, i.number ${matches} offset 0) m
                    order by ${orderByOver(compiled.orderBy, "m")}`
-      : `select i.id ${matches}
+        : `select i.id ${matches}
                    order by ${compiled.orderBy}`,
-    params: compiled.params,
+      params: [...compiled.params, ...(extra?.params ?? [])],
+    };
   };
   const need = offset + limit + 1;
+  const own = after ? keysetSource(keysetBranches(keys, after), select, need) : select();
+  const all: ListSource = { text: own.sql, params: own.params };
   const walk = labelToWalk(filter, compiled);
-  const sources: ListSource[] = recentSearch
-    ? [searchFirstSource(scope, filter.q!.trim(), compiled.orderBy, need, filter.sort !== "updated"), all]
-    : walk
-      ? [labelWalkSource(compiled, walk, need), all]
-      : [all];
+  // The first sources read the newest matches; a page after a cursor reads its own range instead.
+  const sources: ListSource[] = after
+    ? [all]
+    : recentSearch
+      ? [searchFirstSource(scope, filter.q!.trim(), compiled.orderBy, need, filter.sort !== "updated"), all]
+      : walk
+        ? [labelWalkSource(compiled, walk, need), all]
+        : [all];
+  const sortKeysSql = `json_build_array(${keys.map((k) => k.expr).join(", ")})::text`;
   return {
-    statements: sources.map((source) => pageStatement(scope, source, limit, offset)),
+    statements: sources.map((source) => pageStatement(scope, source, limit, offset, sortKeysSql)),
     limit,
     offset,
+    sort,
+    byCursor: after !== undefined,
     check: compiled.check,
     namesVersion: compiled.namesVersion,
   };
@@ -94,8 +125,10 @@ function pageStatement(
   source: ListSource,
   limit: number,
   offset: number,
+  /** The sort's keys over `issues i` as JSON text, written on the page's last row for the next cursor. */
+  sortKeysSql: string,
 ): ListStatement {
-  const fullParams = [...source.params, limit + 1, offset];
+  const fullParams = [limit, ...source.params, limit + 1, offset];
   // The page's issues, in the list's order (`p.ord`).
   const pageRows = `unnest(array(
               ${source.text}
@@ -105,7 +138,8 @@ function pageStatement(
   const page = `with page as materialized (
          select i.id, i.number, i.title, i.description, i.priority, i.estimate, i.due_date, i.team_id, i.state_id,
                 i.assignee_id, i.project_id, i.cycle_id, i.parent_id, i.created_at, i.updated_at, i.completed_at,
-                i.archived_at, i.label_ids, i.delegate_id, p.ord
+                i.archived_at, i.label_ids, i.delegate_id, p.ord,
+                case when p.ord = ? then ${sortKeysSql} end as sort_keys
            from ${pageRows})`;
   // The issue's id, number, references and timestamps from `t`; timestamps as JSON text, made ISO here
   // (`jsonTimeSql`).
@@ -119,13 +153,14 @@ function pageStatement(
   const columns = `${idColumns("page")}, page.title, page.description, page.priority, page.estimate,
             ${jsonTimeSql("page.due_date", false)} as "dueDate",
             (select json_build_object('id', x.id, 'name', x.name) from users x where x.id = page.delegate_id)
-              as "delegate"`;
+              as "delegate", page.sort_keys as "sortKeys"`;
   return {
     // The page's rows straight from the join: `fullText` reads them several times and keeps them in a CTE,
     // whose wide rows cost 0.06 ms of a team page's 0.43 to write and read back.
     text: `select ${idColumns("i")},
             ${ISSUE_OWN_JSON_SQL} as own,
             array_to_string(i.label_ids, ',') as "labelIds",
+            case when p.ord = ? then ${sortKeysSql} end as "sortKeys",
             case when p.ord = 1 then (select w.names_version::text from workspaces w where w.id = ?) end
               as "namesVersion",
             case when p.ord = 1 then ${AUTH_EPOCH_SQL} end as "authEpoch"
@@ -150,7 +185,7 @@ function pageStatement(
      select ${columns}, case when page.ord = 1 then (select refs from refs) end as refs
        from page
       order by page.ord`,
-    params: [scope.workspace.id, ...fullParams],
+    params: [limit, scope.workspace.id, ...source.params, limit + 1, offset],
     fullParams,
     prepare: source.prepare,
   };
@@ -171,6 +206,7 @@ export const PLAN_FREE_KEYS: ReadonlySet<string> = new Set([
   "sort",
   "limit",
   "offset",
+  "cursor",
 ]);
 
 /**
@@ -202,11 +238,13 @@ async function listPage(
   const query = await issueListQuery(scope, filter, names);
   const prepare = isRecentSearch(filter) ? "generic" : genericPlanWhenOnly(filter, PLAN_FREE_KEYS);
   /** The page's rows without the one fetched to know whether another page follows, and that answer. */
-  const paged = <R>(rows: R[]) => {
+  const paged = <R extends { sortKeys: string | null }>(rows: R[]) => {
     const more = rows.length > query.limit;
+    const last = more ? rows[query.limit - 1]!.sortKeys : null;
     return {
       rows: more ? rows.slice(0, query.limit) : rows,
-      nextOffset: more ? query.offset + query.limit : null,
+      nextOffset: more && !query.byCursor ? query.offset + query.limit : null,
+      nextCursor: last ? encodeCursor("issues", query.sort, JSON.parse(last) as KeyValue[]) : null,
     };
   };
   /** The rows of the first statement that can tell the page: one that cannot returns none. */
@@ -240,15 +278,19 @@ async function listPage(
   // An empty page may be a reference naming nothing: that is a 404/400, not an empty list.
   if (rows.length === 0) {
     await query.check();
-    return new JsonText(JSON.stringify({ issues: [], nextOffset: null } satisfies IssuePage));
+    return new JsonText(
+      JSON.stringify({ issues: [], nextOffset: null, nextCursor: null } satisfies IssuePage),
+    );
   }
   const page = paged(rows);
   const shown = rows[0]!.namesVersion
     ? await namesAt(scope.em, scope.workspace.id, rows[0]!.namesVersion)
     : undefined;
-  const json = shown && pageJson(page.rows, shown, page.nextOffset);
+  const json = shown && pageJson(page.rows, shown, page.nextOffset, page.nextCursor);
   if (json) return new JsonText(json);
   const full = paged(await answer<FullListRow>("fullText"));
   const issues = issuesFromRows(full.rows, full.rows[0]?.refs)!;
-  return new JsonText(JSON.stringify({ issues, nextOffset: full.nextOffset } satisfies IssuePage));
+  return new JsonText(
+    JSON.stringify({ issues, nextOffset: full.nextOffset, nextCursor: full.nextCursor } satisfies IssuePage),
+  );
 }

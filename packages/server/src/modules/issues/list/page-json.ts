@@ -11,6 +11,7 @@ import { type IssueOut, type IssueRow, issueFromRow } from "../issue-shape.js";
 export interface IssuePage {
   issues: IssueOut[];
   nextOffset: number | null;
+  nextCursor: string | null;
 }
 
 type StateType = IssueOut["state"]["type"];
@@ -65,9 +66,11 @@ export type NamedListRow = Pick<
   namesVersion: string | null;
   /** On the first row: the `auth_epoch` version in the statement's snapshot (`http/caller-cache.ts`). */
   authEpoch: string | null;
+  /** On the page's last row (when another page follows): its sort keys as a JSON array, for `nextCursor`. */
+  sortKeys: string | null;
 };
 /** A row of the statement that reads the names itself. */
-export type FullListRow = ListRow & { refs: PageRefs | null };
+export type FullListRow = ListRow & { refs: PageRefs | null; sortKeys: string | null };
 
 /** Everything the page's issues refer to, once each, keyed by id (labels: by issue id). */
 export interface PageRefs {
@@ -220,6 +223,7 @@ export function pageJson(
   rows: NamedListRow[],
   names: WorkspaceNames,
   nextOffset: number | null,
+  nextCursor: string | null = null,
 ): string | undefined {
   const f = fragments(names);
   const parts: string[] = [];
@@ -260,7 +264,7 @@ export function pageJson(
     const refs: RowRefs = { team, state, assignee, project, cycle, labels };
     parts.push(`{${FIELD_WRITERS.map((write) => write(r, refs)).join(",")}}`);
   }
-  return `{"issues":[${parts.join(",")}],"nextOffset":${nextOffset ?? "null"}}`;
+  return `{"issues":[${parts.join(",")}],"nextOffset":${nextOffset ?? "null"},"nextCursor":${JSON.stringify(nextCursor)}}`;
 }
 
 /**
