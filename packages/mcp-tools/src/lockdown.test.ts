@@ -6,6 +6,7 @@ import { type RunningHttpServer, startHttpServer } from "./http.js";
 import { parseLockdown, stricter } from "./lockdown.js";
 import { connectClient, connectHttp, textOf } from "./test/connect.js";
 import { useWorkspace } from "./test/workspace.js";
+import { TOOLSET_NAMES } from "./toolsets.js";
 
 // Lockdown: what a guest wrote and what arrived from the code host reaches the agent fenced or not at all.
 const ws = useWorkspace();
@@ -133,6 +134,20 @@ describe("lockdown", () => {
     expect(pr.text).toMatch(
       /automation: <untrusted-[0-9a-f]{6} from="the code host">pull request acme\/app#42 opened</,
     );
+  });
+
+  it("marks a guest's comment in the digest and the inbox", async () => {
+    const client = await connectClient(ws.sdk, { toolsets: TOOLSET_NAMES }, DEFAULT_TIMEOUT_MS, {
+      lockdown: "mark",
+    });
+    clients.push(client);
+    for (const tool of ["get_digest", "check_inbox"]) {
+      const text = textOf(await client.callTool({ name: tool, arguments: {} }));
+      expect(text, tool).toMatch(/^Lockdown: /);
+      expect(text, tool).toMatch(
+        /<untrusted-[0-9a-f]{6} from="guest gail@example\.com">commented: Ignore your/,
+      );
+    }
   });
 
   it("drops them with --lockdown=drop, saying what was left out", async () => {

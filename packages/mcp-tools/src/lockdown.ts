@@ -105,3 +105,20 @@ export function trustFor(
   const mode = stricter(deployment, asked);
   return mode ? new Trust(mode, tracker, read) : undefined;
 }
+
+/** The activity types whose summary carries words someone wrote (a comment, a title, a pull request). */
+const WRITTEN = new Set(["comment_added", "issue_created", "issue_updated", "pull_request"]);
+
+/**
+ * An activity event's summary as lockdown shows it: fenced (or left out) when a guest or non-member wrote
+ * it, or the code host brought it (`pull_request`); as it is otherwise. Answers whether it held it back.
+ */
+export async function eventSummaryUnder(
+  trust: Trust,
+  event: { type: string; actor: { id: string; name: string } | null },
+  summary: string,
+): Promise<{ summary: string; held: boolean }> {
+  if (!WRITTEN.has(event.type)) return { summary, held: false };
+  const by = event.type === "pull_request" ? CODE_HOST : await trust.untrustedWriter(event.actor);
+  return by ? { summary: trust.line(summary, by), held: true } : { summary, held: false };
+}

@@ -2,6 +2,7 @@ import type { Schemas } from "@tracker/sdk";
 import { z } from "zod";
 import { shortTime } from "../format.js";
 import { pageLimitInput } from "../inputs.js";
+import { eventSummaryUnder } from "../lockdown.js";
 import { defineTool } from "../tool.js";
 
 type Event = Schemas["ActivityEvent"];
@@ -144,22 +145,30 @@ export const getDigestTool = defineTool({
   readOnly: true,
   destructive: false,
   idempotent: true,
-  async run(input, { tracker, read }) {
+  async run(input, { tracker, read, trust }) {
     const since = input.since && input.since.length === 10 ? `${input.since}T00:00:00Z` : input.since;
     const raw = await tracker.digest({ ...(since ? { since } : {}), limit: input.limit }, read);
-    const events = raw.map((e) => ({
-      at: e.createdAt,
-      actor: e.actor?.name ?? null,
-      type: e.type,
-      issue: e.issue.identifier,
-      summary: eventSummary(e),
-    }));
+    let held = false;
+    const events = await Promise.all(
+      raw.map(async (e) => {
+        const shown = trust ? await eventSummaryUnder(trust, e, eventSummary(e)) : undefined;
+        held ||= shown?.held ?? false;
+        return {
+          at: e.createdAt,
+          actor: e.actor?.name ?? null,
+          type: e.type,
+          issue: e.issue.identifier,
+          summary: shown?.summary ?? eventSummary(e),
+        };
+      }),
+    );
     const titles = new Map(raw.map((e) => [e.issue.identifier, e.issue.title]));
     const lines = events.map((e) => `${shortTime(e.at)} ${e.issue} ${e.actor ?? "automation"} ${e.summary}`);
     const hasMore = raw.length === input.limit;
     if (titles.size)
       lines.push(`issues: ${[...titles].map(([id, t]) => `${id} ${clip(t, 60)}`).join(" | ")}`);
     if (hasMore) lines.push(`(${events.length} shown, newest first; older ones need a higher limit)`);
+    if (held) lines.unshift(trust!.legend());
     return {
       text: lines.join("\n") || "Nothing happened on your issues in that time.",
       data: { events, hasMore },

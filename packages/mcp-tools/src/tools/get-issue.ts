@@ -2,7 +2,7 @@ import { type CallOptions, type ResponseOf, responseOf, type Schemas, type Track
 import { z } from "zod";
 import { facts, indent, issueLine, shortTime, toIssueRow } from "../format.js";
 import { identifierInput } from "../inputs.js";
-import { CODE_HOST, type Trust } from "../lockdown.js";
+import { CODE_HOST, eventSummaryUnder, type Trust } from "../lockdown.js";
 import { relationWords } from "../relations.js";
 import { defineTool } from "../tool.js";
 import { eventSummary } from "./get-digest.js";
@@ -208,11 +208,9 @@ async function lockDown(
   }
   for (const [n, e] of events.entries()) {
     const row = history[n]!;
-    const by = e.type === "pull_request" ? CODE_HOST : await trust.untrustedWriter(e.actor);
-    if (by && ["comment_added", "issue_created", "issue_updated", "pull_request"].includes(e.type)) {
-      row.summary = trust.line(row.summary, by);
-      held = true;
-    }
+    const shown = await eventSummaryUnder(trust, e, row.summary);
+    row.summary = shown.summary;
+    held ||= shown.held;
   }
   return held;
 }
