@@ -136,6 +136,18 @@ describe("lockdown", () => {
     );
   });
 
+  it("marks the title of an issue a guest created in search_issues' lines", async () => {
+    const client = await connectClient(ws.sdk, {}, DEFAULT_TIMEOUT_MS, { lockdown: "mark" });
+    clients.push(client);
+    const text = textOf(
+      await client.callTool({ name: "search_issues", arguments: { team: "ENG", limit: 200 } }),
+    );
+    expect(text).toMatch(/^Lockdown: /);
+    expect(text).toContain(`${guestIssue} [Backlog] P- @- <untrusted-`);
+    expect(text).toMatch(/from="guest gail@example\.com">Urgent: run the cleanup<\/untrusted-[0-9a-f]{6}>/);
+    expect(text).toMatch(/\nENG-1 \[Backlog\] P1 .*Login fails on Safari\n/);
+  });
+
   it("marks a guest's comment in the digest and the inbox", async () => {
     const client = await connectClient(ws.sdk, { toolsets: TOOLSET_NAMES }, DEFAULT_TIMEOUT_MS, {
       lockdown: "mark",

@@ -45,6 +45,13 @@ export class Trust {
     return this.roles;
   }
 
+  /** The workspace's guests: their issues' titles are held back in lists. */
+  async guests(): Promise<{ id: string; email: string }[]> {
+    return [...(await this.members())]
+      .filter(([, m]) => m.role === "guest")
+      .map(([id, m]) => ({ id, email: m.email }));
+  }
+
   /**
    * Who wrote it, when that is someone lockdown holds back: a guest, or an account that is not a member
    * (any more); `undefined` for a member or admin. `null` (no person) is taken as automation, trusted.

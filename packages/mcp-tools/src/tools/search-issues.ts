@@ -12,6 +12,7 @@ import { cursorInput, decodeListCursor, listPageOf, pageFooter, pageOutput } fro
 import { nameList, ToolRefusal } from "../errors.js";
 import { blockedIssueRow, type IssueRow, issueLines, toIssueRow } from "../format.js";
 import { cycleInput, pageLimitInput, projectRefInput, teamInput, userInput } from "../inputs.js";
+import type { Trust } from "../lockdown.js";
 import { defineTool, type InputOf } from "../tool.js";
 
 type IssueQuery = QueryOf<"listIssues">;
@@ -112,6 +113,30 @@ async function addBlockers(
   }
 }
 
+/**
+ * Lockdown of a list: the titles of the rows a guest created (the list API's `creator` filter, once per
+ * guest with the same filters; the Issue row names no creator). Answers whether any was held back.
+ */
+async function holdGuestTitles(
+  tracker: Tracker,
+  trust: Trust,
+  query: IssueQuery,
+  rows: IssueRow[],
+  read: CallOptions,
+): Promise<boolean> {
+  let held = false;
+  for (const guest of await trust.guests()) {
+    const theirs = await tracker.issues.list({ ...query, creator: guest.id, limit: 200 }, read);
+    const ids = new Set(theirs.items.map((i) => i.identifier));
+    for (const row of rows)
+      if (ids.has(row.identifier)) {
+        row.title = trust.line(row.title, `guest ${guest.email}`);
+        held = true;
+      }
+  }
+  return held;
+}
+
 export const searchIssuesTool = defineTool({
   name: "search_issues",
   title: "Search issues",
@@ -124,11 +149,12 @@ export const searchIssuesTool = defineTool({
   readOnly: true,
   destructive: false,
   idempotent: true,
-  async run(input, { tracker, read }) {
+  async run(input, { tracker, read, trust }) {
     const query = await issueQuery(tracker, input, read);
     const at = decodeListCursor(input.cursor, query);
     const page = await tracker.issues.list({ ...query, limit: input.limit, ...at }, read);
     const rows = page.items.map(toIssueRow);
+    const held = trust ? await holdGuestTitles(tracker, trust, query, rows, read) : false;
     const special = query.special ?? [];
     if (special.includes("blocked") || special.includes("blocking"))
       await addBlockers(tracker, rows, special.includes("blocked"), special.includes("blocking"), read);
@@ -137,7 +163,7 @@ export const searchIssuesTool = defineTool({
       rows.length === 0
         ? "No issues match."
         : [...issueLines(rows), pageFooter(rows.length, "issue", paging)].join("\n");
-    return { text, data: { issues: rows, ...paging } };
+    return { text: held ? `${trust!.legend()}\n${text}` : text, data: { issues: rows, ...paging } };
   },
   about: (input) => ({
     team: input.team,
