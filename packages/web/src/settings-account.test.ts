@@ -201,6 +201,23 @@ describe("Access", () => {
   });
 });
 
+describe("Access, last", () => {
+  test("signing out everywhere ends every session of the person and lands on the sign-in page", async () => {
+    expect(await signInStatus(grace.email, grace.password, FIREFOX)).toBe(200);
+    await page.goto(session.at("/settings/access"));
+    const button = page.getByRole("button", { name: "Sign out of every browser" });
+    await button.waitFor();
+    page.once("dialog", (dialog) => void dialog.accept());
+    await button.click();
+    await expect.poll(() => page.getByLabel("Email").count()).toBe(1);
+    const left = await session.server.query(
+      "select 1 from sessions s join users u on u.id = s.user_id where u.email = $1",
+      [grace.email],
+    );
+    expect(left).toEqual([]);
+  });
+});
+
 /** An app registered as "Deploy Helper", and the authorization request it sends the browser to. */
 async function authorizeUrl(scope: string) {
   const meta = (await (

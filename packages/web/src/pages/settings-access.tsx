@@ -188,7 +188,7 @@ function SessionsSettings() {
       )}
       {!!sessions.data?.length && (
         <button type="button" onClick={everywhere}>
-          Sign out everywhere
+          Sign out of every browser
         </button>
       )}
     </section>
