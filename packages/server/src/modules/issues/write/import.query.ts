@@ -125,6 +125,9 @@ export interface IssueStamp {
   createdAt?: string;
   updatedAt?: string;
   completedAt?: string | null;
+  /** When archived (null: not archived); the `issue_archived` activity this item recorded takes the time. */
+  archivedAt?: string | null;
+  archivedNow?: boolean;
   /** The issue was created by this item: its `issue_created` activity takes the creator and time. */
   created: boolean;
 }
@@ -146,13 +149,31 @@ export async function stampIssue(tx: WorkspaceScope, issueId: string, s: IssueSt
                  updated_at = coalesce(${s.updatedAt ?? null}::timestamptz, updated_at),
                  completed_at = case when state_type not in ('completed', 'canceled') then null
                                      when ${has(s.completedAt)} then coalesce(${s.completedAt ?? null}::timestamptz, completed_at)
-                                     else coalesce(${s.updatedAt ?? null}::timestamptz, completed_at) end
+                                     else coalesce(${s.updatedAt ?? null}::timestamptz, completed_at) end,
+                 archived_at = case when ${has(s.archivedAt)} then ${s.archivedAt ?? null}::timestamptz
+                                    else archived_at end
            where id = ${issueId} and workspace_id = ${tx.workspace.id}
-          returning id, creator_id, created_at)
+          returning id, creator_id, created_at, archived_at),
+        archived as (
+          update activity_events a set created_at = i.archived_at
+            from i
+           where ${s.archivedNow ?? false} and a.issue_id = i.id and a.type = 'issue_archived'
+             and a.id = (select x.id from activity_events x where x.issue_id = i.id and x.type = 'issue_archived'
+                          order by x.created_at desc limit 1)
+          returning 1)
       update activity_events a set actor_id = i.creator_id, created_at = i.created_at
         from i
        where ${s.created} and a.issue_id = i.id and a.type = 'issue_created'`,
   );
+}
+
+/** Whether the issue is archived now. */
+export async function isArchived(tx: WorkspaceScope, issueId: string): Promise<boolean> {
+  const row = await sqlOne<{ archived: boolean }>(
+    tx.em,
+    q`select archived_at is not null as archived from issues where id = ${issueId}`,
+  );
+  return row?.archived ?? false;
 }
 
 /** The issues as the contract's `Issue` rows, in the order of `ids`. */

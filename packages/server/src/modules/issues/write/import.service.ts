@@ -6,11 +6,13 @@ import { HttpProblem, NotFound } from "../../../http/problem.js";
 import { createComment } from "../../comments/comment.service.js";
 import type { IssueCreateInput, IssueUpdateInput } from "../issue-shape.js";
 import { issueFromRow } from "../issue-shape.js";
+import { setArchived } from "./archive.query.js";
 import { atItem } from "./batch.service.js";
 import { createIssue } from "./create.service.js";
 import {
   commentBySource,
   enterImportMode,
+  isArchived,
   issuesBySource,
   readIssues,
   resolvePeople,
@@ -115,6 +117,15 @@ async function importOne(
     issue = { id: created.id, identifier: created.identifier, teamId: created.team.id };
     known.set(sourceKey(item.source), issue);
   }
+  // Archived as the other tracker had it: archiveIssue's write (activity, change), then its time as given.
+  let archivedNow = false;
+  if (item.archivedAt !== undefined) {
+    const archived = await isArchived(tx, issue.id);
+    if (archived !== (item.archivedAt !== null)) {
+      await setArchived(tx, issue.identifier, item.archivedAt !== null);
+      archivedNow = item.archivedAt !== null;
+    }
+  }
   const comments: CommentResult[] = [];
   for (const c of item.comments ?? []) {
     const had = await commentBySource(tx, issue.id, c.source);
@@ -141,6 +152,8 @@ async function importOne(
     ...(item.createdAt !== undefined ? { createdAt: item.createdAt } : {}),
     ...(item.updatedAt !== undefined ? { updatedAt: item.updatedAt } : {}),
     ...(item.completedAt !== undefined ? { completedAt: item.completedAt } : {}),
+    ...(item.archivedAt !== undefined ? { archivedAt: item.archivedAt } : {}),
+    archivedNow,
     created: !before,
   });
   return { result: before ? "updated" : "created", id: issue.id, comments };
