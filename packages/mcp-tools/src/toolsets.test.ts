@@ -73,7 +73,7 @@ describe("what a deployment offers", () => {
     expect(more).toBe(
       " Off until enable_toolset turns them on: planning (projects, initiatives, cycles, status updates); " +
         "docs (documents, file attachments); people (invites, team membership); inbox (notifications); " +
-        `admin (${TOOLSETS.admin.short}).`,
+        `agents (agent sessions); admin (${TOOLSETS.admin.short}).`,
     );
     expect(Math.ceil(Buffer.byteLength(more) / 4)).toBeLessThan(80);
     expect(DEFAULT_TOOLSETS).toEqual(["issues", "context"]);
@@ -85,7 +85,7 @@ describe("what a deployment offers", () => {
     // list_webhooks.
     const reads = (await connectClient(noApi(), { readOnly: true })).getInstructions() ?? "";
     expect(reads).toMatch(
-      /Off until enable_toolset turns them on: planning \(.*\); docs \(documents[^)]*\); admin \(.*webhooks.*\)\.$/,
+      /Off until enable_toolset turns them on: planning \(.*\); docs \(documents[^)]*\); agents \(agent sessions\); admin \(.*webhooks.*\)\.$/,
     );
     expect(Object.keys(TOOLSETS)).toEqual(TOOLSET_NAMES);
   });

@@ -15,6 +15,7 @@ import { getInitiativeTool } from "./tools/get-initiative.js";
 import { getIssueTool } from "./tools/get-issue.js";
 import { getProjectTool } from "./tools/get-project.js";
 import { inviteMemberTool } from "./tools/invite-member.js";
+import { listAgentSessionsTool } from "./tools/list-agent-sessions.js";
 import { listCyclesTool } from "./tools/list-cycles.js";
 import { listInitiativesTool } from "./tools/list-initiatives.js";
 import { listLabelsTool } from "./tools/list-labels.js";
@@ -29,6 +30,7 @@ import { manageTeamMembersTool } from "./tools/manage-team-members.js";
 import { manageWebhooksTool } from "./tools/manage-webhooks.js";
 import { manageWorkflowStatesTool } from "./tools/manage-workflow-states.js";
 import { moveIssuesTool } from "./tools/move-issues.js";
+import { postAgentActivityTool } from "./tools/post-agent-activity.js";
 import { postStatusUpdateTool } from "./tools/post-status-update.js";
 import { relateIssuesTool } from "./tools/relate-issues.js";
 import { saveDocumentTool } from "./tools/save-document.js";
@@ -111,6 +113,12 @@ export const TOOLSETS = {
       "Your notifications (others' changes to your issues, mentions): list them and mark them read",
     short: "notifications",
     tools: [checkInboxTool],
+  },
+  agents: {
+    description:
+      "Agent sessions on issues delegated to agents: read what they do; as the agent, report thoughts, actions, questions and answers; as a person, reply or stop",
+    short: "agent sessions",
+    tools: [listAgentSessionsTool, postAgentActivityTool],
   },
   admin: {
     description:

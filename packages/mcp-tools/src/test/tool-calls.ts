@@ -125,6 +125,20 @@ export const TOOL_CALLS: ToolCall[] = [
     badText: /Input validation error[\s\S]*since/,
   },
   {
+    tool: "list_agent_sessions",
+    good: { identifier: "ENG-4" },
+    goodText: /^[0-9a-f-]{36} ENG-4 @triage-bot \w+ \(delegated\) · no activity yet$/,
+    bad: { session: "nope" },
+    badText: /Input validation error[\s\S]*session/,
+  },
+  {
+    tool: "post_agent_activity",
+    good: { identifier: "ENG-4", kind: "prompt", body: "Start with the primary buttons." },
+    goodText: /^Replied to @triage-bot on ENG-4 \(session [0-9a-f-]{36}, now pending\)\.$/,
+    bad: { identifier: "ENG-4", kind: "thought", body: "Thinking" },
+    badText: /forbidden: Only the session's agent may post its activities/,
+  },
+  {
     tool: "check_inbox",
     good: { unread: true },
     goodText: /\d+ unread$/,

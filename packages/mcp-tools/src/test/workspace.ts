@@ -23,7 +23,8 @@ const day = (offset: number) => new Date(Date.now() + offset * 86_400_000).toISO
 /**
  * A real server on its own database with: teams ENG (cycles on) and OPS; Ada (admin) and Bob; labels
  * bug, defect and ui; issues ENG-1..ENG-8 (two overdue, two unassigned, one done); project Launch in
- * initiative "Q3 Growth"; a Runbook document; a saved view "My overdue".
+ * initiative "Q3 Growth"; a Runbook document; a saved view "My overdue"; an agent, triage-bot, delegated
+ * ENG-4.
  */
 export function useWorkspace(): Workspace {
   const ws = {} as Workspace;
@@ -79,6 +80,9 @@ export function useWorkspace(): Workspace {
       issues: ["ENG-1"],
     });
     await sdk.views.create({ name: "My overdue", filters: { special: ["overdue"] }, team: "ENG" });
+    // An agent with a session on ENG-4, delegated by Ada (list_agent_sessions, post_agent_activity).
+    await sdk.agents.create({ name: "triage-bot" });
+    await sdk.issues.delegate("ENG-4", "triage-bot");
     Object.assign(ws, {
       server,
       url: server.url,
