@@ -34,6 +34,12 @@ describe("invite_member", () => {
 
   it("is not offered to a key that is not an admin", async () => {
     const asBob = await connectClient(ws.as(ws.bob.token), { toolsets: ["people"], role: "member" });
-    expect((await asBob.listTools()).tools.map((t) => t.name)).toEqual(["manage_team_members"]);
+    // enable_toolset comes with it (other toolsets are off), and cannot bring invite_member in either.
+    expect((await asBob.listTools()).tools.map((t) => t.name)).toEqual([
+      "manage_team_members",
+      "enable_toolset",
+    ]);
+    await asBob.callTool({ name: "enable_toolset", arguments: { toolset: "people" } });
+    expect((await asBob.listTools()).tools.map((t) => t.name)).not.toContain("invite_member");
   });
 });
