@@ -29,6 +29,9 @@ const STALE_BY_ENTITY: Partial<Record<ChangeEvent["entity"], (change: ChangeEven
   workflow: () => ["teams"],
   member: () => ["users", "project:"],
   notification: () => ["inbox"],
+  // An agent's session and each activity in it (every activity also updates its session).
+  agent_session: (c) => [`agent-sessions:${c.identifier}`, `agent-session:${c.identifier}:${c.id}`],
+  agent_activity: (c) => [`history:${c.identifier}:`],
 };
 
 /**

@@ -60,6 +60,12 @@ export function describeEvent(e: Event): string {
       return "archived the issue";
     case "issue_unarchived":
       return "restored the issue from the archive";
+    case "agent_session_created":
+      return `${p.trigger === "mentioned" ? "mentioned" : "delegated the issue to"} ${nameOf(p.agent)}`;
+    case "agent_activity": {
+      const a = (p.activity ?? {}) as { kind?: string; body?: string };
+      return a.kind === "stop" ? "stopped the agent" : `${a.kind}: ${a.body ?? ""}`;
+    }
     default:
       return String(e.type).replace(/_/g, " ");
   }

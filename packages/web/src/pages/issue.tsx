@@ -2,6 +2,7 @@ import { ISSUE_RELATION_TYPES, type ResponseOf, type Schemas, type Tracker } fro
 import { type FormEvent, type ReactNode, useEffect, useRef, useState } from "react";
 import { useApp } from "../app-context.js";
 import { archiveIssue, restoreIssue } from "../archive.js";
+import { AgentSessions } from "../components/agent-sessions.js";
 import { AttachmentList, insertAt, UploadProgressList, useFileDrop } from "../components/attachments.js";
 import { EditedMark } from "../components/comment-revisions.js";
 import { History } from "../components/history.js";
@@ -205,6 +206,7 @@ function IssueView({
           <Relations data={data} />
           <Links data={data} />
           <PullRequests data={data} />
+          <AgentSessions identifier={issue.identifier} />
           <Comments data={data} />
           <History
             identifier={issue.identifier}
