@@ -42,6 +42,15 @@ describe("agents", () => {
     expect(byMember.error).toMatchObject({ status: 403, code: "admin_required" });
     expect((await admin.GET("/agents")).data!.agents).toHaveLength(1);
 
+    // It counts as no person: a team it joins has as many members as before.
+    const count = async () =>
+      (await admin.GET("/teams/{key}", { params: { path: { key: "ENG" } } })).data!.team.memberCount;
+    const before = await count();
+    expect(
+      (await agent.api.POST("/teams/{key}/join", { params: { path: { key: "ENG" } } })).response.ok,
+    ).toBe(true);
+    expect(await count()).toBe(before);
+
     // The agent's key works, at its level.
     const me = await agent.api.GET("/users");
     expect(me.data!.users.find((u) => u.isMe)).toMatchObject({ kind: "agent", role: "member" });

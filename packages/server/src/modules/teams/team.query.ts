@@ -53,7 +53,8 @@ export async function readVisibleTeam(scope: WorkspaceScope, ref: string): Promi
     scope.em,
     q`select ${raw(TEAM_COLUMNS)},
             exists (select 1 from team_members tm where tm.team_id = t.id and tm.user_id = ${scope.caller.userId}) as joined,
-            (select count(*)::int from team_members tm where tm.team_id = t.id) as member_count
+            (select count(*)::int from team_members tm join users mu on mu.id = tm.user_id
+              where tm.team_id = t.id and mu.kind = 'person') as member_count
        from teams t where t.id = ${team.id}`,
   ))!;
   return { ...teamOut(row, row.states), joined: row.joined, memberCount: row.member_count };
