@@ -78,7 +78,7 @@ describe("flags and environment", () => {
 
   it("stops at an unknown toolset, tool or flag, naming the choices", () => {
     expect(() => readConfig(["--toolsets", "issues,labels"], {})).toThrow(
-      /Unknown toolset labels; choose from: all, default, issues, context, planning, docs, people, inbox, admin/,
+      /Unknown toolset labels; choose from: all, default, issues, context, planning, docs, people, inbox, agents, admin/,
     );
     expect(() => readConfig([], { TRACKER_TOOLS: "get_issues" })).toThrow(
       /Unknown tool get_issues; choose from: search_issues/,
