@@ -264,6 +264,11 @@ describe("agents", () => {
       code: "invalid_request",
       errors: [{ path: "/body/delegate" }],
     });
+    // An agent is delegated an issue, never assigned it.
+    const assigned = await bob.api.PATCH("/issues/{identifier}", { ...path, body: { assignee: agent.id } });
+    expect(assigned.error).toMatchObject({ status: 400, errors: [{ path: "/body/assignee" }] });
+    const created = await bob.api.POST("/issues", { body: { team: "ENG", title: "Z", assignee: agent.id } });
+    expect(created.error).toMatchObject({ status: 400, code: "invalid_request" });
     // An issue in the admin's personal space, which the agent cannot see.
     await admin.POST("/teams", { body: { name: "Mine", key: "MINE", personal: true } });
     const secret = (await admin.POST("/issues", { body: { team: "MINE", title: "Secret" } })).data!.issue;

@@ -77,6 +77,8 @@ export interface AssigneeRow {
   id: string;
   name: string;
   email: string;
+  /** An agent is delegated an issue (`delegate`), never assigned it. */
+  agent?: boolean;
   allowed: boolean;
 }
 
@@ -88,7 +90,7 @@ export function assigneeColumn(scope: WorkspaceScope, ref: string): SqlFragment 
   const [match, value] =
     ref === "me" ? ["u.id = ?", scope.caller.userId] : [isUuid(ref) ? "u.id = ?" : "u.email = lower(?)", ref];
   return withParams(
-    `(select json_build_object('id', u.id, 'name', u.name, 'email', u.email, 'allowed',
+    `(select json_build_object('id', u.id, 'name', u.name, 'email', u.email, 'agent', u.kind = 'agent', 'allowed',
                ${memberSeesTeamSql("t", "u", "m")})
         from users u join memberships m on m.user_id = u.id and m.workspace_id = ?
        where ${match}) as "newAssignee"`,
@@ -104,6 +106,11 @@ export function checkAssignee(
   teamKey: string,
 ): UserBrief {
   if (!row) throw new NotFound(`No member "${ref}" in this workspace.`);
+  if (row.agent)
+    throw new Invalid(
+      `${row.name} is an agent: delegate the issue to it (\`delegate\`) instead of assigning it.`,
+      [{ path: "/body/assignee", message: "must be a person; agents are delegated issues" }],
+    );
   if (!row.allowed)
     throw new Invalid(`${row.email} cannot see team ${teamKey}, so cannot be assigned its issues.`, [
       { path: "/body/assignee", message: "must be a member who can see the team" },
@@ -263,7 +270,7 @@ export function refColumnsFromRow(scope: WorkspaceScope): SqlFragment {
      case when ${stateGiven}
        then (select string_agg(ws.name, ', ' order by ws.position) from workflow_states ws where ws.team_id = t.id)
        end as "stateNames",
-     (select json_build_object('id', u.id, 'name', u.name, 'email', u.email, 'allowed',
+     (select json_build_object('id', u.id, 'name', u.name, 'email', u.email, 'agent', u.kind = 'agent', 'allowed',
                ${memberSeesTeamSql("t", "u", "m")})
         from users u join memberships m on m.user_id = u.id and m.workspace_id = ?
        where u.id = r.assignee_id or u.email = lower(r.assignee_email)) as "newAssignee",
