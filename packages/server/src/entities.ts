@@ -1,5 +1,6 @@
 import type { EntitySchema } from "@mikro-orm/core";
 import { ChangeEvent } from "./events/change-event.entity.js";
+import { WorkspaceVersion } from "./events/workspace-version.entity.js";
 import { AuthEpoch } from "./http/auth-epoch.entity.js";
 import { IdempotentRequest } from "./http/idempotent-request.entity.js";
 import { RateLimitBucket } from "./http/rate-limit-bucket.entity.js";
@@ -102,6 +103,7 @@ export const entities: EntitySchema[] = [
   SavedView,
   ViewDefault,
   ChangeEvent,
+  WorkspaceVersion,
   IdempotentRequest,
   AuthEpoch,
   RateLimitBucket,

@@ -1,5 +1,6 @@
 import { createHash } from "node:crypto";
 import { Stream } from "node:stream";
+import type { Context } from "koa";
 import { JsonText } from "./handler.js";
 import type { OperationStep } from "./operation-call.js";
 import type { RateLimiter } from "./rate-limit.js";
@@ -14,6 +15,10 @@ import type { RateLimiter } from "./rate-limit.js";
  * different tag) and says nothing a caller could not read: a caller who sends another's tag gets a 304
  * only for the answer it would have received in full. What a 304 saves is the bytes on the wire and the
  * client's parsing, not the statement (bench/README.md measures both).
+ *
+ * A read may tag itself instead (`setVersionTag`), from versions the database keeps of what its answer
+ * depends on, and then answer a request naming that tag without running its statement at all
+ * (`NOT_MODIFIED`): the issue list (`modules/issues/list/revalidate.query.ts`).
  */
 export function conditional(limiter: RateLimiter): OperationStep {
   return async (call, next) => {
@@ -24,11 +29,17 @@ export function conditional(limiter: RateLimiter): OperationStep {
     if (result?.status !== 200 || call.ctx.respond === false) return;
     // A file streamed (`downloadAttachment`) tags itself: its bytes never change under its id.
     if (result.body instanceof Stream) return;
-    const text = result.body instanceof JsonText ? result.body.text : JSON.stringify(result.body);
-    const etag = tagOf(text);
+    const preset = call.ctx.state[VERSION_TAG] as string | undefined;
+    const text =
+      preset !== undefined && result.body instanceof JsonText
+        ? ""
+        : result.body instanceof JsonText
+          ? result.body.text
+          : JSON.stringify(result.body);
+    const etag = preset ?? tagOf(text);
     call.ctx.set("ETag", etag);
     call.ctx.set("Cache-Control", "private, no-cache");
-    if (matches(call.ctx.get("if-none-match"), etag)) {
+    if (ifNoneMatch(call.ctx.get("if-none-match"), etag)) {
       call.result = { status: 304, body: undefined };
       if (call.scope.caller) limiter.giveBack(call.scope.caller.keyId);
     } else if (!(result.body instanceof JsonText)) {
@@ -43,8 +54,22 @@ function tagOf(text: string): string {
   return `W/"${createHash("sha1").update(text).digest("base64url")}"`;
 }
 
+/** Where a read's own tag waits for this step (`setVersionTag`). */
+const VERSION_TAG = "trackerVersionTag";
+
+/** Tags the read's answer with `etag` instead of the hash of its JSON. */
+export function setVersionTag(ctx: Context, etag: string): void {
+  ctx.state[VERSION_TAG] = etag;
+}
+
+/**
+ * The body of a read that found `If-None-Match` naming its tag (`setVersionTag`) and ran nothing: this step
+ * answers it 304.
+ */
+export const NOT_MODIFIED = new JsonText<never>("");
+
 /** `If-None-Match` as RFC 9110 reads it: `*`, or a list of tags compared weakly. */
-function matches(header: string, etag: string): boolean {
+export function ifNoneMatch(header: string, etag: string): boolean {
   if (!header) return false;
   if (header.trim() === "*") return true;
   const opaque = etag.slice(2);

@@ -47,6 +47,7 @@ import { Migration20261130090000_rate_limit_buckets } from "./Migration202611300
 import { Migration20261201120000_account_settings } from "./Migration20261201120000_account_settings.js";
 import { Migration20261201130000_import_mode } from "./Migration20261201130000_import_mode.js";
 import { Migration20261202034235_agents } from "./Migration20261202034235_agents.js";
+import { Migration20261202050000_workspace_versions } from "./Migration20261202050000_workspace_versions.js";
 
 /** Applied in this order on every start. Add each new migration here (npm run migration:create). */
 export const migrationsList: MigrationObject[] = [
@@ -152,4 +153,5 @@ export const migrationsList: MigrationObject[] = [
   { name: "Migration20261201120000_account_settings", class: Migration20261201120000_account_settings },
   { name: "Migration20261201130000_import_mode", class: Migration20261201130000_import_mode },
   { name: "Migration20261202034235_agents", class: Migration20261202034235_agents },
+  { name: "Migration20261202050000_workspace_versions", class: Migration20261202050000_workspace_versions },
 ];

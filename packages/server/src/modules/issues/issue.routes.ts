@@ -1,6 +1,6 @@
 import { CONFIRMS_CALLER, handle, inWorkspace, OK } from "../../http/handler.js";
 import { countIssues } from "./list/counts.query.js";
-import { listIssues } from "./list/list.query.js";
+import { listIssuesRevalidated } from "./list/revalidate.query.js";
 import { getIssuePageData } from "./read/page-data.query.js";
 import { getIssueDetail } from "./read/read.query.js";
 import { setArchived } from "./write/archive.query.js";
@@ -19,7 +19,7 @@ export const issueHandlers = [
     "listIssues",
     async (s, { query }) => {
       const { workspace: _workspace, ...filter } = query;
-      return { status: 200, body: await listIssues(inWorkspace(s), filter) };
+      return { status: 200, body: await listIssuesRevalidated(inWorkspace(s), filter) };
     },
     CONFIRMS_CALLER,
   ),

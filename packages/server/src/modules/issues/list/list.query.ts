@@ -29,6 +29,7 @@ import {
   type NamedListRow,
   pageJson,
 } from "./page-json.js";
+import { LIST_VERSION_SQL, type ListVersions } from "./revalidate.query.js";
 import { isRecentSearch, searchFirstSource } from "./search.js";
 
 /** A list statement pair: `text` and, when the cached names cannot answer, `fullText` (`issueListQuery`). */
@@ -163,6 +164,7 @@ function pageStatement(
             case when p.ord = ? then ${sortKeysSql} end as "sortKeys",
             case when p.ord = 1 then (select w.names_version::text from workspaces w where w.id = ?) end
               as "namesVersion",
+            case when p.ord = 1 then ${LIST_VERSION_SQL} end as "listVersion",
             case when p.ord = 1 then ${AUTH_EPOCH_SQL} end as "authEpoch"
        from ${pageRows}
       order by p.ord`,
@@ -185,7 +187,7 @@ function pageStatement(
      select ${columns}, case when page.ord = 1 then (select refs from refs) end as refs
        from page
       order by page.ord`,
-    params: [limit, scope.workspace.id, ...source.params, limit + 1, offset],
+    params: [limit, scope.workspace.id, scope.workspace.id, ...source.params, limit + 1, offset],
     fullParams,
     prepare: source.prepare,
   };
@@ -224,9 +226,14 @@ export async function namesForFilter(
  * One page of the issues matching `filter`, filtered, sorted and paged in SQL. A filter naming labels
  * compares their ids, from the server's names cache (`withLatestNames`).
  */
-export async function listIssues(scope: WorkspaceScope, filter: IssueFilter): Promise<JsonText<IssuePage>> {
-  if (!asList(filter.label).length) return (await listPage(scope, filter, undefined))!;
-  return withLatestNames(scope.em, scope.workspace.id, (names) => listPage(scope, filter, names));
+export async function listIssues(
+  scope: WorkspaceScope,
+  filter: IssueFilter,
+  /** Told the versions the page's statement read (`revalidate.query.ts`), when it read them. */
+  onVersions?: (versions: ListVersions) => void,
+): Promise<JsonText<IssuePage>> {
+  if (!asList(filter.label).length) return (await listPage(scope, filter, undefined, onVersions))!;
+  return withLatestNames(scope.em, scope.workspace.id, (names) => listPage(scope, filter, names, onVersions));
 }
 
 /** The page, or undefined when its filter was compiled from `names` of another version than it ran at. */
@@ -234,6 +241,7 @@ async function listPage(
   scope: WorkspaceScope,
   filter: IssueFilter,
   names: WorkspaceNames | undefined,
+  onVersions?: (versions: ListVersions) => void,
 ): Promise<JsonText<IssuePage> | undefined> {
   const query = await issueListQuery(scope, filter, names);
   const prepare = isRecentSearch(filter) ? "generic" : genericPlanWhenOnly(filter, PLAN_FREE_KEYS);
@@ -283,6 +291,9 @@ async function listPage(
     );
   }
   const page = paged(rows);
+  const first = rows[0]!;
+  if (first.listVersion && first.namesVersion && first.authEpoch)
+    onVersions?.({ list: first.listVersion, names: first.namesVersion, auth: first.authEpoch });
   const shown = rows[0]!.namesVersion
     ? await namesAt(scope.em, scope.workspace.id, rows[0]!.namesVersion)
     : undefined;

@@ -66,6 +66,8 @@ export type NamedListRow = Pick<
   namesVersion: string | null;
   /** On the first row: the `auth_epoch` version in the statement's snapshot (`http/caller-cache.ts`). */
   authEpoch: string | null;
+  /** On the first row: the workspace's list version and today's UTC date (`revalidate.query.ts`). */
+  listVersion: string | null;
   /** On the page's last row (when another page follows): its sort keys as a JSON array, for `nextCursor`. */
   sortKeys: string | null;
 };
