@@ -38,8 +38,20 @@ describe("tracker cycles create, current, edit and delete", () => {
       (await s.run(["issues", "list", "-t", "ENG", "--cycle", "2", "--jq", "[.[].title] | sort"])).stdout,
     ).toBe('["Carry me","Carry me too"]\n');
     expect(
-      (await s.run(["issues", "list", "-t", "ENG", "--cycle", "1", "--state-type", "completed", "--jq", ".[].title"]))
-        .stdout,
+      (
+        await s.run([
+          "issues",
+          "list",
+          "-t",
+          "ENG",
+          "--cycle",
+          "1",
+          "--state-type",
+          "completed",
+          "--jq",
+          ".[].title",
+        ])
+      ).stdout,
     ).toBe("Done already\n");
     const [one, two] = json<{ number: number; startsAt: string; endsAt: string }[]>(
       await s.run([
