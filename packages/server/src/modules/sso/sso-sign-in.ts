@@ -6,6 +6,7 @@ import { recordChanges } from "../../events/record-change.query.js";
 import { NotFound } from "../../http/problem.js";
 import type { Logger } from "../../logger.js";
 import { startSession } from "../sessions/session.service.js";
+import { User } from "../users/user.entity.js";
 import { findOrCreateUser } from "../users/user.service.js";
 import { Membership, Workspace } from "../workspaces/workspace.entity.js";
 import { addMember } from "../workspaces/workspace.service.js";
@@ -150,6 +151,8 @@ async function finish(ctx: Context, orm: MikroORM, dataDir: string, logger: Logg
       if (!provider.allowedDomains.includes(email.slice(email.lastIndexOf("@") + 1)))
         throw new SignInFailed("sso_not_allowed", `${email} is no member and its domain is not allowed`);
       const joining = user ?? (await findOrCreateUser(tem, email, name));
+      // A placeholder an import held for this email becomes the person, as an accepted invite claims it.
+      await tem.nativeUpdate(User, { id: joining!.id, placeholder: true }, { placeholder: false, name });
       await addMember(tem, workspaceId, joining!.id, "member");
       // The new member joins the member list, as an accepted invite's does.
       await recordChanges(tem, workspaceId, [{ entity: "member", action: "created", id: joining!.id }]);

@@ -218,6 +218,29 @@ describe("signing in through the provider", () => {
     expect(unverified.landing).toBe("/?sso_error=sso_email_unverified");
   });
 
+  it("makes a placeholder an import held for the email the person who signs in", async () => {
+    const { adminKey, slug } = await workspaceWithSso();
+    await srv.query("delete from users where email = 'grace@acme.test'");
+    expect((await api("POST", "/teams", adminKey, { key: "ENG", name: "Engineering" })).status).toBe(201);
+    const imported = await api("POST", "/import/issues", adminKey, {
+      issues: [
+        { source: { system: "jira", id: "1" }, team: "ENG", title: "Hers", creator: "grace@acme.test" },
+      ],
+    });
+    expect(imported.status).toBe(200);
+    expect(await srv.query("select name, placeholder from users where email = 'grace@acme.test'")).toEqual([
+      { name: "grace", placeholder: true },
+    ]);
+    const { browser } = await signInThrough(slug, "newcomer");
+    expect((await whoAmI(browser)).body!.user).toMatchObject({
+      email: "grace@acme.test",
+      name: "Grace Hopper",
+    });
+    expect(await srv.query("select name, placeholder from users where email = 'grace@acme.test'")).toEqual([
+      { name: "Grace Hopper", placeholder: false },
+    ]);
+  });
+
   it("finishes a sign-in only in the browser that began it, and only once", async () => {
     const { slug } = await workspaceWithSso();
     const { callback } = await signInThrough(slug, "newcomer");
