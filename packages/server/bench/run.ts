@@ -204,6 +204,7 @@ function cases(seeded: Seeded): CaseSpec[] {
   const revalidated = seeded.identifiers.slice(0, 500);
   const revalidate = rotate(revalidated);
   const etags = new Map<string, string>();
+  const listEtags = new Map<string, string>();
   const query = rotate([
     "crash report",
     "database migration",
@@ -267,6 +268,31 @@ function cases(seeded: Seeded): CaseSpec[] {
         return {
           path: `${api}/issues/${identifier}`,
           headers: { "if-none-match": etags.get(identifier) ?? "" },
+        };
+      },
+    },
+    {
+      // A client that kept a team list's ETag asks again: the list's tag comes from the workspace's versions
+      // (modules/issues/list/revalidate.query.ts), so the 304 costs one lookup, not the list's statement.
+      name: "list: team filter, sort -priority, revalidated (304)",
+      kind: "read",
+      method: "GET",
+      floor: false,
+      expectStatus: 304,
+      prepare: async (base, token) => {
+        for (const key of seeded.teamKeys) {
+          const res = await fetch(`${base}${api}/issues?team=${key}&sort=-priority`, {
+            headers: { authorization: `Bearer ${token}` },
+          });
+          await res.arrayBuffer();
+          listEtags.set(key, res.headers.get("etag") ?? "");
+        }
+      },
+      next: () => {
+        const key = team();
+        return {
+          path: `${api}/issues?team=${key}&sort=-priority`,
+          headers: { "if-none-match": listEtags.get(key) ?? "" },
         };
       },
     },
