@@ -85,6 +85,8 @@ export async function sql<T = Record<string, unknown>>(
     }
   }
   const values = params.map((p) => (Array.isArray(p) ? pgArray(p) : p));
+  const own = rawTransactions.get(em);
+  if (own) return (await own.query(name ? { name, text, values } : { text, values })).rows as T[];
   const trx = em.getTransactionContext<Knex.Transaction>();
   if (!trx) {
     const pool = plainPool(em, name && options.prepare === "generic" ? "generic" : "direct");
@@ -141,6 +143,41 @@ const GENERIC_POOL_SIZE = 4;
  * for a statement, never for a transaction (those run on the ORM's connections).
  */
 const DIRECT_POOL_SIZE = 8;
+
+/** The sessions in a transaction of their own (`inRawTransaction`), by the EntityManager that runs in it. */
+const rawTransactions = new WeakMap<EntityManager, pg.PoolClient>();
+
+/** Whether `em`'s statements run in a transaction of `inRawTransaction`. */
+export function inRawTransaction(em: EntityManager): boolean {
+  return rawTransactions.has(em);
+}
+
+/**
+ * Runs `fn` on a session of the plain pool, without the ORM's transaction layer: every `sql()` of the
+ * EntityManager it gets (a fresh fork of `em`) runs on that session. `fn` opens and commits the transaction
+ * itself, BEGIN and COMMIT sent in one round trip with its first and last statements
+ * (`http/idempotency.query.ts`); one it leaves open, or throws out of, is rolled back. Only for work done
+ * through `sql()` alone: the ORM's own writes would not be in it.
+ */
+export async function rawTransaction<T>(
+  em: EntityManager,
+  fn: (client: pg.PoolClient, em: EntityManager) => Promise<T>,
+): Promise<T> {
+  const client = await plainPool(em, "direct").connect();
+  const fork = em.fork();
+  rawTransactions.set(fork, client);
+  let done = false;
+  try {
+    const result = await fn(client, fork);
+    done = true;
+    return result;
+  } finally {
+    rawTransactions.delete(fork);
+    // A transaction `fn` left open (it threw, or the session is mid-transaction) is rolled back.
+    if (!done) await client.query("rollback").catch(() => undefined);
+    client.release();
+  }
+}
 
 function plainPool(em: EntityManager, kind: PoolKind): pg.Pool {
   const connection = em.getConnection();

@@ -1,4 +1,5 @@
 import type { EntityManager } from "@mikro-orm/postgresql";
+import type pg from "pg";
 import { sql } from "../db/sql.js";
 import { q } from "../db/sql-fragment.js";
 import {
@@ -69,6 +70,77 @@ export async function recordAnswer(
     { prepare: true },
   );
   if (rows.length === 0) throw new AnsweredMeanwhile();
+}
+
+/**
+ * {@link claimKey} and {@link recordAnswer} on a session of their own (`rawTransaction`, db/sql.ts), each in
+ * one round trip with the transaction's BEGIN or COMMIT: the simple query protocol takes several statements
+ * in one message, without parameters, so the values are sent as quoted literals (`escapeLiteral`). A keyed
+ * write then costs two round trips more than a plain one, not four and the ORM's transaction.
+ */
+export async function beginAndClaim(
+  client: pg.PoolClient,
+  apiKeyId: string,
+  key: string,
+  fingerprint: string,
+): Promise<StoredAnswer | undefined> {
+  const [api, k] = [client.escapeLiteral(apiKeyId), client.escapeLiteral(key)];
+  const results = (await client.query(
+    `begin;
+     select pg_try_advisory_xact_lock(hashtext(${api}::text), hashtext(${k})) as locked,
+            (select json_build_object('fingerprint', fingerprint, 'status', status,
+                                      'workspaceSlug', workspace_slug, 'body', body)
+               from idempotent_requests
+              where api_key_id = ${api}::uuid and key = ${k}
+                and created_at > now() - ${IDEMPOTENCY_RETENTION_HOURS} * interval '1 hour') as found`,
+  )) as unknown as pg.QueryResult<{
+    locked: boolean;
+    found: (StoredAnswer & { fingerprint: string }) | null;
+  }>[];
+  const row = results[1]!.rows[0];
+  const found = row?.found;
+  if (found) {
+    if (found.fingerprint !== fingerprint) throw new IdempotencyKeyReused();
+    return { status: found.status, workspaceSlug: found.workspaceSlug, body: found.body };
+  }
+  if (!row?.locked) throw new IdempotencyInProgress();
+  return undefined;
+}
+
+/** PostgreSQL's `division_by_zero`: how {@link recordAndCommit}'s statement refuses, so COMMIT does not run. */
+const REFUSED = "22012";
+
+/**
+ * Stores the answer and commits, in one round trip. A live record of the key (committed by a repeat
+ * meanwhile) fails the statement instead, so the COMMIT after it is not run and the work rolls back:
+ * {@link AnsweredMeanwhile}.
+ */
+export async function recordAndCommit(
+  client: pg.PoolClient,
+  apiKeyId: string,
+  key: string,
+  fingerprint: string,
+  answer: StoredAnswer,
+): Promise<void> {
+  const v = (x: string | null) => (x === null ? "null" : client.escapeLiteral(x));
+  try {
+    await client.query(
+      `with ins as (
+         insert into idempotent_requests (api_key_id, key, fingerprint, status, workspace_slug, body, created_at)
+         values (${v(apiKeyId)}::uuid, ${v(key)}, ${v(fingerprint)}, ${Number(answer.status)}, ${v(answer.workspaceSlug)},
+                 ${v(answer.body)}, now())
+         on conflict (api_key_id, key) do update
+            set fingerprint = excluded.fingerprint, status = excluded.status,
+                workspace_slug = excluded.workspace_slug, body = excluded.body, created_at = excluded.created_at
+          where idempotent_requests.created_at <= now() - ${IDEMPOTENCY_RETENTION_HOURS} * interval '1 hour'
+         returning 1)
+       select 1 / (select count(*)::int from ins);
+       commit`,
+    );
+  } catch (e) {
+    if ((e as { code?: string }).code === REFUSED) throw new AnsweredMeanwhile();
+    throw e;
+  }
 }
 
 /** Any constant will do; it only has to be the same for every instance. */

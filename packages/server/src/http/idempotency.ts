@@ -1,9 +1,10 @@
 import { createHash } from "node:crypto";
 import type { MikroORM } from "@mikro-orm/postgresql";
 import type { Context } from "koa";
+import { rawTransaction } from "../db/sql.js";
 import { type OperationSpec, WORKSPACE_HEADER } from "./contract.js";
 import { JsonText } from "./handler.js";
-import { claimKey, recordAnswer } from "./idempotency.query.js";
+import { beginAndClaim, claimKey, recordAndCommit, recordAnswer } from "./idempotency.query.js";
 import type { OperationCall, OperationStep } from "./operation-call.js";
 import { HttpProblem, Invalid } from "./problem.js";
 import { retryingConflicts } from "./run-handler.js";
@@ -96,6 +97,27 @@ export class IdempotencyInProgress extends HttpProblem {
   }
 }
 
+/** The answer to store: the handler's, with the workspace it was given in. */
+function answerOf(call: OperationCall): StoredAnswer {
+  const result = call.result!;
+  return {
+    status: result.status,
+    workspaceSlug: call.scope.workspace?.slug ?? null,
+    body: result.body instanceof JsonText ? result.body.text : JSON.stringify(result.body),
+  };
+}
+
+/**
+ * Whether the write runs on a transaction of its own session rather than the ORM's (`rawTransaction`,
+ * db/sql.ts): a plain `POST /issues` (no labels, project or parent), whose statements all go through
+ * `sql()` (`issues/write/create.service.ts`), as the bench's keyed creates and most SDK creates are.
+ */
+function takesRawTransaction(call: OperationCall): boolean {
+  if (call.op.operationId !== "createIssue") return false;
+  const body = call.ctx.request.body as Record<string, unknown> | undefined;
+  return !!body && body.labels == null && body.project == null && body.parent == null;
+}
+
 /**
  * Another request with the same key committed between this one's look-up and its record: this one's work
  * is rolled back and the committed answer is replayed instead.
@@ -128,21 +150,31 @@ export function idempotent(orm: MikroORM): OperationStep {
     for (let pass = 1; ; pass++) {
       try {
         const outcome = await retryingConflicts(() =>
-          orm.em.fork().transactional(async (em) => {
-            const stored = await claimKey(em, apiKeyId, key, fingerprint);
-            if (stored) return { stored, replayed: true };
-            call.scope = { ...scope, em };
-            call.inTransaction = true;
-            await next();
-            const result = call.result!;
-            const answer: StoredAnswer = {
-              status: result.status,
-              workspaceSlug: scope.workspace?.slug ?? null,
-              body: result.body instanceof JsonText ? result.body.text : JSON.stringify(result.body),
-            };
-            await recordAnswer(em, apiKeyId, key, fingerprint, answer);
-            return { stored: answer, replayed: false };
-          }),
+          takesRawTransaction(call)
+            ? // BEGIN with the claim, COMMIT with the record: two round trips beside the write's own.
+              rawTransaction(orm.em, async (client, em) => {
+                const stored = await beginAndClaim(client, apiKeyId, key, fingerprint);
+                if (stored) {
+                  await client.query("rollback");
+                  return { stored, replayed: true };
+                }
+                call.scope = { ...scope, em };
+                call.inTransaction = true;
+                await next();
+                const answer = answerOf(call);
+                await recordAndCommit(client, apiKeyId, key, fingerprint, answer);
+                return { stored: answer, replayed: false };
+              })
+            : orm.em.fork().transactional(async (em) => {
+                const stored = await claimKey(em, apiKeyId, key, fingerprint);
+                if (stored) return { stored, replayed: true };
+                call.scope = { ...scope, em };
+                call.inTransaction = true;
+                await next();
+                const answer = answerOf(call);
+                await recordAnswer(em, apiKeyId, key, fingerprint, answer);
+                return { stored: answer, replayed: false };
+              }),
         );
         if (outcome.replayed) {
           ctx.set(REPLAYED_HEADER, "true");
