@@ -93,7 +93,7 @@ for (const methods of Object.values(contract.paths)) {
 // The filters of the paged lists: their query parameters less the workspace, the sort and the paging.
 // Saved views store exactly these (the contract's createView: "keys must be filter parameters of the
 // kind's list query").
-const NOT_FILTERS = new Set(["workspace", "sort", "limit", "offset"]);
+const NOT_FILTERS = new Set(["workspace", "sort", "limit", "offset", "cursor"]);
 const LISTS = { issues: "listIssues", projects: "listProjects", initiatives: "listInitiatives" };
 const filters = Object.fromEntries(
   Object.entries(LISTS).map(([kind, op]) => [

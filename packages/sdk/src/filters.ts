@@ -18,7 +18,7 @@ export type ListFilters<K extends ListKind> = Pick<
 
 /**
  * The filter parameters of each paged list, generated from the contract: its query less `workspace`,
- * `sort`, `limit` and `offset`. A saved view of that kind stores exactly these keys in `filters` (the
+ * `sort`, `limit`, `offset` and `cursor`. A saved view of that kind stores exactly these keys in `filters` (the
  * contract's `createView`), so this is the one list a client needs to read or write a view, a URL or flags.
  *
  * @example
