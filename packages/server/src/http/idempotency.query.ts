@@ -138,6 +138,8 @@ export async function recordAndCommit(
        commit`,
     );
   } catch (e) {
+    // The failed statement aborted the transaction; the session goes back to the pool out of it.
+    await client.query("rollback").catch(() => undefined);
     if ((e as { code?: string }).code === REFUSED) throw new AnsweredMeanwhile();
     throw e;
   }

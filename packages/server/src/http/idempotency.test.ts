@@ -1,8 +1,10 @@
 import { randomUUID } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { rawTransaction } from "../db/sql.js";
 import type { RunningServer } from "../server.js";
 import { startAnotherInstance, startTestServer, type TestServer } from "../test/harness.js";
-import { pruneIdempotentRequests } from "./idempotency.query.js";
+import { AnsweredMeanwhile } from "./idempotency.js";
+import { beginAndClaim, pruneIdempotentRequests, recordAndCommit } from "./idempotency.query.js";
 
 let srv: TestServer;
 beforeAll(async () => {
@@ -197,6 +199,32 @@ describe("Idempotency-Key", () => {
     } finally {
       await srv.query("drop trigger refuse_test_key on idempotent_requests");
     }
+  });
+
+  it("rolls a keyed create's own session back when a repeat's answer committed meanwhile", async () => {
+    const { workspaceId } = await setup();
+    const [apiKey] = await srv.query<{ id: string }>(
+      "select id from api_keys order by created_at desc limit 1",
+    );
+    const key = `meanwhile-${randomUUID()}`;
+    const answer = { status: 201, workspaceSlug: null, body: "{}" };
+    // The repeat's record, committed after this request's claim found none.
+    let refused: unknown;
+    await rawTransaction(srv.running.orm.em, async (client) => {
+      expect(await beginAndClaim(client, apiKey!.id, key, "f")).toBeUndefined();
+      await client.query("update workspaces set name = $2 where id = $1", [workspaceId, key]);
+      await srv.query(
+        "insert into idempotent_requests (api_key_id, key, fingerprint, status, body, created_at) values ($1, $2, 'f', 201, '{}', now())",
+        [apiKey!.id, key],
+      );
+      refused = await recordAndCommit(client, apiKey!.id, key, "f", answer).catch((e) => e);
+    });
+    expect(refused).toBeInstanceOf(AnsweredMeanwhile);
+    const [workspace] = await srv.query<{ name: string }>("select name from workspaces where id = $1", [
+      workspaceId,
+    ]);
+    expect(workspace!.name).not.toBe(key);
+    await srv.query("delete from idempotent_requests where key = $1", [key]);
   });
 
   it("forgets keys after 24 hours: pruned, and the same key then acts anew", async () => {
