@@ -20,9 +20,9 @@ import { projectHandlers } from "./modules/projects/project.routes.js";
 import { sessionHandlers } from "./modules/sessions/session.routes.js";
 import { ssoHandlers } from "./modules/sso/sso.routes.js";
 import { teamHandlers } from "./modules/teams/team.routes.js";
+import { workflowStateHandlers } from "./modules/teams/workflow-state.routes.js";
 import { updateHandlers } from "./modules/updates/update.routes.js";
 import { viewHandlers } from "./modules/views/view.routes.js";
-import { workflowStateHandlers } from "./modules/teams/workflow-state.routes.js";
 import { webhookHandlers } from "./modules/webhooks/webhook.routes.js";
 import { workspaceHandlers } from "./modules/workspaces/workspace.routes.js";
 
@@ -37,10 +37,10 @@ export const allHandlers: HandlerEntry[] = [
   ...ssoHandlers,
   ...devHandlers,
   ...teamHandlers,
+  ...workflowStateHandlers,
   ...issueHandlers,
   ...commentHandlers,
   ...attachmentHandlers,
-  ...workflowStateHandlers,
   ...digestHandlers,
   ...notificationHandlers,
   ...labelHandlers,

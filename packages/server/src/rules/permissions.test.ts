@@ -229,7 +229,6 @@ async function stateOf(key: string): Promise<string> {
   });
   return body.states[0]!.id;
 }
-async function workflowRule(key: string): Promise<string> {
 /** A new started state of the team, made by the admin. */
 async function workflowState(key: string): Promise<string> {
   const body = await made<{ state: { id: string } }>(admin(), {
@@ -239,6 +238,7 @@ async function workflowState(key: string): Promise<string> {
   });
   return body.state.id;
 }
+async function workflowRule(key: string): Promise<string> {
   const body = await made<{ id: string }>(admin(), {
     method: "POST",
     path: `/teams/${key}/workflows`,
@@ -542,6 +542,29 @@ const CASES: Record<keyof typeof OPERATION_RULES, Case> = {
       return { method: "DELETE", path: `/teams/${key}/workflows/${await workflowRule(key)}` };
     },
   },
+  createWorkflowState: {
+    call: async (role, mode) => ({
+      method: "POST",
+      path: `/teams/${await teamFor(role, mode)}/states`,
+      body: { name: unique("State"), type: "unstarted" },
+    }),
+  },
+  updateWorkflowState: {
+    call: async (role, mode) => {
+      const key = await teamFor(role, mode);
+      return {
+        method: "PATCH",
+        path: `/teams/${key}/states/${await workflowState(key)}`,
+        body: { name: unique("Renamed"), color: "#123456", position: 0 },
+      };
+    },
+  },
+  deleteWorkflowState: {
+    call: async (role, mode) => {
+      const key = await teamFor(role, mode);
+      return { method: "DELETE", path: `/teams/${key}/states/${await workflowState(key)}` };
+    },
+  },
   listIssues: inTeam(async (team) => get(`/issues?team=${team}`)),
   countIssues: inTeam(async (team) => get(`/issues/counts?team=${team}&groupBy=assignee`)),
   createIssue: inTeam(async (team) => ({
@@ -602,29 +625,6 @@ const CASES: Record<keyof typeof OPERATION_RULES, Case> = {
     call: async (role, mode) => {
       const id = await issue();
       const author = mode === "own" ? role : otherThan(role);
-  createWorkflowState: {
-    call: async (role, mode) => ({
-      method: "POST",
-      path: `/teams/${await teamFor(role, mode)}/states`,
-      body: { name: unique("State"), type: "unstarted" },
-    }),
-  },
-  updateWorkflowState: {
-    call: async (role, mode) => {
-      const key = await teamFor(role, mode);
-      return {
-        method: "PATCH",
-        path: `/teams/${key}/states/${await workflowState(key)}`,
-        body: { name: unique("Renamed"), color: "#123456", position: 0 },
-      };
-    },
-  },
-  deleteWorkflowState: {
-    call: async (role, mode) => {
-      const key = await teamFor(role, mode);
-      return { method: "DELETE", path: `/teams/${key}/states/${await workflowState(key)}` };
-    },
-  },
       return {
         method: "PATCH",
         path: `/issues/${id}/comments/${await comment(id, tokenOf(author))}`,
