@@ -99,9 +99,15 @@ async function surface(tracker: Tracker): Promise<void> {
   }
 
   // The list filters are the list queries' parameters less workspace, sort and paging: no more, no fewer.
-  type IssueFilterKeys = Exclude<keyof QueryOf<"listIssues">, "workspace" | "sort" | "limit" | "offset">;
+  type IssueFilterKeys = Exclude<
+    keyof QueryOf<"listIssues">,
+    "workspace" | "sort" | "limit" | "offset" | "cursor"
+  >;
   expectTypeOf<(typeof LIST_FILTERS.issues)[number]>().toEqualTypeOf<IssueFilterKeys>();
-  type ProjectFilterKeys = Exclude<keyof QueryOf<"listProjects">, "workspace" | "sort" | "limit" | "offset">;
+  type ProjectFilterKeys = Exclude<
+    keyof QueryOf<"listProjects">,
+    "workspace" | "sort" | "limit" | "offset" | "cursor"
+  >;
   expectTypeOf<(typeof LIST_FILTERS.projects)[number]>().toEqualTypeOf<ProjectFilterKeys>();
   expectTypeOf(readListFilters("issues", {})).toEqualTypeOf<ListFilters<"issues">>();
   expectTypeOf(readListFilters("issues", {}).special).toEqualTypeOf<QueryOf<"listIssues">["special"]>();

@@ -14,7 +14,7 @@ beforeAll(async () => {
     ["Carry the login fix", "In Progress"],
     ["Carry the docs", "Todo"],
     ["Shipped already", "Done"],
-  ])
+  ] as const)
     await tracker.issues.create({ team: "ENG", title, state, cycle: "current" });
   await signIn(session);
 }, 120_000);

@@ -140,9 +140,7 @@ describe("tracker teams states", () => {
     );
     expect(deleted.code).toBe(0);
     expect(deleted.stderr).toBe("Deleted Testing; 1 issue moved to In Progress\n");
-    expect((await sdk.issues.list({ team: ["WRK"] })).items.map((i) => i.state.name)).toEqual([
-      "In Progress",
-    ]);
+    expect((await sdk.issues.list({ team: "WRK" })).items.map((i) => i.state.name)).toEqual(["In Progress"]);
 
     const last = await s.run(["teams", "states", "WRK", "--delete", "Done"]);
     expect(last.code).toBe(1);

@@ -124,7 +124,8 @@ function discover(settings: ProviderSettings): Promise<oidc.Configuration> {
   return oidc.discovery(url, settings.clientId, settings.clientSecret, undefined, {
     // Plain http only for a provider on this machine: `checkIssuer` refused any other.
     ...(url.protocol === "http:" ? { execute: [oidc.allowInsecureRequests] } : {}),
-    [oidc.customFetch]: outboundFetch(),
+    // Typed for openid-client under any lib (the board's tests compile this file with the DOM's fetch types).
+    [oidc.customFetch]: outboundFetch() as oidc.CustomFetch,
     timeout: 10,
   });
 }
