@@ -1,4 +1,5 @@
 import { defineEntity, p } from "@mikro-orm/core";
+import { IMPORTING_SQL } from "../db/functions/import-mode.js";
 import { Workspace } from "../modules/workspaces/workspace.entity.js";
 
 /**
@@ -20,7 +21,7 @@ export const ChangeEvent = defineEntity({
     /** The team the object belongs to, when it belongs to one: streams of guests see only their teams. */
     teamId: p.uuid().nullable(),
     /** Written by an import (openapi.yaml, `importIssues`): defaults from the transaction's import mode. */
-    imported: p.boolean().default(false),
+    imported: p.boolean().defaultRaw(IMPORTING_SQL),
     createdAt: p.datetime().onCreate(() => new Date()),
   },
 });

@@ -34,6 +34,8 @@ const BODIES: Partial<Record<OperationId, Json>> = {
   updateTeam: { name: "Engineering" },
   addTeamMember: { userId: "me" },
   upsertWorkflow: { trigger: "pr_merged", targetStateId: "" },
+  createWorkflowState: { name: "Testing", type: "started" },
+  updateWorkflowState: { name: "Testing" },
   updateIssue: { title: "Renamed" },
   createIssueLink: { url: "https://example.com/pr/1" },
   createIssueRelation: { issue: "ENG-2", type: "related" },
@@ -50,6 +52,8 @@ const BODIES: Partial<Record<OperationId, Json>> = {
   updateDocument: { title: "Spec 2" },
   updateView: { name: "Mine 2" },
   updateWebhook: { enabled: true },
+  createAgentActivity: { kind: "thought", body: "Looking" },
+  createAgentMessage: { body: "Yes" },
   // Any bytes: an upload's body is the file (here the JSON text of this object).
   uploadAttachment: { any: "bytes" },
 };

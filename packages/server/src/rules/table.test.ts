@@ -51,6 +51,7 @@ describe("the role × action table", () => {
       "DELETE /api-keys/{id}",
       "POST /agents",
       "DELETE /teams/{key}",
+      "POST /import/issues",
       "POST /projects/{id}/move",
       "POST /initiatives/{id}/move",
       "PUT /view-defaults scope=workspace",

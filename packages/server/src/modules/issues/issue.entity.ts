@@ -24,6 +24,11 @@ export const Issue = defineEntity({
   tableName: "issues",
   uniques: [{ properties: ["team", "number"] }],
   indexes: [
+    // An imported issue's identity where it came from (`importIssues`): a re-run finds it, never a second.
+    {
+      name: "issues_source_unique",
+      expression: `create unique index "issues_source_unique" on "issues" ("workspace_id", "source_system", "source_id") where "source_system" is not null`,
+    },
     // The default sort (-updated) workspace-wide, covering what the list's inner select reads: a filter the
     // index cannot answer (`blocked`, `blocking`) is an index-only scan probing per row instead of a heap
     // fetch per row read, `label` and `no_labels` check the row's label ids in the index, a time window
@@ -345,7 +350,14 @@ export const IssueRedirect = defineEntity({
 export const Comment = defineEntity({
   name: "Comment",
   tableName: "comments",
-  indexes: [{ properties: ["issue", "createdAt"] }],
+  indexes: [
+    { properties: ["issue", "createdAt"] },
+    // An imported comment's identity where it came from (`importIssues`), per issue.
+    {
+      name: "comments_source_unique",
+      expression: `create unique index "comments_source_unique" on "comments" ("issue_id", "source_system", "source_id") where "source_system" is not null`,
+    },
+  ],
   properties: {
     id: uuidPrimaryKey(),
     issue: () => p.manyToOne(Issue).deleteRule("cascade"),
