@@ -164,6 +164,14 @@ export async function rawTransaction<T>(
   fn: (client: pg.PoolClient, em: EntityManager) => Promise<T>,
 ): Promise<T> {
   const client = await plainPool(em, "direct").connect();
+  // A checked-out session has no pool listening for its errors: the database going away mid-transaction
+  // (a restart, a failover) would otherwise be an unhandled 'error' event that ends the process. The
+  // statement in flight fails by itself; the broken session is thrown away on release.
+  let broken: Error | undefined;
+  const onError = (err: Error) => {
+    broken = err;
+  };
+  client.on("error", onError);
   const fork = em.fork();
   rawTransactions.set(fork, client);
   let done = false;
@@ -174,8 +182,9 @@ export async function rawTransaction<T>(
   } finally {
     rawTransactions.delete(fork);
     // A transaction `fn` left open (it threw, or the session is mid-transaction) is rolled back.
-    if (!done) await client.query("rollback").catch(() => undefined);
-    client.release();
+    if (!done && !broken) await client.query("rollback").catch(() => undefined);
+    client.off("error", onError);
+    client.release(broken);
   }
 }
 
