@@ -1,4 +1,7 @@
 import { randomBytes } from "node:crypto";
+import { mkdtempSync } from "node:fs";
+import os from "node:os";
+import path from "node:path";
 import type { paths } from "@tracker/sdk/schema";
 import createClient, { type Client } from "openapi-fetch";
 import pg from "pg";
@@ -80,12 +83,24 @@ export function startAnotherInstance(
   return startHttp(testConfig(overrides), createLogger("silent"), databaseUrl, testContract());
 }
 
+/**
+ * The data folder of this process's test servers (attachments, the secrets key beside it), made on first
+ * use in the system's temporary folder: never the checkout's `.tracker/data`, where files written by tests
+ * would keep `npm start` from initialising its embedded database there.
+ */
+let testDataDir: string | undefined;
+function testData(): string {
+  testDataDir ??= path.join(mkdtempSync(path.join(os.tmpdir(), "tracker-test-")), "data");
+  return testDataDir;
+}
+
 /** Rate limiting is off unless a test asks for it: tests fire bursts (e.g. 100 concurrent creates) on one key. */
 function testConfig(overrides: Partial<Config> = {}): Config {
   return {
     ...loadConfig({ ...process.env, PORT: "0" }),
     nodeEnv: "test",
     rateLimitPerMinute: 0,
+    dataDir: testData(),
     ...overrides,
   };
 }
